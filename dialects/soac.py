@@ -1,0 +1,1213 @@
+"""
+The `soac` dialect: second-order array combinators over value-semantics tensors
+(level 1 of DESIGN.md).
+
+Combinators (`map`, `reduce`, `scan`, `scatter`, `hist`) take their function as a
+single-block region, the *lambda*, whose entry block arguments are the lambda's
+parameters and whose `soac.yield` gives its results:
+
+```mlir
+%c = soac.map(%a, %b) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+^bb0(%x: f32, %y: f32):
+  %s = arith.addf %x, %y : f32
+  soac.yield %s : f32
+}
+```
+
+A lambda sees one *row* of each input: the row of `tensor<NxMxf32>` is
+`tensor<Mxf32>`, the row of `tensor<Nxf32>` is `f32`. Lambdas may capture values
+from above and may contain combinators themselves (a map of a reduce is a
+segmented reduction).
+
+Arrays are regular: every array has one shape; dimensions may be dynamic (`?`).
+Element types are i1, i32, i64, index, f32 and f64.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import ClassVar
+
+from xdsl.builder import Builder
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    I64,
+    DenseArrayBase,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    TensorType,
+    UnitAttr,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    VarConstraint,
+    base,
+    irdl_op_definition,
+    lazy_traits_def,
+    opt_prop_def,
+    operand_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import (
+    HasParent,
+    IsTerminator,
+    Pure,
+    RecursiveMemoryEffect,
+)
+from xdsl.utils.exceptions import VerifyException
+
+# --------------------------------------------------------------------------------------
+# Types: what soac arrays may hold, and the row type of an array
+# --------------------------------------------------------------------------------------
+
+
+def is_element_type(t: Attribute) -> bool:
+    """The scalar types soac arrays may hold: i1, i32, i64, index, f32, f64."""
+    if isinstance(t, IntegerType):
+        return t.width.data in (1, 32, 64)
+    return isinstance(t, IndexType | Float32Type | Float64Type)
+
+
+def is_value_type(t: Attribute) -> bool:
+    """A scalar element type, or a tensor of one."""
+    if isinstance(t, TensorType):
+        return is_element_type(t.element_type)
+    return is_element_type(t)
+
+
+def row_type(t: Attribute) -> Attribute:
+    """The type of one element along the outer dimension: tensor<NxMxT> -> tensor<MxT>,
+    tensor<NxT> -> T."""
+    assert isinstance(t, TensorType) and t.get_num_dims() >= 1
+    shape = t.get_shape()
+    if len(shape) == 1:
+        return t.element_type
+    return TensorType(t.element_type, shape[1:])
+
+
+def array_of(t: Attribute, outer: int = DYNAMIC_INDEX) -> TensorType:
+    """The type of an array of `outer` values of type `t` (the inverse of row_type)."""
+    if isinstance(t, TensorType):
+        return TensorType(t.element_type, (outer, *t.get_shape()))
+    return TensorType(t, (outer,))
+
+
+def dims_compatible(a: int, b: int) -> bool:
+    return a == DYNAMIC_INDEX or b == DYNAMIC_INDEX or a == b
+
+
+def types_compatible(a: Attribute, b: Attribute) -> bool:
+    """Equal, except that a dynamic dimension matches any size."""
+    if isinstance(a, TensorType) and isinstance(b, TensorType):
+        return (
+            a.element_type == b.element_type
+            and a.get_num_dims() == b.get_num_dims()
+            and all(dims_compatible(x, y) for x, y in zip(a.get_shape(), b.get_shape()))
+        )
+    return a == b
+
+
+def _fmt_dim(d: int) -> str:
+    return "?" if d == DYNAMIC_INDEX else str(d)
+
+
+def _check_array(what: str, t: Attribute) -> TensorType:
+    if not isinstance(t, TensorType) or t.get_num_dims() < 1:
+        raise VerifyException(f"{what} must be a tensor of rank >= 1, found {t}")
+    if not is_element_type(t.element_type):
+        raise VerifyException(
+            f"{what} has element type {t.element_type}; expected one of i1, i32, i64, "
+            "index, f32, f64"
+        )
+    return t
+
+
+def _check_value(what: str, t: Attribute) -> None:
+    if not is_value_type(t):
+        raise VerifyException(
+            f"{what} has type {t}; expected i1, i32, i64, index, f32, f64 or a tensor of one"
+        )
+
+
+def _check_same_outer(what: str, types: Sequence[TensorType]) -> int:
+    """All arrays have compatible outer sizes; returns the static one if any."""
+    outer = DYNAMIC_INDEX
+    for i, t in enumerate(types):
+        d = t.get_shape()[0]
+        if not dims_compatible(outer, d):
+            raise VerifyException(
+                f"{what} {i} has outer size {_fmt_dim(d)}, but an earlier one has {outer}; "
+                "all must have the same outer size"
+            )
+        if d != DYNAMIC_INDEX:
+            outer = d
+    return outer
+
+
+def _check_lambda(
+    op: Operation, region: Region, params: Sequence[Attribute], results: Sequence[Attribute]
+) -> None:
+    """The lambda's parameters have exactly `params` types and its yield gives values
+    compatible with `results`."""
+    block = region.block
+    found = [a.type for a in block.args]
+    if found != list(params):
+        raise VerifyException(
+            f"{op.name} lambda parameters are ({', '.join(map(str, found))}); "
+            f"expected ({', '.join(map(str, params))})"
+        )
+    term = block.last_op
+    if not isinstance(term, YieldOp):
+        raise VerifyException(f"{op.name} lambda must end with soac.yield")
+    yielded = [v.type for v in term.values]
+    if len(yielded) != len(results) or not all(
+        types_compatible(y, r) for y, r in zip(yielded, results)
+    ):
+        raise VerifyException(
+            f"{op.name} lambda yields ({', '.join(map(str, yielded))}); "
+            f"expected ({', '.join(map(str, results))})"
+        )
+
+
+def build_lambda(
+    param_types: Sequence[Attribute],
+    body: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
+) -> Region:
+    """A lambda region: `body(builder, params)` builds the ops and returns the values to yield."""
+    block = Block(arg_types=param_types)
+    builder = Builder(InsertPoint.at_end(block))
+    results = body(builder, block.args)
+    builder.insert(YieldOp(*results))
+    return Region(block)
+
+
+# --------------------------------------------------------------------------------------
+# Terminator
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Ends a lambda (or a gpu_body) and gives its results.
+
+    ```mlir
+    soac.yield %s, %t : f32, i64
+    ```
+    """
+
+    name = "soac.yield"
+    values = var_operand_def()
+    traits = lazy_traits_def(
+        lambda: (
+            IsTerminator(),
+            HasParent(MapOp, ReduceOp, ScanOp, HistOp, GpuBodyOp),
+            Pure(),
+        )
+    )
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[values])
+
+
+# --------------------------------------------------------------------------------------
+# Combinators
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class MapOp(IRDLOperation):
+    """Applies the lambda to each row of its inputs (all of the same outer size n),
+    giving n rows of each result.
+
+    ```mlir
+    %c = soac.map(%a, %b) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+    ^bb0(%x: f32, %y: f32):
+      %s = arith.addf %x, %y : f32
+      soac.yield %s : f32
+    }
+    ```
+    """
+
+    name = "soac.map"
+    inputs = var_operand_def(TensorType)
+    outputs = var_result_def(TensorType)
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+    assembly_format = "`(` $inputs `)` attr-dict `:` functional-type($inputs, $outputs) $body"
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue | Operation],
+        result_types: Sequence[Attribute],
+        body: Region,
+    ):
+        super().__init__(operands=[inputs], result_types=[result_types], regions=[body])
+
+    @classmethod
+    def from_lambda(
+        cls,
+        inputs: Sequence[SSAValue],
+        result_types: Sequence[Attribute],
+        body: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
+    ) -> MapOp:
+        params = [row_type(SSAValue.get(i).type) for i in inputs]
+        return cls(inputs, result_types, build_lambda(params, body))
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException("soac.map needs at least one input array")
+        ins = [_check_array(f"soac.map input {i}", v.type) for i, v in enumerate(self.inputs)]
+        outs = [_check_array(f"soac.map result {i}", r.type) for i, r in enumerate(self.outputs)]
+        outer = _check_same_outer("soac.map input", ins)
+        for i, t in enumerate(outs):
+            if not dims_compatible(outer, t.get_shape()[0]):
+                raise VerifyException(
+                    f"soac.map result {i} has outer size {_fmt_dim(t.get_shape()[0])}, "
+                    f"but the inputs have {outer}"
+                )
+        _check_lambda(self, self.body, [row_type(t) for t in ins], [row_type(t) for t in outs])
+
+
+def _check_operator(
+    op: Operation, region: Region, elem_types: Sequence[Attribute], neutral: Sequence[SSAValue]
+) -> None:
+    """An associative operator over k-tuples: 2k parameters, k results, k neutral elements."""
+    if len(neutral) != len(elem_types):
+        raise VerifyException(
+            f"{op.name} has {len(elem_types)} arrays but {len(neutral)} neutral elements; "
+            "expected one neutral element per array"
+        )
+    for i, (n, t) in enumerate(zip(neutral, elem_types)):
+        if not types_compatible(n.type, t):
+            raise VerifyException(
+                f"{op.name} neutral element {i} has type {n.type}; expected {t}"
+            )
+    _check_lambda(op, region, [*elem_types, *elem_types], elem_types)
+
+
+@irdl_op_definition
+class ReduceOp(IRDLOperation):
+    """Reduces k arrays of the same outer size with an associative operator over
+    k-tuples (2k parameters: the left tuple, then the right tuple), giving k values.
+    `commutative` allows the implementation to combine in any order. An empty input
+    gives the neutral elements.
+
+    ```mlir
+    %s = soac.reduce(%a) neutral(%zero : f32) commutative : (tensor<?xf32>) -> f32 {
+    ^bb0(%x: f32, %y: f32):
+      %r = arith.addf %x, %y : f32
+      soac.yield %r : f32
+    }
+    ```
+    """
+
+    name = "soac.reduce"
+    inputs = var_operand_def(TensorType)
+    neutral = var_operand_def()
+    commutative = opt_prop_def(UnitAttr)
+    outputs = var_result_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+    assembly_format = (
+        "`(` $inputs `)` `neutral` `(` $neutral `:` type($neutral) `)` "
+        "(`commutative` $commutative^)? attr-dict `:` functional-type($inputs, $outputs) $body"
+    )
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue | Operation],
+        neutral: Sequence[SSAValue | Operation],
+        body: Region,
+        commutative: bool = False,
+    ):
+        result_types = [row_type(SSAValue.get(i).type) for i in inputs]
+        super().__init__(
+            operands=[inputs, neutral],
+            result_types=[result_types],
+            regions=[body],
+            properties={"commutative": UnitAttr()} if commutative else {},
+        )
+
+    @classmethod
+    def from_lambda(
+        cls,
+        inputs: Sequence[SSAValue],
+        neutral: Sequence[SSAValue],
+        body: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
+        commutative: bool = False,
+    ) -> ReduceOp:
+        elems = [row_type(i.type) for i in inputs]
+        return cls(inputs, neutral, build_lambda([*elems, *elems], body), commutative)
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException("soac.reduce needs at least one input array")
+        ins = [_check_array(f"soac.reduce input {i}", v.type) for i, v in enumerate(self.inputs)]
+        _check_same_outer("soac.reduce input", ins)
+        elems = [row_type(t) for t in ins]
+        if len(self.outputs) != len(ins) or not all(
+            types_compatible(r.type, e) for r, e in zip(self.outputs, elems)
+        ):
+            raise VerifyException(
+                "soac.reduce results are "
+                f"({', '.join(str(r.type) for r in self.outputs)}); expected the row types "
+                f"of its inputs ({', '.join(map(str, elems))})"
+            )
+        _check_operator(self, self.body, elems, self.neutral)
+
+
+@irdl_op_definition
+class ScanOp(IRDLOperation):
+    """Inclusive scan of k arrays with an associative operator over k-tuples (as for
+    soac.reduce): result row i combines input rows 0..i.
+
+    ```mlir
+    %p = soac.scan(%a) neutral(%zero : i32) : (tensor<?xi32>) -> tensor<?xi32> {
+    ^bb0(%x: i32, %y: i32):
+      %r = arith.addi %x, %y : i32
+      soac.yield %r : i32
+    }
+    ```
+    """
+
+    name = "soac.scan"
+    inputs = var_operand_def(TensorType)
+    neutral = var_operand_def()
+    commutative = opt_prop_def(UnitAttr)
+    outputs = var_result_def(TensorType)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+    assembly_format = (
+        "`(` $inputs `)` `neutral` `(` $neutral `:` type($neutral) `)` "
+        "(`commutative` $commutative^)? attr-dict `:` functional-type($inputs, $outputs) $body"
+    )
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue | Operation],
+        neutral: Sequence[SSAValue | Operation],
+        body: Region,
+        commutative: bool = False,
+    ):
+        result_types = [SSAValue.get(i).type for i in inputs]
+        super().__init__(
+            operands=[inputs, neutral],
+            result_types=[result_types],
+            regions=[body],
+            properties={"commutative": UnitAttr()} if commutative else {},
+        )
+
+    @classmethod
+    def from_lambda(
+        cls,
+        inputs: Sequence[SSAValue],
+        neutral: Sequence[SSAValue],
+        body: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
+        commutative: bool = False,
+    ) -> ScanOp:
+        elems = [row_type(i.type) for i in inputs]
+        return cls(inputs, neutral, build_lambda([*elems, *elems], body), commutative)
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException("soac.scan needs at least one input array")
+        ins = [_check_array(f"soac.scan input {i}", v.type) for i, v in enumerate(self.inputs)]
+        _check_same_outer("soac.scan input", ins)
+        if len(self.outputs) != len(ins) or not all(
+            types_compatible(r.type, t) for r, t in zip(self.outputs, ins)
+        ):
+            raise VerifyException(
+                "soac.scan results are "
+                f"({', '.join(str(r.type) for r in self.outputs)}); expected the types of "
+                f"its inputs ({', '.join(map(str, ins))})"
+            )
+        _check_operator(self, self.body, [row_type(t) for t in ins], self.neutral)
+
+
+def _check_index_array(what: str, t: Attribute) -> TensorType:
+    if not (
+        isinstance(t, TensorType)
+        and t.get_num_dims() == 1
+        and isinstance(t.element_type, IndexType | IntegerType)
+        and t.element_type != IntegerType(1)
+    ):
+        raise VerifyException(
+            f"{what} must be a rank-1 tensor of index, i32 or i64, found {t}"
+        )
+    return t
+
+
+@irdl_op_definition
+class ScatterOp(IRDLOperation):
+    """Writes `values[i]` to row `indices[i]` of `dest`, for every i; indices outside
+    dest are ignored. Consumes `dest` (its result may reuse dest's memory), so dest
+    must not be used afterwards. When an index repeats, which of its values is
+    written is unspecified.
+
+    ```mlir
+    %r = soac.scatter %dest[%is] = %vs : tensor<?xf32>, tensor<?xindex>, tensor<?xf32>
+    ```
+    """
+
+    name = "soac.scatter"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    dest = operand_def(T)
+    indices = operand_def(TensorType)
+    values = operand_def(TensorType)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = (
+        "$dest `[` $indices `]` `=` $values attr-dict `:` "
+        "type($dest) `,` type($indices) `,` type($values)"
+    )
+
+    def __init__(self, dest: SSAValue, indices: SSAValue, values: SSAValue):
+        super().__init__(operands=[dest, indices, values], result_types=[dest.type])
+
+    def verify_(self) -> None:
+        dest = _check_array("soac.scatter destination", self.dest.type)
+        idx = _check_index_array("soac.scatter indices", self.indices.type)
+        vals = _check_array("soac.scatter values", self.values.type)
+        if not types_compatible(row_type(vals), row_type(dest)):
+            raise VerifyException(
+                f"soac.scatter values have rows of type {row_type(vals)}; expected the "
+                f"destination's row type {row_type(dest)}"
+            )
+        _check_same_outer("soac.scatter indices/values operand", [idx, vals])
+
+
+@irdl_op_definition
+class HistOp(IRDLOperation):
+    """Reduce-by-index (a generalised histogram): for every i, combines `values[i]`
+    into row `indices[i]` of `dest` with the associative and commutative operator;
+    indices outside dest are ignored. Consumes `dest`.
+
+    ```mlir
+    %h = soac.hist %bins[%is], %ones neutral(%z : i32)
+           : tensor<256xi32>, tensor<?xindex>, tensor<?xi32> {
+    ^bb0(%x: i32, %y: i32):
+      %r = arith.addi %x, %y : i32
+      soac.yield %r : i32
+    }
+    ```
+    """
+
+    name = "soac.hist"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    dest = operand_def(T)
+    indices = operand_def(TensorType)
+    values = operand_def(TensorType)
+    neutral = operand_def()
+    result = result_def(T)
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+    assembly_format = (
+        "$dest `[` $indices `]` `,` $values `neutral` `(` $neutral `:` type($neutral) `)` "
+        "attr-dict `:` type($dest) `,` type($indices) `,` type($values) $body"
+    )
+
+    def __init__(
+        self, dest: SSAValue, indices: SSAValue, values: SSAValue, neutral: SSAValue, body: Region
+    ):
+        super().__init__(
+            operands=[dest, indices, values, neutral], result_types=[dest.type], regions=[body]
+        )
+
+    @classmethod
+    def from_lambda(
+        cls,
+        dest: SSAValue,
+        indices: SSAValue,
+        values: SSAValue,
+        neutral: SSAValue,
+        body: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
+    ) -> HistOp:
+        elem = row_type(dest.type)
+        return cls(dest, indices, values, neutral, build_lambda([elem, elem], body))
+
+    def verify_(self) -> None:
+        dest = _check_array("soac.hist destination", self.dest.type)
+        idx = _check_index_array("soac.hist indices", self.indices.type)
+        vals = _check_array("soac.hist values", self.values.type)
+        elem = row_type(dest)
+        if not types_compatible(row_type(vals), elem):
+            raise VerifyException(
+                f"soac.hist values have rows of type {row_type(vals)}; expected the "
+                f"destination's row type {elem}"
+            )
+        _check_same_outer("soac.hist indices/values operand", [idx, vals])
+        _check_operator(self, self.body, [elem], [self.neutral])
+
+
+@irdl_op_definition
+class GpuBodyOp(IRDLOperation):
+    """A single-threaded device region (Futhark's GPUBody): its body runs once, on
+    the device, and each value it yields becomes a one-row array, so that values
+    computed there stay on the device. Created by `reduce-device-syncs`.
+
+    ```mlir
+    %r = soac.gpu_body -> tensor<1xf32> {
+      %x = soac.index %a[%i] : tensor<?xf32>
+      soac.yield %x : f32
+    }
+    ```
+    """
+
+    name = "soac.gpu_body"
+    outputs = var_result_def(TensorType)
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+    assembly_format = "attr-dict `->` type($outputs) $body"
+
+    def __init__(self, result_types: Sequence[Attribute], body: Region):
+        super().__init__(result_types=[result_types], regions=[body])
+
+    def verify_(self) -> None:
+        rows = []
+        for i, r in enumerate(self.outputs):
+            t = _check_array(f"soac.gpu_body result {i}", r.type)
+            if t.get_shape()[0] != 1:
+                raise VerifyException(
+                    f"soac.gpu_body result {i} has type {t}; results must have outer size 1"
+                )
+            rows.append(row_type(t))
+        if self.body.block.args:
+            raise VerifyException("soac.gpu_body body takes no arguments")
+        _check_lambda(self, self.body, [], rows)
+
+
+# --------------------------------------------------------------------------------------
+# Array constructors
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class IotaOp(IRDLOperation):
+    """The array [0, 1, ..., n-1] of an integer or index type.
+
+    ```mlir
+    %is = soac.iota %n : tensor<?xindex>
+    ```
+    """
+
+    name = "soac.iota"
+    count = operand_def(IndexType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$count attr-dict `:` type($result)"
+
+    def __init__(self, count: SSAValue, result_type: Attribute):
+        super().__init__(operands=[count], result_types=[result_type])
+
+    def verify_(self) -> None:
+        t = self.result.type
+        if not (
+            isinstance(t, TensorType)
+            and t.get_num_dims() == 1
+            and isinstance(t.element_type, IndexType | IntegerType)
+            and is_element_type(t.element_type)
+            and t.element_type != IntegerType(1)
+        ):
+            raise VerifyException(
+                f"soac.iota result must be a rank-1 tensor of index, i32 or i64, found {t}"
+            )
+
+
+@irdl_op_definition
+class ReplicateOp(IRDLOperation):
+    """An array of `count` copies of a value (a scalar or an array).
+
+    ```mlir
+    %z = soac.replicate %n, %zero : f32 -> tensor<?xf32>
+    ```
+    """
+
+    name = "soac.replicate"
+    count = operand_def(IndexType)
+    value = operand_def()
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$count `,` $value attr-dict `:` type($value) `->` type($result)"
+
+    def __init__(self, count: SSAValue, value: SSAValue, outer: int = DYNAMIC_INDEX):
+        super().__init__(operands=[count, value], result_types=[array_of(value.type, outer)])
+
+    def verify_(self) -> None:
+        t = _check_array("soac.replicate result", self.result.type)
+        if not types_compatible(row_type(t), self.value.type):
+            raise VerifyException(
+                f"soac.replicate result {t} must have rows of the value's type {self.value.type}"
+            )
+
+
+@irdl_op_definition
+class ArrayOp(IRDLOperation):
+    """An array literal whose rows are SSA values (scalars or arrays of one shape).
+
+    ```mlir
+    %v = soac.array [%x, %y, %z] : tensor<3xf32>
+    ```
+    """
+
+    name = "soac.array"
+    elements = var_operand_def()
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, elements: Sequence[SSAValue], result_type: Attribute):
+        super().__init__(operands=[elements], result_types=[result_type])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" [")
+        printer.print_list(self.elements, printer.print_operand)
+        printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ArrayOp:
+        unresolved = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        t = parser.parse_type()
+        if not isinstance(t, TensorType) or t.get_num_dims() < 1:
+            parser.raise_error(f"soac.array needs a tensor result type of rank >= 1, got {t}", pos)
+        row = row_type(t)
+        op = cls([parser.resolve_operand(u, row) for u in unresolved], t)
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        t = _check_array("soac.array result", self.result.type)
+        n = t.get_shape()[0]
+        if n != DYNAMIC_INDEX and n != len(self.elements):
+            raise VerifyException(
+                f"soac.array result {t} has outer size {n}, but {len(self.elements)} "
+                "elements are given"
+            )
+        for i, e in enumerate(self.elements):
+            if not types_compatible(e.type, row_type(t)):
+                raise VerifyException(
+                    f"soac.array element {i} has type {e.type}; expected {row_type(t)}"
+                )
+
+
+# --------------------------------------------------------------------------------------
+# Accessors and array manipulation
+# --------------------------------------------------------------------------------------
+
+
+class SliceSpec:
+    """How `slice` and `update` address their array: one entry per leading dimension,
+    either a fixed index `%i` (the dimension goes away) or a range `%o:%n` / `%o:%n:%s`
+    (offset, count, stride; stride 1 when omitted). Dimensions past the entries are
+    taken whole.
+
+    The kinds are stored in the `kinds` property: 0 = fixed, 1 = range, 2 = strided range.
+    """
+
+    FIXED, RANGE, STRIDED = 0, 1, 2
+    OPERANDS = {FIXED: 1, RANGE: 2, STRIDED: 3}
+
+    @staticmethod
+    def parse(parser: Parser) -> tuple[list[int], list[UnresolvedOperand]]:
+        kinds: list[int] = []
+        operands: list[UnresolvedOperand] = []
+
+        def entry() -> None:
+            parts = [parser.parse_unresolved_operand()]
+            while parser.parse_optional_punctuation(":") is not None:
+                parts.append(parser.parse_unresolved_operand())
+            if len(parts) > 3:
+                parser.raise_error("a slice entry is %i, %offset:%count or %offset:%count:%stride")
+            kinds.append(len(parts) - 1)
+            operands.extend(parts)
+
+        parser.parse_comma_separated_list(parser.Delimiter.SQUARE, entry)
+        return kinds, operands
+
+    @staticmethod
+    def print(printer: Printer, kinds: Sequence[int], operands: Sequence[SSAValue]) -> None:
+        printer.print_string("[")
+        pos = 0
+        for n, k in enumerate(kinds):
+            if n:
+                printer.print_string(", ")
+            count = SliceSpec.OPERANDS[k]
+            printer.print_list(operands[pos : pos + count], printer.print_operand, ":")
+            pos += count
+        printer.print_string("]")
+
+    @staticmethod
+    def entries(kinds: Sequence[int], operands: Sequence[SSAValue]):
+        """Yields (kind, operands of the entry) per entry."""
+        pos = 0
+        for k in kinds:
+            count = SliceSpec.OPERANDS[k]
+            yield k, tuple(operands[pos : pos + count])
+            pos += count
+
+    @staticmethod
+    def verify(op_name: str, kinds: Sequence[int], operands: Sequence[SSAValue], source: TensorType):
+        if any(k not in SliceSpec.OPERANDS for k in kinds):
+            raise VerifyException(f"{op_name}: slice kinds must be 0, 1 or 2, found {list(kinds)}")
+        expected = sum(SliceSpec.OPERANDS[k] for k in kinds)
+        if expected != len(operands):
+            raise VerifyException(
+                f"{op_name}: the slice kinds need {expected} index operands, found {len(operands)}"
+            )
+        if len(kinds) > source.get_num_dims():
+            raise VerifyException(
+                f"{op_name}: {len(kinds)} slice entries for an array of rank {source.get_num_dims()}"
+            )
+
+    @staticmethod
+    def result_rank(kinds: Sequence[int], source: TensorType) -> int:
+        return source.get_num_dims() - sum(1 for k in kinds if k == SliceSpec.FIXED)
+
+
+@irdl_op_definition
+class IndexOp(IRDLOperation):
+    """Reads the element (or, with fewer indices than dimensions, the sub-array) at the
+    given indices. At host level, a read of a device array is a synchronous transfer:
+    the reads that `reduce-device-syncs` tries to remove.
+
+    ```mlir
+    %x = soac.index %a[%i, %j] : tensor<?x?xf32>
+    ```
+    """
+
+    name = "soac.index"
+    array = operand_def(TensorType)
+    indices = var_operand_def(IndexType)
+    result = result_def()
+    traits = traits_def(Pure())
+
+    def __init__(self, array: SSAValue, indices: Sequence[SSAValue]):
+        super().__init__(
+            operands=[array, indices],
+            result_types=[IndexOp.result_type_for(array.type, len(indices))],
+        )
+
+    @staticmethod
+    def result_type_for(t: TensorType, n: int) -> Attribute:
+        shape = t.get_shape()
+        if n == len(shape):
+            return t.element_type
+        return TensorType(t.element_type, shape[n:])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.array)
+        printer.print_string("[")
+        printer.print_list(self.indices, printer.print_operand)
+        printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.array.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> IndexOp:
+        arr = parser.parse_unresolved_operand()
+        idx = parser.parse_comma_separated_list(
+            parser.Delimiter.SQUARE, parser.parse_unresolved_operand
+        )
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        t = parser.parse_type()
+        if not isinstance(t, TensorType) or t.get_num_dims() < len(idx):
+            parser.raise_error(
+                f"soac.index of {len(idx)} indices needs a tensor type of rank >= {len(idx)}, "
+                f"got {t}",
+                pos,
+            )
+        op = cls(parser.resolve_operand(arr, t), [parser.resolve_operand(i, IndexType()) for i in idx])
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        t = _check_array("soac.index array", self.array.type)
+        if len(self.indices) > t.get_num_dims() or not self.indices:
+            raise VerifyException(
+                f"soac.index has {len(self.indices)} indices for an array of rank "
+                f"{t.get_num_dims()}; expected 1 to {t.get_num_dims()}"
+            )
+        expected = IndexOp.result_type_for(t, len(self.indices))
+        if not types_compatible(self.result.type, expected):
+            raise VerifyException(
+                f"soac.index result has type {self.result.type}; expected {expected}"
+            )
+
+
+@irdl_op_definition
+class SliceOp(IRDLOperation):
+    """A sub-array: per leading dimension a fixed index or a strided range (see
+    SliceSpec). A view, not a copy, once in explicit memory.
+
+    ```mlir
+    %row = soac.slice %m[%i, %c0:%n] : tensor<?x?xf32> -> tensor<?xf32>
+    %odd = soac.slice %v[%c1:%h:%c2] : tensor<?xf32> -> tensor<?xf32>
+    ```
+    """
+
+    name = "soac.slice"
+    source = operand_def(TensorType)
+    spec = var_operand_def(IndexType)
+    kinds = prop_def(DenseArrayBase.constr(I64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(
+        self,
+        source: SSAValue,
+        kinds: Sequence[int],
+        spec: Sequence[SSAValue],
+        result_type: Attribute,
+    ):
+        super().__init__(
+            operands=[source, spec],
+            result_types=[result_type],
+            properties={"kinds": DenseArrayBase.from_list(i64, kinds)},
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        SliceSpec.print(printer, self.kinds.get_values(), self.spec)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SliceOp:
+        src = parser.parse_unresolved_operand()
+        kinds, spec = SliceSpec.parse(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_t = parser.parse_type()
+        parser.parse_punctuation("->")
+        res_t = parser.parse_type()
+        op = cls(
+            parser.resolve_operand(src, src_t),
+            kinds,
+            [parser.resolve_operand(s, IndexType()) for s in spec],
+            res_t,
+        )
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        src = _check_array("soac.slice source", self.source.type)
+        kinds = self.kinds.get_values()
+        SliceSpec.verify("soac.slice", kinds, self.spec, src)
+        res = self.result.type
+        rank = SliceSpec.result_rank(kinds, src)
+        if rank == 0:
+            raise VerifyException("soac.slice fixes every dimension; use soac.index for an element")
+        if not (
+            isinstance(res, TensorType)
+            and res.element_type == src.element_type
+            and res.get_num_dims() == rank
+        ):
+            raise VerifyException(
+                f"soac.slice result has type {res}; expected a tensor of rank {rank} "
+                f"of {src.element_type}"
+            )
+        # Dimensions past the slice entries are kept whole: their sizes carry over.
+        tail = len(kinds)
+        for d_src, d_res in zip(src.get_shape()[tail:], res.get_shape()[rank - (src.get_num_dims() - tail):]):
+            if not dims_compatible(d_src, d_res):
+                raise VerifyException(
+                    f"soac.slice result {res} does not keep the unsliced dimensions of {src}"
+                )
+
+
+@irdl_op_definition
+class UpdateOp(IRDLOperation):
+    """In-place update: the array `source` with the part addressed by the slice spec
+    replaced by `value` (a scalar when every dimension is fixed). Consumes `source`,
+    which must not be used afterwards; the result may reuse its memory.
+
+    ```mlir
+    %a2 = soac.update %a[%i] = %x : tensor<?xf32>, f32
+    %m2 = soac.update %m[%i, %c0:%n] = %row : tensor<?x?xf32>, tensor<?xf32>
+    ```
+    """
+
+    name = "soac.update"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    source = operand_def(T)
+    spec = var_operand_def(IndexType)
+    value = operand_def()
+    kinds = prop_def(DenseArrayBase.constr(I64))
+    result = result_def(T)
+    traits = traits_def(Pure())
+
+    def __init__(self, source: SSAValue, kinds: Sequence[int], spec: Sequence[SSAValue], value: SSAValue):
+        super().__init__(
+            operands=[source, spec, value],
+            result_types=[source.type],
+            properties={"kinds": DenseArrayBase.from_list(i64, kinds)},
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        SliceSpec.print(printer, self.kinds.get_values(), self.spec)
+        printer.print_string(" = ")
+        printer.print_operand(self.value)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(", ")
+        printer.print_attribute(self.value.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> UpdateOp:
+        src = parser.parse_unresolved_operand()
+        kinds, spec = SliceSpec.parse(parser)
+        parser.parse_punctuation("=")
+        val = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_t = parser.parse_type()
+        parser.parse_punctuation(",")
+        val_t = parser.parse_type()
+        op = cls(
+            parser.resolve_operand(src, src_t),
+            kinds,
+            [parser.resolve_operand(s, IndexType()) for s in spec],
+            parser.resolve_operand(val, val_t),
+        )
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        src = _check_array("soac.update source", self.source.type)
+        kinds = self.kinds.get_values()
+        SliceSpec.verify("soac.update", kinds, self.spec, src)
+        rank = SliceSpec.result_rank(kinds, src)
+        v = self.value.type
+        if rank == 0:
+            if v != src.element_type:
+                raise VerifyException(
+                    f"soac.update value has type {v}; every dimension is fixed, so expected "
+                    f"the element type {src.element_type}"
+                )
+        elif not (
+            isinstance(v, TensorType) and v.element_type == src.element_type and v.get_num_dims() == rank
+        ):
+            raise VerifyException(
+                f"soac.update value has type {v}; expected a tensor of rank {rank} of "
+                f"{src.element_type}"
+            )
+
+
+@irdl_op_definition
+class ConcatOp(IRDLOperation):
+    """Concatenation along the outer dimension.
+
+    ```mlir
+    %c = soac.concat %a, %b : (tensor<?xf32>, tensor<4xf32>) -> tensor<?xf32>
+    ```
+    """
+
+    name = "soac.concat"
+    inputs = var_operand_def(TensorType)
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+    assembly_format = "$inputs attr-dict `:` functional-type($inputs, $result)"
+
+    def __init__(self, inputs: Sequence[SSAValue], result_type: Attribute):
+        super().__init__(operands=[inputs], result_types=[result_type])
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException("soac.concat needs at least one input array")
+        res = _check_array("soac.concat result", self.result.type)
+        total = 0
+        for i, v in enumerate(self.inputs):
+            t = _check_array(f"soac.concat input {i}", v.type)
+            if not types_compatible(row_type(t), row_type(res)):
+                raise VerifyException(
+                    f"soac.concat input {i} has rows of type {row_type(t)}; expected "
+                    f"{row_type(res)}"
+                )
+            d = t.get_shape()[0]
+            total = DYNAMIC_INDEX if DYNAMIC_INDEX in (d, total) else total + d
+        if not dims_compatible(total, res.get_shape()[0]):
+            raise VerifyException(
+                f"soac.concat result has outer size {res.get_shape()[0]}; the inputs add up to {total}"
+            )
+
+
+@irdl_op_definition
+class TransposeOp(IRDLOperation):
+    """Permutes the dimensions: result dimension i is source dimension permutation[i].
+
+    ```mlir
+    %t = soac.transpose %m [1, 0] : tensor<?x4xf32> -> tensor<4x?xf32>
+    ```
+    """
+
+    name = "soac.transpose"
+    input = operand_def(TensorType)
+    permutation = prop_def(DenseArrayBase.constr(I64))
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, input: SSAValue, permutation: Sequence[int]):
+        t = input.type
+        assert isinstance(t, TensorType)
+        shape = t.get_shape()
+        super().__init__(
+            operands=[input],
+            result_types=[TensorType(t.element_type, [shape[p] for p in permutation])],
+            properties={"permutation": DenseArrayBase.from_list(i64, permutation)},
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.input)
+        printer.print_string(" [")
+        printer.print_list(self.permutation.get_values(), lambda p: printer.print_string(str(p)))
+        printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.input.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TransposeOp:
+        src = parser.parse_unresolved_operand()
+        perm = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_t = parser.parse_type()
+        parser.parse_punctuation("->")
+        res_t = parser.parse_type()
+        op = cls.build(
+            operands=[parser.resolve_operand(src, src_t)],
+            result_types=[res_t],
+            properties={"permutation": DenseArrayBase.from_list(i64, perm)},
+        )
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        src = _check_array("soac.transpose input", self.input.type)
+        perm = self.permutation.get_values()
+        if sorted(perm) != list(range(src.get_num_dims())):
+            raise VerifyException(
+                f"soac.transpose permutation {list(perm)} is not a permutation of the "
+                f"{src.get_num_dims()} dimensions of {src}"
+            )
+        res = self.result.type
+        expected = TensorType(src.element_type, [src.get_shape()[p] for p in perm])
+        if not types_compatible(res, expected):
+            raise VerifyException(f"soac.transpose result has type {res}; expected {expected}")
+
+
+@irdl_op_definition
+class CopyOp(IRDLOperation):
+    """A fresh copy of an array (so that the copy may be consumed by an update).
+
+    ```mlir
+    %b = soac.copy %a : tensor<?xf32>
+    ```
+    """
+
+    name = "soac.copy"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    input = operand_def(T)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$input attr-dict `:` type($input)"
+
+    def __init__(self, input: SSAValue):
+        super().__init__(operands=[input], result_types=[input.type])
+
+    def verify_(self) -> None:
+        _check_array("soac.copy input", self.input.type)
+
+
+@irdl_op_definition
+class SizeOp(IRDLOperation):
+    """The size of one dimension of an array.
+
+    ```mlir
+    %n = soac.size %a[0] : tensor<?xf32>
+    ```
+    """
+
+    name = "soac.size"
+    array = operand_def(TensorType)
+    dim = prop_def(IntegerAttr[I64])
+    result = result_def(IndexType)
+    traits = traits_def(Pure())
+    assembly_format = "$array `[` $dim `]` attr-dict `:` type($array)"
+
+    def __init__(self, array: SSAValue, dim: int):
+        super().__init__(
+            operands=[array],
+            result_types=[IndexType()],
+            properties={"dim": IntegerAttr(dim, i64)},
+        )
+
+    def verify_(self) -> None:
+        t = _check_array("soac.size array", self.array.type)
+        d = self.dim.value.data
+        if not 0 <= d < t.get_num_dims():
+            raise VerifyException(
+                f"soac.size dimension {d} is out of range for an array of rank {t.get_num_dims()}"
+            )
+
+
+SOAC = Dialect(
+    "soac",
+    [
+        MapOp,
+        ReduceOp,
+        ScanOp,
+        ScatterOp,
+        HistOp,
+        GpuBodyOp,
+        IotaOp,
+        ReplicateOp,
+        ArrayOp,
+        IndexOp,
+        SliceOp,
+        UpdateOp,
+        ConcatOp,
+        TransposeOp,
+        CopyOp,
+        SizeOp,
+        YieldOp,
+    ],
+    [],
+)

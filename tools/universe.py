@@ -1,0 +1,13 @@
+"""The `xdsl.universe` entry point: every soacc dialect, pass and target, so that
+`soacc-opt` and plain `xdsl-opt` see the same things. Kept import-light: it is
+imported by every xdsl-opt start."""
+
+from xdsl.universe import Universe
+
+from soacc.dialects import get_all_dialects
+from soacc.passes import get_all_passes
+
+SOACC_UNIVERSE = Universe(
+    all_dialects=get_all_dialects(),
+    all_passes=get_all_passes(),
+)
