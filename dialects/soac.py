@@ -136,13 +136,6 @@ def _check_array(what: str, t: Attribute) -> TensorType:
     return t
 
 
-def _check_value(what: str, t: Attribute) -> None:
-    if not is_value_type(t):
-        raise VerifyException(
-            f"{what} has type {t}; expected i1, i32, i64, index, f32, f64 or a tensor of one"
-        )
-
-
 def _check_same_outer(what: str, types: Sequence[TensorType]) -> int:
     """All arrays have compatible outer sizes; returns the static one if any."""
     outer = DYNAMIC_INDEX
@@ -289,7 +282,8 @@ def _check_operator(
     """An associative operator over k-tuples: 2k parameters, k results, k neutral elements."""
     if len(neutral) != len(elem_types):
         raise VerifyException(
-            f"{op.name} has {len(elem_types)} arrays but {len(neutral)} neutral elements; "
+            f"{op.name} has {len(elem_types)} input array(s) but {len(neutral)} neutral "
+            "element(s); "
             "expected one neutral element per array"
         )
     for i, (n, t) in enumerate(zip(neutral, elem_types)):
@@ -446,6 +440,7 @@ def _check_index_array(what: str, t: Attribute) -> TensorType:
         isinstance(t, TensorType)
         and t.get_num_dims() == 1
         and isinstance(t.element_type, IndexType | IntegerType)
+        and is_element_type(t.element_type)
         and t.element_type != IntegerType(1)
     ):
         raise VerifyException(
@@ -754,7 +749,7 @@ class SliceSpec:
         for n, k in enumerate(kinds):
             if n:
                 printer.print_string(", ")
-            count = SliceSpec.OPERANDS[k]
+            count = SliceSpec.OPERANDS.get(k, 1)  # bad kinds are the verifier's to report
             printer.print_list(operands[pos : pos + count], printer.print_operand, ":")
             pos += count
         printer.print_string("]")
@@ -1025,6 +1020,14 @@ class UpdateOp(IRDLOperation):
                 f"soac.update value has type {v}; expected a tensor of rank {rank} of "
                 f"{src.element_type}"
             )
+        else:
+            # Dimensions past the slice entries are updated whole: their sizes must agree.
+            kept = src.get_num_dims() - len(kinds)
+            for d_src, d_val in zip(src.get_shape()[len(kinds) :], v.get_shape()[rank - kept :]):
+                if not dims_compatible(d_src, d_val):
+                    raise VerifyException(
+                        f"soac.update value {v} does not keep the unsliced dimensions of {src}"
+                    )
 
 
 @irdl_op_definition

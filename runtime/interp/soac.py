@@ -1,0 +1,500 @@
+"""`soac` on NumPy lanes.
+
+A combinator applies its lambda to all rows at once: the lambda runs one more lane
+axis deep (see lanes.py). Reductions and scans with an arbitrary associative operator
+use logarithmic-depth schemes that keep the order of operands (so non-commutative
+operators are right): a pairwise tree for `reduce`, a work-efficient up-sweep/down-sweep
+for `scan`, and a segmented scan for `hist`. Where the operator is one NumPy knows
+(`arith.addf` of the two parameters, ...), its own ufunc does the work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import i1
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    ReturnedValues,
+    impl,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.ir import Operation, Region
+
+from soacc.dialects import soac
+from soacc.runtime.dtypes import numpy_dtype
+from soacc.runtime.errors import ExecutionError
+from soacc.runtime.interp.lanes import (
+    LaneState,
+    active_values,
+    broadcast_lanes,
+    captured_values,
+    fill_lane_axis,
+    host_level,
+    lane_grids,
+    lanes,
+    nested_lanes,
+    uniform,
+)
+
+Arrays = list[np.ndarray]
+Combine = Callable[[Arrays, Arrays], Arrays]
+
+# ---------------------------------------------------------------------------------------
+# Operators NumPy knows
+# ---------------------------------------------------------------------------------------
+
+_UFUNCS: dict[type[Operation], np.ufunc] = {
+    arith.AddfOp: np.add,
+    arith.AddiOp: np.add,
+    arith.MulfOp: np.multiply,
+    arith.MuliOp: np.multiply,
+    arith.MaximumfOp: np.maximum,
+    arith.MinimumfOp: np.minimum,
+    arith.MaxnumfOp: np.fmax,
+    arith.MinnumfOp: np.fmin,
+    arith.MaxSIOp: np.maximum,
+    arith.MinSIOp: np.minimum,
+    arith.AndIOp: np.bitwise_and,
+    arith.OrIOp: np.bitwise_or,
+    arith.XOrIOp: np.bitwise_xor,
+}
+
+
+def recognised_ufunc(region: Region) -> np.ufunc | None:
+    """The ufunc of an operator lambda `^(x, y): z = op x, y; yield z` (either operand
+    order: every ufunc here is commutative), or None."""
+    block = region.block
+    ops = list(block.ops)
+    if len(block.args) != 2 or len(ops) != 2:
+        return None
+    op, term = ops
+    ufunc = _UFUNCS.get(type(op))
+    if ufunc is None or list(term.operands) != [op.results[0]]:
+        return None
+    if set(op.operands) != set(block.args) or len(op.operands) != 2:
+        return None
+    if block.args[0].type == i1 and ufunc in (np.add, np.multiply):
+        return None  # i1 add/mul are xor/and, not NumPy's bool add/mul
+    return ufunc
+
+
+# ---------------------------------------------------------------------------------------
+# Axis helpers: `axis` is the combinator's axis, right after the current lane axes
+# ---------------------------------------------------------------------------------------
+
+
+def _take(x: np.ndarray, axis: int, index) -> np.ndarray:
+    return x[(slice(None),) * axis + (index,)]
+
+
+def _concat(parts: Sequence[np.ndarray], axis: int) -> np.ndarray:
+    parts = [np.asarray(p) for p in parts]
+    lead = np.broadcast_shapes(*(p.shape[:axis] for p in parts))
+    return np.concatenate([np.broadcast_to(p, lead + p.shape[axis:]) for p in parts], axis=axis)
+
+
+def _outer_size(op: Operation, arrays: Sequence[np.ndarray], axis: int) -> int:
+    sizes = {np.shape(a)[axis] for a in arrays}
+    if len(sizes) != 1:
+        raise ExecutionError(
+            f"{op.name} inputs have different outer sizes {sorted(sizes)}; they must be equal"
+        )
+    return sizes.pop()
+
+
+def lambda_combine(interpreter: Interpreter, region: Region, axis: int, name: str) -> Combine:
+    """The operator lambda as a function of two k-tuples of arrays whose axis `axis`
+    holds the pairs to combine; it runs over those pairs as lanes."""
+
+    def combine(left: Arrays, right: Arrays) -> Arrays:
+        count = left[0].shape[axis]
+        with nested_lanes(interpreter, count, region):
+            results = interpreter.run_ssacfg_region(region, (*left, *right), name)
+        return [fill_lane_axis(r, axis, count) for r in results]
+
+    return combine
+
+
+def tree_reduce(xs: Arrays, axis: int, combine: Combine) -> Arrays:
+    """Reduces axis `axis` (of length >= 1) by a pairwise tree: log2(n) rounds, each one
+    vectorised call of `combine`; operand order is kept."""
+    n = xs[0].shape[axis]
+    while n > 1:
+        half = n // 2
+        left = [_take(x, axis, slice(0, 2 * half, 2)) for x in xs]
+        right = [_take(x, axis, slice(1, 2 * half, 2)) for x in xs]
+        combined = combine(left, right)
+        if n % 2:
+            combined = [_concat([c, _take(x, axis, slice(n - 1, n))], axis) for c, x in zip(combined, xs)]
+        xs, n = combined, half + n % 2
+    return [_take(x, axis, 0) for x in xs]
+
+
+def tree_scan(xs: Arrays, axis: int, combine: Combine) -> Arrays:
+    """Inclusive scan along axis `axis`: combine neighbouring pairs, scan the pairs
+    recursively, then fill in the even positions. O(n) work, 2 log2(n) calls of
+    `combine`; operand order is kept."""
+    n = xs[0].shape[axis]
+    if n <= 1:
+        return xs
+    half = n // 2
+    pairs = combine(
+        [_take(x, axis, slice(0, 2 * half, 2)) for x in xs],
+        [_take(x, axis, slice(1, 2 * half, 2)) for x in xs],
+    )
+    scanned_pairs = tree_scan(pairs, axis, combine)  # position j: rows 0 .. 2j+1
+    evens_after_first = (n - 1) // 2
+    if evens_after_first:
+        evens = combine(
+            [_take(s, axis, slice(0, evens_after_first)) for s in scanned_pairs],
+            [_take(x, axis, slice(2, n, 2)) for x in xs],
+        )
+    out = []
+    for i, x in enumerate(xs):
+        pieces = [_take(x, axis, slice(0, 1)), scanned_pairs[i]]
+        if evens_after_first:
+            pieces.append(evens[i])
+        lead = np.broadcast_shapes(*(np.shape(p)[:axis] for p in pieces))
+        full = np.empty(lead + x.shape[axis:], dtype=x.dtype)
+        _take(full, axis, slice(0, 1))[...] = pieces[0]
+        _take(full, axis, slice(1, 2 * half, 2))[...] = scanned_pairs[i]
+        if evens_after_first:
+            _take(full, axis, slice(2, n, 2))[...] = evens[i]
+        out.append(full)
+    return out
+
+
+def segmented_combine(combine: Combine) -> Combine:
+    """Lifts an operator to (segment-start flag, values) pairs: a flagged right operand
+    starts a new segment. Associative whenever the operator is."""
+
+    def seg(left: Arrays, right: Arrays) -> Arrays:
+        lflag, *lvals = left
+        rflag, *rvals = right
+        combined = combine(lvals, rvals)
+        flag = lflag | rflag
+        out = [flag]
+        for c, r in zip(combined, rvals):
+            f = rflag.reshape(rflag.shape + (1,) * (np.ndim(r) - rflag.ndim))
+            out.append(np.where(f, r, c))
+        return out
+
+    return seg
+
+
+# ---------------------------------------------------------------------------------------
+# Indexing with per-lane indices
+# ---------------------------------------------------------------------------------------
+
+
+def _check_in_bounds(state: LaneState, op: Operation, index, size: int, dim: int, *, allow_end=False):
+    vals = active_values(state, index)
+    limit = size + 1 if allow_end else size
+    bad = (vals < 0) | (vals >= limit)
+    if np.any(bad):
+        raise ExecutionError(
+            f"{op.name}: index {vals[bad][0].item()} is out of bounds for dimension {dim} "
+            f"of size {size}"
+        )
+
+
+def _clamped(index, size: int):
+    """Indices of inactive lanes may be anything: keep them inside the array."""
+    return np.clip(index, 0, max(size - 1, 0))
+
+
+def _range_indices(state: LaneState, op: Operation, offset, count: int, stride, size: int, dim: int):
+    """Per-lane index arrays of a strided range, checked at the active lanes."""
+    if count == 0:
+        return np.zeros(np.broadcast_shapes(np.shape(offset), np.shape(stride)) + (0,), np.int64)
+    if np.any(active_values(state, stride) == 0) and count > 1:
+        raise ExecutionError(f"{op.name}: slice stride is 0 in dimension {dim}")
+    first = np.asarray(offset)
+    last = first + (count - 1) * np.asarray(stride)
+    _check_in_bounds(state, op, first, size, dim)
+    _check_in_bounds(state, op, last, size, dim)
+    steps = np.arange(count, dtype=np.int64)
+    return _clamped(first[..., None] + np.asarray(stride)[..., None] * steps, size)
+
+
+def _slice_index(state: LaneState, op: Operation, array: np.ndarray, kinds, spec) -> tuple:
+    """A NumPy index for `array[spec]` over all lanes: basic slicing when every index is
+    the same for all lanes (a view), advanced indexing with lane grids otherwise."""
+    depth = state.depth
+    shape = array.shape[depth:]
+    entries = list(soac.SliceSpec.entries(kinds, spec))
+    if all(np.size(v) == 1 for _, vals in entries for v in vals):
+        index: list = []
+        for dim, (kind, vals) in enumerate(entries):
+            nums = [int(np.asarray(v).reshape(-1)[0]) for v in vals]
+            if kind == soac.SliceSpec.FIXED:
+                _check_in_bounds(state, op, np.asarray(nums[0]), shape[dim], dim)
+                index.append(min(max(nums[0], 0), max(shape[dim] - 1, 0)))
+                continue
+            offset, count = nums[0], nums[1]
+            stride = nums[2] if kind == soac.SliceSpec.STRIDED else 1
+            if count < 0:
+                raise ExecutionError(f"{op.name}: negative slice count {count} in dimension {dim}")
+            if count:
+                if stride == 0 and count > 1:
+                    raise ExecutionError(f"{op.name}: slice stride is 0 in dimension {dim}")
+                last = offset + (count - 1) * stride
+                _check_in_bounds(state, op, np.asarray([offset, last]), shape[dim], dim)
+                stop = offset + count * stride
+                index.append(slice(offset, None if stop < 0 else stop, stride or 1))
+            else:
+                index.append(slice(0, 0))
+        return (slice(None),) * depth + tuple(index)
+    # Lane-dependent indices: one advanced index per entry, ranges on their own axes.
+    ranges = sum(1 for k, _ in entries if k != soac.SliceSpec.FIXED)
+    per_entry = []
+    range_no = 0
+    for dim, (kind, vals) in enumerate(entries):
+        if kind == soac.SliceSpec.FIXED:
+            _check_in_bounds(state, op, vals[0], shape[dim], dim)
+            idx = _clamped(np.asarray(vals[0]), shape[dim])
+            per_entry.append(idx.reshape(idx.shape + (1,) * ranges))
+            continue
+        count = int(uniform(state, vals[1], f"{op.name} slice count"))
+        if count < 0:
+            raise ExecutionError(f"{op.name}: negative slice count {count} in dimension {dim}")
+        stride = vals[2] if kind == soac.SliceSpec.STRIDED else np.int64(1)
+        idx = _range_indices(state, op, vals[0], count, stride, shape[dim], dim)
+        per_entry.append(
+            idx.reshape(idx.shape[:-1] + (1,) * range_no + (count,) + (1,) * (ranges - range_no - 1))
+        )
+        range_no += 1
+    # Lane grids for the array's lane axes, shaped to broadcast with the entries.
+    grids = [g.reshape(g.shape + (1,) * ranges) for g in lane_grids(array.shape, depth)]
+    grids = [np.zeros_like(g) if array.shape[a] == 1 else g for a, g in enumerate(grids)]
+    return tuple(grids) + tuple(per_entry)
+
+
+# ---------------------------------------------------------------------------------------
+# The implementations
+# ---------------------------------------------------------------------------------------
+
+
+@register_impls
+class SoacFunctions(InterpreterFunctions):
+    @impl_terminator(soac.YieldOp)
+    def run_yield(self, interpreter: Interpreter, op: soac.YieldOp, args):
+        return ReturnedValues(args), ()
+
+    @impl(soac.MapOp)
+    def run_map(self, interpreter: Interpreter, op: soac.MapOp, args):
+        axis = lanes(interpreter).depth
+        n = _outer_size(op, args, axis)
+        with nested_lanes(interpreter, n, op.body):
+            results = interpreter.run_ssacfg_region(op.body, args, "soac.map")
+        return tuple(fill_lane_axis(r, axis, n) for r in results)
+
+    @impl(soac.ReduceOp)
+    def run_reduce(self, interpreter: Interpreter, op: soac.ReduceOp, args):
+        k = len(op.inputs)
+        inputs, neutral = list(args[:k]), list(args[k:])
+        axis = lanes(interpreter).depth
+        n = _outer_size(op, inputs, axis)
+        if n == 0:
+            return tuple(neutral)
+        ufunc = recognised_ufunc(op.body) if k == 1 else None
+        if ufunc is not None:
+            x = np.asarray(inputs[0])
+            return (ufunc.reduce(x, axis=axis, dtype=x.dtype),)
+        combine = lambda_combine(interpreter, op.body, axis, "soac.reduce")
+        return tuple(tree_reduce([np.asarray(x) for x in inputs], axis, combine))
+
+    @impl(soac.ScanOp)
+    def run_scan(self, interpreter: Interpreter, op: soac.ScanOp, args):
+        k = len(op.inputs)
+        inputs = [np.asarray(x) for x in args[:k]]
+        axis = lanes(interpreter).depth
+        _outer_size(op, inputs, axis)
+        ufunc = recognised_ufunc(op.body) if k == 1 else None
+        if ufunc is not None:
+            x = inputs[0]
+            return (ufunc.accumulate(x, axis=axis, dtype=x.dtype),)
+        combine = lambda_combine(interpreter, op.body, axis, "soac.scan")
+        return tuple(tree_scan(inputs, axis, combine))
+
+    def _destination_writes(self, state: LaneState, dest, indices, values):
+        """The destination as a fresh full array, and the coordinates and values of the
+        in-bounds writes at the active lanes (out-of-bounds indices are ignored)."""
+        depth = state.depth
+        out = np.array(np.broadcast_to(dest, state.shape + np.shape(dest)[depth:]))
+        indices = np.asarray(indices).astype(np.int64)
+        values = np.asarray(values)
+        m = indices.shape[depth]
+        lead = np.broadcast_shapes(state.shape, indices.shape[:depth], values.shape[:depth])
+        indices = np.broadcast_to(indices, lead + (m,))
+        values = np.broadcast_to(values, lead + values.shape[depth:])
+        keep = (indices >= 0) & (indices < out.shape[depth])
+        if state.mask is not None:
+            keep = keep & np.broadcast_to(state.mask[..., None], keep.shape)
+        coords = tuple(np.broadcast_to(g[..., None], keep.shape)[keep] for g in lane_grids(lead, depth))
+        return out, coords + (indices[keep],), values[keep]
+
+    @impl(soac.ScatterOp)
+    def run_scatter(self, interpreter: Interpreter, op: soac.ScatterOp, args):
+        dest, indices, values = args
+        state = lanes(interpreter)
+        _outer_size(op, [indices, values], state.depth)
+        out, coords, vals = self._destination_writes(state, dest, indices, values)
+        out[coords] = vals
+        return (out,)
+
+    @impl(soac.HistOp)
+    def run_hist(self, interpreter: Interpreter, op: soac.HistOp, args):
+        dest, indices, values, _neutral = args
+        state = lanes(interpreter)
+        _outer_size(op, [indices, values], state.depth)
+        out, coords, vals = self._destination_writes(state, dest, indices, values)
+        ufunc = recognised_ufunc(op.body)
+        if ufunc is not None:
+            ufunc.at(out, coords, vals)
+            return (out,)
+        if state.depth and captured_values(interpreter, op.body):
+            raise ExecutionError(
+                "soac.hist inside a lambda with an operator that captures values is not "
+                "supported by the reference executor; pass the values as hist inputs"
+            )
+        # General operator: sort the writes by destination (stably, keeping the order of
+        # operands), reduce each run of equal destinations by a segmented scan, then
+        # combine each run's total into the destination.
+        flat_dest = out.reshape((-1,) + out.shape[state.depth + 1 :])
+        keys = np.ravel_multi_index(coords, out.shape[: state.depth + 1]) if coords[0].size else coords[-1]
+        order = np.argsort(keys, kind="stable")
+        keys, vals = keys[order], vals[order]
+        if keys.size == 0:
+            return (out,)
+        starts = np.ones(keys.size, dtype=bool)
+        starts[1:] = keys[1:] != keys[:-1]
+        combine = self._flat_combine(interpreter, op.body)
+        _, scanned = tree_scan([starts, vals], 0, segmented_combine(combine))
+        ends = np.ones(keys.size, dtype=bool)
+        ends[:-1] = starts[1:]
+        targets = keys[ends]
+        (totals,) = combine([flat_dest[targets]], [scanned[ends]])
+        flat_dest[targets] = totals
+        return (flat_dest.reshape(out.shape),)
+
+    def _flat_combine(self, interpreter: Interpreter, region: Region) -> Combine:
+        """The operator over flat arrays (axis 0), run one lane axis below the host."""
+        combine_at_host = lambda_combine(interpreter, region, 0, "soac.hist")
+
+        def combine(left: Arrays, right: Arrays) -> Arrays:
+            state = lanes(interpreter)
+            if state.depth == 0:
+                return combine_at_host(left, right)
+            # Inside a lambda: the operator captures nothing, so it may run as if at host
+            # level over the flattened writes of all lanes.
+            with host_level(interpreter):
+                return combine_at_host(left, right)
+
+        return combine
+
+    @impl(soac.GpuBodyOp)
+    def run_gpu_body(self, interpreter: Interpreter, op: soac.GpuBodyOp, args):
+        axis = lanes(interpreter).depth
+        results = interpreter.run_ssacfg_region(op.body, (), "soac.gpu_body")
+        return tuple(np.expand_dims(r, axis) for r in results)
+
+    @impl(soac.IotaOp)
+    def run_iota(self, interpreter: Interpreter, op: soac.IotaOp, args):
+        state = lanes(interpreter)
+        n = int(uniform(state, args[0], "soac.iota count"))
+        if n < 0:
+            raise ExecutionError(f"soac.iota: negative count {n}")
+        values = np.arange(n, dtype=numpy_dtype(op.result.type))
+        return (values.reshape((1,) * state.depth + (n,)),)
+
+    @impl(soac.ReplicateOp)
+    def run_replicate(self, interpreter: Interpreter, op: soac.ReplicateOp, args):
+        count, value = args
+        state = lanes(interpreter)
+        n = int(uniform(state, count, "soac.replicate count"))
+        if n < 0:
+            raise ExecutionError(f"soac.replicate: negative count {n}")
+        value = np.expand_dims(np.asarray(value), state.depth)
+        return (np.broadcast_to(value, value.shape[: state.depth] + (n,) + value.shape[state.depth + 1 :]),)
+
+    @impl(soac.ArrayOp)
+    def run_array(self, interpreter: Interpreter, op: soac.ArrayOp, args):
+        state = lanes(interpreter)
+        dtype = numpy_dtype(op.result.type)
+        if not args:
+            row_shape = tuple(op.result.type.get_shape()[1:])
+            if any(d < 0 for d in row_shape):
+                raise ExecutionError("soac.array: an empty literal needs a static row shape")
+            return (np.zeros((1,) * state.depth + (0,) + row_shape, dtype=dtype),)
+        rows = broadcast_lanes(args, state.depth)
+        shapes = {r.shape[state.depth :] for r in rows}
+        if len(shapes) != 1:
+            raise ExecutionError(f"soac.array: rows of different shapes {sorted(shapes)}")
+        return (np.stack(rows, axis=state.depth).astype(dtype, copy=False),)
+
+    @impl(soac.IndexOp)
+    def run_index(self, interpreter: Interpreter, op: soac.IndexOp, args):
+        array, *indices = args
+        state = lanes(interpreter)
+        array = np.asarray(array)
+        kinds = [soac.SliceSpec.FIXED] * len(indices)
+        result = array[_slice_index(state, op, array, kinds, indices)]
+        return (result,)
+
+    @impl(soac.SliceOp)
+    def run_slice(self, interpreter: Interpreter, op: soac.SliceOp, args):
+        array, *spec = args
+        state = lanes(interpreter)
+        array = np.asarray(array)
+        return (array[_slice_index(state, op, array, op.kinds.get_values(), spec)],)
+
+    @impl(soac.UpdateOp)
+    def run_update(self, interpreter: Interpreter, op: soac.UpdateOp, args):
+        array, *spec, value = args
+        state = lanes(interpreter)
+        # Value semantics: the result is a fresh array (the source is consumed, so a
+        # compiled program writes in place; here a copy keeps the executor simple and safe).
+        value = np.asarray(value)
+        lead = np.broadcast_shapes(np.shape(array)[: state.depth], value.shape[: state.depth])
+        out = np.array(np.broadcast_to(array, lead + np.shape(array)[state.depth :]))
+        index = _slice_index(state, op, out, op.kinds.get_values(), spec)
+        try:
+            out[index] = value
+        except ValueError:
+            raise ExecutionError(
+                f"soac.update: value of shape {value.shape[state.depth:]} does not fit the "
+                f"updated part of shape {out[index].shape[state.depth:]}"
+            ) from None
+        return (out,)
+
+    @impl(soac.ConcatOp)
+    def run_concat(self, interpreter: Interpreter, op: soac.ConcatOp, args):
+        depth = lanes(interpreter).depth
+        inner = {np.shape(a)[depth + 1 :] for a in args}
+        if len(inner) != 1:
+            raise ExecutionError(f"soac.concat: rows of different shapes {sorted(inner)}")
+        return (_concat(args, depth),)
+
+    @impl(soac.TransposeOp)
+    def run_transpose(self, interpreter: Interpreter, op: soac.TransposeOp, args):
+        depth = lanes(interpreter).depth
+        perm = tuple(range(depth)) + tuple(depth + p for p in op.permutation.get_values())
+        return (np.transpose(args[0], perm),)
+
+    @impl(soac.CopyOp)
+    def run_copy(self, interpreter: Interpreter, op: soac.CopyOp, args):
+        return (np.array(args[0], copy=True),)
+
+    @impl(soac.SizeOp)
+    def run_size(self, interpreter: Interpreter, op: soac.SizeOp, args):
+        state = lanes(interpreter)
+        n = np.shape(args[0])[state.depth + op.dim.value.data]
+        if state.depth == 0:
+            return (np.int64(n),)
+        return (np.full((1,) * state.depth, n, dtype=np.int64),)

@@ -1,0 +1,214 @@
+"""`soacc.compile`: a program object whose entry points take and return NumPy arrays.
+
+Parsing and verification errors become ProgramError, arguments that do not fit the
+signature ArgumentError, failures while running ExecutionError: each with a message
+that names what is wrong and where.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
+from xdsl.ir import Attribute
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError, VerifyException
+
+from soacc.runtime.dtypes import numpy_dtype
+from soacc.runtime.errors import ArgumentError, ProgramError
+from soacc.runtime.reference import ReferenceExecutor
+
+
+def make_context() -> Context:
+    """A context that knows every dialect xDSL and soacc register (lazily)."""
+    from xdsl.universe import Universe
+
+    ctx = Context()
+    for name, factory in Universe.get_multiverse().all_dialects.items():
+        ctx.register_dialect(name, factory)
+    return ctx
+
+
+def parse_program(source: str, name: str = "<input>") -> ModuleOp:
+    """Parses and verifies a program; a ProgramError says where and why it is bad."""
+    try:
+        module = Parser(make_context(), source, name).parse_module()
+    except ParseError as error:
+        raise ProgramError(str(error).strip()) from None
+    verify_program(module)
+    return module
+
+
+def verify_program(module: ModuleOp) -> None:
+    try:
+        module.verify()
+    except VerifyException as error:
+        notes = "\n".join(getattr(error, "__notes__", []))
+        raise ProgramError(f"{error}\n{notes}".strip()) from None
+
+
+# Backends by name, in order of preference for `auto`: each is a factory from a verified
+# module to an executor with `call(function, args) -> tuple`, or None when unavailable here.
+BACKENDS: dict[str, Callable[[ModuleOp], object] | None] = {
+    "numpy": ReferenceExecutor,
+}
+
+
+def available_backends() -> list[str]:
+    return [name for name, factory in BACKENDS.items() if factory is not None]
+
+
+def choose_backend(requested: str) -> str:
+    if requested == "auto":
+        return available_backends()[0]
+    if requested not in BACKENDS:
+        raise ArgumentError(
+            f"unknown backend '{requested}'; available: {', '.join(['auto', *available_backends()])}"
+        )
+    return requested
+
+
+def _describe_type(t: Attribute) -> str:
+    if isinstance(t, TensorType):
+        dims = "x".join("?" if d == DYNAMIC_INDEX else str(d) for d in t.get_shape())
+        return f"{numpy_dtype(t).name} array of shape [{dims}] ({t})"
+    return f"{numpy_dtype(t).name} scalar ({t})"
+
+
+def convert_argument(value, t: Attribute, what: str):
+    """Checks one argument against its parameter type; returns what the executor takes.
+    Arrays must have the exact dtype (no silent conversion); Python scalars are
+    accepted for scalar parameters when they fit the type."""
+    dtype = numpy_dtype(t)
+    if isinstance(t, TensorType):
+        if not isinstance(value, np.ndarray):
+            raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {type(value).__name__}")
+        shape = t.get_shape()
+        if value.dtype != dtype or value.ndim != len(shape):
+            raise ArgumentError(
+                f"{what}: expected {_describe_type(t)}, got {value.dtype.name} array of shape "
+                f"{list(value.shape)}"
+            )
+        for axis, (want, got) in enumerate(zip(shape, value.shape)):
+            if want != DYNAMIC_INDEX and want != got:
+                raise ArgumentError(
+                    f"{what}: expected {_describe_type(t)}, got shape {list(value.shape)} "
+                    f"(dimension {axis} must be {want})"
+                )
+        return value
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, np.generic):
+        if value.dtype != dtype:
+            raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {value.dtype.name} scalar")
+        return value
+    if isinstance(value, bool | int | float) and not isinstance(value, np.ndarray):
+        if isinstance(value, float) and dtype.kind != "f":
+            raise ArgumentError(f"{what}: expected {_describe_type(t)}, got float {value}")
+        if dtype.kind == "b" and not isinstance(value, bool):
+            raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {value!r}")
+        if dtype.kind in "iu" and not (np.iinfo(dtype).min <= value <= np.iinfo(dtype).max):
+            raise ArgumentError(f"{what}: {value} does not fit {_describe_type(t)}")
+        return dtype.type(value)
+    raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {type(value).__name__}")
+
+
+def _result(value):
+    """Results are the caller's own: NumPy scalars, or arrays that alias nothing."""
+    if isinstance(value, np.ndarray):
+        if value.ndim == 0:
+            return value[()]
+        if value.base is not None or not value.flags.writeable:
+            return np.array(value, copy=True)
+    return value
+
+
+class EntryPoint:
+    """A callable public function of the program."""
+
+    def __init__(self, program: Program, function: func.FuncOp):
+        self.program = program
+        self.function = function
+        self.name = function.sym_name.data
+        self.param_types = list(function.function_type.inputs.data)
+        self.param_names = [
+            a.name_hint or f"arg{i}" for i, a in enumerate(function.body.block.args)
+        ] if function.body.blocks else [f"arg{i}" for i in range(len(self.param_types))]
+
+    @property
+    def signature(self) -> str:
+        params = ", ".join(f"%{n}: {t}" for n, t in zip(self.param_names, self.param_types))
+        results = ", ".join(str(t) for t in self.function.function_type.outputs.data)
+        return f"@{self.name}({params}) -> ({results})"
+
+    def check_arguments(self, args: Sequence) -> list:
+        if len(args) != len(self.param_types):
+            raise ArgumentError(
+                f"{self.signature} takes {len(self.param_types)} argument(s), "
+                f"{len(args)} given"
+            )
+        return [
+            convert_argument(a, t, f"argument {i} (%{n}) of @{self.name}")
+            for i, (a, t, n) in enumerate(zip(args, self.param_types, self.param_names))
+        ]
+
+    def __call__(self, *args):
+        checked = self.check_arguments(args)
+        results = tuple(_result(r) for r in self.program.executor.call(self.name, checked))
+        return results[0] if len(results) == 1 else results
+
+
+class Program:
+    """A compiled soacc program. Its public functions are attributes: `prog.main(x, y)`."""
+
+    def __init__(self, module: ModuleOp, backend: str = "auto"):
+        self.module = module
+        self.backend = choose_backend(backend)
+        factory = BACKENDS[self.backend]
+        assert factory is not None
+        self.executor = factory(module)
+        self.entry_points = {
+            f.sym_name.data: EntryPoint(self, f)
+            for f in module.ops
+            if isinstance(f, func.FuncOp)
+            and (f.sym_visibility is None or f.sym_visibility.data != "private")
+            and f.body.blocks
+        }
+
+    def __getattr__(self, name: str) -> EntryPoint:
+        entry_points = self.__dict__.get("entry_points", {})
+        if name in entry_points:
+            return entry_points[name]
+        raise AttributeError(
+            f"the program has no public function @{name}; it has "
+            f"{', '.join('@' + n for n in entry_points) or 'none'}"
+        )
+
+    def entry(self, name: str) -> EntryPoint:
+        if name not in self.entry_points:
+            raise ArgumentError(
+                f"no public function @{name}; the program has "
+                f"{', '.join('@' + n for n in self.entry_points) or 'none'}"
+            )
+        return self.entry_points[name]
+
+
+def compile(source: str | Path | ModuleOp, *, backend: str = "auto") -> Program:  # noqa: A001
+    """Compiles a soac program (MLIR text, a path to a .mlir file, or a module) for the
+    given backend (`auto`: the best available here)."""
+    if isinstance(source, ModuleOp):
+        verify_program(source)
+        module = source
+    elif isinstance(source, Path):
+        try:
+            text = source.read_text()
+        except OSError as error:
+            raise ProgramError(f"cannot read {source}: {error.strerror}") from None
+        module = parse_program(text, str(source))
+    else:
+        module = parse_program(source)
+    return Program(module, backend)
