@@ -15,12 +15,12 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
 from xdsl.ir import Attribute
-from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from soacc.runtime.dtypes import numpy_dtype
 from soacc.runtime.errors import ArgumentError, ProgramError
 from soacc.runtime.reference import ReferenceExecutor
+from soacc.runtime.source import LocatingParser, located_message
 
 
 def make_context() -> Context:
@@ -35,11 +35,15 @@ def make_context() -> Context:
 
 def parse_program(source: str, name: str = "<input>") -> ModuleOp:
     """Parses and verifies a program; a ProgramError says where and why it is bad."""
+    parser = LocatingParser(make_context(), source, name)
     try:
-        module = Parser(make_context(), source, name).parse_module()
+        module = parser.parse_module()
     except ParseError as error:
         raise ProgramError(str(error).strip()) from None
-    verify_program(module)
+    try:
+        module.verify()
+    except VerifyException as error:
+        raise ProgramError(located_message(parser, module, error).removeprefix("error: ")) from None
     return module
 
 

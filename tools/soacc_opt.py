@@ -1,12 +1,85 @@
 """soacc-opt: xdsl-opt with soacc's dialects, passes and targets (found through the
-`xdsl.universe` entry point, so plain xdsl-opt sees the same)."""
+`xdsl.universe` entry point, so plain xdsl-opt sees the same), reporting bad input as
+located diagnostics rather than tracebacks."""
 
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from soacc.runtime.errors import ArgumentError
+from soacc.runtime.source import LocatingParser, located_message
+from soacc.tools.cli import diagnostic_text, run_tool
 
-def main() -> None:
-    xDSLOptMain(description="soacc optimiser: parse, transform and print soac programs").run()
+
+class SoaccOptMain(xDSLOptMain):
+    """xdsl-opt whose parser remembers op locations, for verifier errors."""
+
+    last_parse: tuple[LocatingParser, ModuleOp] | None = None
+    _chunk_line: int = 0
+
+    def register_all_frontends(self) -> None:
+        super().register_all_frontends()
+
+        def parse_mlir(io: IO[bytes]) -> ModuleOp:
+            text = io.read()
+            text = text.decode() if isinstance(text, bytes) else text
+            parser = LocatingParser(self.ctx, text, self.get_input_name(), self._chunk_line)
+            module = parser.parse_module(not self.args.no_implicit_module)
+            self.last_parse = (parser, module)
+            return module
+
+        self.available_frontends["mlir"] = parse_mlir
+
+    def parse_chunk(self, chunk, file_extension: str, start_offset: int = 0):
+        self._chunk_line = start_offset
+        return super().parse_chunk(chunk, file_extension, start_offset)
+
+
+def _output_file(argv: Sequence[str]) -> str | None:
+    for i, a in enumerate(argv):
+        if a in ("-o", "--output-file") and i + 1 < len(argv):
+            return argv[i + 1]
+        if a.startswith("--output-file="):
+            return a.split("=", 1)[1]
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    output = _output_file(argv)
+    existed = output is not None and os.path.exists(output)
+
+    def body() -> int | None:
+        try:
+            opt = SoaccOptMain(
+                description="soacc optimiser: parse, transform and print soac programs",
+                args=argv,
+            )
+        except ValueError as error:  # the pass pipeline named something unknown
+            raise ArgumentError(str(error)) from None
+        try:
+            opt.run()
+        except DiagnosticException as error:
+            if opt.last_parse is None:
+                raise
+            parser, module = opt.last_parse
+            notes = diagnostic_text(error).split("\n", 1)[1:]
+            print("\n".join([located_message(parser, module, error), *notes]), file=sys.stderr)
+            return 1
+        return None
+
+    status = run_tool("soacc-opt", body)
+    if status and output is not None and not existed and os.path.exists(output):
+        os.remove(output)  # nothing half-written on failure
+    return status
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,57 @@
+"""Parsing that remembers where each op came from, so that a verifier error can name
+`file:line:column` (xDSL 0.74 keeps no source locations on ops)."""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import DiagnosticException
+
+
+class LocatingParser(Parser):
+    """A Parser that records the source offset of every op it parses."""
+
+    def __init__(self, ctx: Context, text: str, name: str = "<input>", line_offset: int = 0):
+        super().__init__(ctx, text, name)
+        self.source_text = text
+        self.source_name = name
+        self.line_offset = line_offset
+        self.op_offsets: dict[Operation, int] = {}
+
+    def parse_operation(self) -> Operation:
+        start = self.pos
+        op = super().parse_operation()
+        self.op_offsets[op] = start
+        return op
+
+    def location(self, op: Operation) -> str | None:
+        offset = self.op_offsets.get(op)
+        if offset is None:
+            return None
+        line = self.source_text.count("\n", 0, offset) + 1 + self.line_offset
+        column = offset - (self.source_text.rfind("\n", 0, offset) + 1) + 1
+        return f"{self.source_name}:{line}:{column}"
+
+
+def failing_op(module: ModuleOp, error: DiagnosticException) -> Operation | None:
+    """The op whose own verifier raises `error`'s message (the verifier reports the
+    innermost failing op; so do we, by checking each op alone, innermost first)."""
+    message = str(error)
+    for op in module.walk(region_first=True):
+        if op is module:
+            continue
+        try:
+            op.verify_()
+        except DiagnosticException as own:
+            if str(own) == message:
+                return op
+    return None
+
+
+def located_message(parser: LocatingParser, module: ModuleOp, error: DiagnosticException) -> str:
+    """`file:line:col: error: message` when the failing op is known, else the message."""
+    op = failing_op(module, error)
+    where = parser.location(op) if op is not None else None
+    return f"{where}: error: {error}" if where else f"error: {error}"

@@ -1,0 +1,163 @@
+"""soacc-run: compile a soac program and run one of its functions on NumPy arguments.
+
+    soacc-run examples/dot_product.mlir --arg a.npy --arg b.npy
+    soacc-run examples/mandelbrot.mlir --arg 64 --arg 48 --out results/
+
+Arguments are `.npy` files, scalar literals (`3`, `2.5`, `true`) or, for small arrays,
+JSON lists (`[1, 2, 3]`), in the order of the function's parameters. Results are
+printed (in full when small) or, with `--out DIR`, written as DIR/result<i>.npy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+from xdsl.dialects.builtin import TensorType
+from xdsl.ir import Attribute
+
+from soacc.runtime.dtypes import numpy_dtype
+from soacc.runtime.errors import ArgumentError
+from soacc.runtime.program import BACKENDS, EntryPoint, compile
+from soacc.tools.cli import run_tool
+
+PRINT_IN_FULL = 64  # results with at most this many elements are printed whole
+
+
+def read_argument(text: str, t: Attribute, what: str):
+    """One command-line argument as the value the entry point takes."""
+    if text.endswith(".npy"):
+        try:
+            return np.load(text, allow_pickle=False)
+        except OSError as error:
+            raise ArgumentError(f"{what}: cannot read {text}: {error.strerror or error}") from None
+        except ValueError:
+            # np.load falls back to pickle for anything that is not a .npy array file
+            raise ArgumentError(f"{what}: {text} is not a NumPy .npy array file") from None
+    try:
+        literal = json.loads(text)
+    except json.JSONDecodeError:
+        raise ArgumentError(
+            f"{what}: '{text}' is neither a .npy file nor a literal (3, 2.5, true, [1, 2])"
+        ) from None
+    dtype = numpy_dtype(t)
+    if isinstance(t, TensorType):
+        if not isinstance(literal, list):
+            raise ArgumentError(f"{what}: expected an array ({t}): give a .npy file or a JSON list")
+        array = np.array(literal)
+        if array.size == 0:
+            return np.zeros(array.shape, dtype=dtype)
+        if array.dtype.kind not in "biuf" or (array.dtype.kind == "f" and dtype.kind != "f"):
+            raise ArgumentError(f"{what}: the list's elements do not fit {t}")
+        converted = array.astype(dtype)
+        if not np.array_equal(converted.astype(array.dtype), array) and dtype.kind != "f":
+            raise ArgumentError(f"{what}: the list's elements do not fit {t}")
+        return converted
+    if isinstance(literal, list):
+        raise ArgumentError(f"{what}: expected a scalar ({t}), got a list")
+    return literal  # checked and converted by the entry point
+
+
+def format_result(index: int, value, t: Attribute) -> str:
+    if isinstance(value, np.ndarray):
+        if value.size <= PRINT_IN_FULL:
+            body = np.array2string(value, threshold=PRINT_IN_FULL, separator=", ")
+        else:
+            body = np.array2string(value, threshold=8, edgeitems=3, separator=", ")
+            body += f"\n  ({value.size} elements; --out DIR writes them all)"
+        return f"result {index}: {t} of shape {list(value.shape)} =\n{body}"
+    return f"result {index}: {t} = {value}"
+
+
+def write_results(directory: Path, results: Sequence) -> list[Path]:
+    """Writes every result, or none: each goes to a temporary file first."""
+    directory.mkdir(parents=True, exist_ok=True)
+    staged: list[tuple[str, Path]] = []
+    try:
+        for i, value in enumerate(results):
+            fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".result{i}.", suffix=".npy")
+            with os.fdopen(fd, "wb") as f:
+                np.save(f, np.asarray(value))
+            staged.append((tmp, directory / f"result{i}.npy"))
+    except BaseException:
+        for tmp, _ in staged:
+            os.unlink(tmp)
+        raise
+    for tmp, final in staged:
+        os.replace(tmp, final)
+    return [final for _, final in staged]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="soacc-run",
+        description="Compile a soac program and run one of its functions.",
+    )
+    parser.add_argument("file", help="the program (.mlir)")
+    parser.add_argument("--entry", default="main", help="the function to run (default: main)")
+    parser.add_argument(
+        "--arg",
+        action="append",
+        default=[],
+        metavar="VALUE",
+        help="an argument, in parameter order: a .npy file, a scalar literal or a JSON list",
+    )
+    parser.add_argument("--out", type=Path, metavar="DIR", help="write results as DIR/result<i>.npy")
+    parser.add_argument(
+        "--backend",
+        default="auto",
+        choices=["auto", *BACKENDS],
+        help="where to run (auto: the GPU when one is usable, else the CPU reference executor)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="print only the results")
+    return parser
+
+
+def run(options: argparse.Namespace) -> int:
+    def say(message: str) -> None:
+        if not options.quiet:
+            print(f"soacc-run: {message}", file=sys.stderr)
+
+    started = time.perf_counter()
+    program = compile(Path(options.file), backend=options.backend)
+    entry: EntryPoint = program.entry(options.entry)
+    if len(options.arg) != len(entry.param_types):
+        raise ArgumentError(
+            f"{entry.signature} takes {len(entry.param_types)} argument(s), "
+            f"{len(options.arg)} given with --arg"
+        )
+    args = [
+        read_argument(text, t, f"argument {i} (%{name})")
+        for i, (text, t, name) in enumerate(zip(options.arg, entry.param_types, entry.param_names))
+    ]
+    args = entry.check_arguments(args)
+    say(f"compiled {options.file} in {time.perf_counter() - started:.2f} s")
+    say(f"running @{entry.name} on {program.executor.description}")
+    started = time.perf_counter()
+    results = entry(*args)
+    results = results if isinstance(results, tuple) else (results,)
+    say(f"ran in {time.perf_counter() - started:.3f} s")
+    result_types = list(entry.function.function_type.outputs.data)
+    if options.out is not None:
+        for path in write_results(options.out, results):
+            print(path)
+    else:
+        for i, (value, t) in enumerate(zip(results, result_types)):
+            print(format_result(i, value, t))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options = build_parser().parse_args(argv)
+    return run_tool("soacc-run", lambda: run(options))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
