@@ -126,6 +126,7 @@ def run(options: argparse.Namespace) -> int:
             print(f"soacc-run: {message}", file=sys.stderr)
 
     started = time.perf_counter()
+    Path(options.file).open().close()  # an unreadable program file is a usage error (exit 2)
     program = compile(Path(options.file), backend=options.backend)
     entry: EntryPoint = program.entry(options.entry)
     if len(options.arg) != len(entry.param_types):

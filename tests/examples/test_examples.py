@@ -1,0 +1,104 @@
+"""Every example program: its results equal its NumPy definition (through the library
+and through soacc-run), and it round-trips through soacc-opt and plain xdsl-opt."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.printer import Printer
+
+from soacc.runtime.program import parse_program
+from soacc.tools import soacc_run
+from soacc.tools.examples import as_tuple, load_examples, mismatch
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = load_examples(ROOT / "examples")
+IDS = [e.name for e in EXAMPLES]
+
+
+def test_there_are_enough_examples():
+    assert len(EXAMPLES) >= 8
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
+@pytest.mark.parametrize("size", [0, 1, 2, 7, 100])
+def test_example_matches_numpy(example, size):
+    program = example.compile("numpy")
+    for seed in (0, 1):
+        args = example.make_inputs(np.random.default_rng(seed), size)
+        got = program.main(*args)
+        assert mismatch(got, example.reference(*args), example.rtol, example.atol) is None
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
+def test_example_at_default_size(example):
+    args = example.make_inputs(np.random.default_rng(7), example.default_size)
+    got = example.compile("numpy").main(*args)
+    assert mismatch(got, example.reference(*args), example.rtol, example.atol) is None
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
+def test_example_under_soacc_run(example, tmp_path, capsys):
+    args = example.make_inputs(np.random.default_rng(3), 50)
+    arg_files = []
+    for i, a in enumerate(args):
+        path = tmp_path / f"arg{i}.npy"
+        np.save(path, np.asarray(a))
+        arg_files += ["--arg", str(path)]
+    out = tmp_path / "out"
+    status = soacc_run.main([str(example.program_path), *arg_files, "--out", str(out), "--quiet"])
+    assert status == 0, capsys.readouterr().err
+    expected = as_tuple(example.reference(*args))
+    got = tuple(
+        (lambda v: v[()] if v.ndim == 0 else v)(np.load(out / f"result{i}.npy"))
+        for i in range(len(expected))
+    )
+    assert mismatch(got, expected, example.rtol, example.atol) is None
+
+
+def _print(module, generic: bool) -> str:
+    from io import StringIO
+
+    stream = StringIO()
+    Printer(stream=stream, print_generic_format=generic).print_op(module)
+    return stream.getvalue()
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=IDS)
+def test_example_round_trips(example):
+    text = example.program_path.read_text()
+    module = parse_program(text)
+    custom = _print(module, generic=False)
+    assert _print(parse_program(custom), generic=False) == custom
+    generic = _print(module, generic=True)
+    assert _print(parse_program(generic), generic=False) == custom
+
+
+def _tool(name: str) -> list[str]:
+    found = shutil.which(name, path=str(Path(sys.executable).parent))
+    if found is None:
+        pytest.skip(f"{name} is not installed next to this Python")
+    return [found]
+
+
+@pytest.mark.parametrize("tool", ["soacc-opt", "xdsl-opt"])
+def test_opt_tools_round_trip_every_example(tool, tmp_path):
+    """custom -> generic -> custom gives what custom -> custom gives, for all examples
+    at once (one process per step: the tools take a second to start)."""
+    joined = tmp_path / "all.mlir"
+    joined.write_text("\n// -----\n".join(e.program_path.read_text() for e in EXAMPLES))
+
+    def run(*args: str, stdin: str | None = None) -> str:
+        return subprocess.run(
+            [*_tool(tool), *args, "--split-input-file"],
+            input=stdin, capture_output=True, text=True, check=True,
+        ).stdout
+
+    generic = run(str(joined), "--print-op-generic")
+    assert generic.count('"func.func"') >= len(EXAMPLES)
+    assert run(stdin=generic) == run(str(joined))

@@ -1,0 +1,146 @@
+"""soacc-examples: run every example program and check it against its NumPy definition.
+
+Each example is a pair `examples/<name>.mlir` (the program, entry `@main`) and
+`examples/<name>.py` (`make_inputs(rng, size)`, `reference(*args)`, `RTOL`, `ATOL`,
+optionally `DEFAULT_SIZE`). The same loader serves the tests and the benchmarks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+
+from soacc.runtime.errors import ArgumentError
+from soacc.runtime.program import BACKENDS, Program, compile
+from soacc.tools.cli import run_tool
+
+
+@dataclass(frozen=True)
+class Example:
+    name: str
+    program_path: Path
+    definition: ModuleType
+
+    @property
+    def make_inputs(self) -> Callable[[np.random.Generator, int], tuple]:
+        return self.definition.make_inputs
+
+    @property
+    def reference(self) -> Callable:
+        return self.definition.reference
+
+    @property
+    def rtol(self) -> float:
+        return getattr(self.definition, "RTOL", 1e-6)
+
+    @property
+    def atol(self) -> float:
+        return getattr(self.definition, "ATOL", 0.0)
+
+    @property
+    def default_size(self) -> int:
+        return getattr(self.definition, "DEFAULT_SIZE", 1000)
+
+    @property
+    def summary(self) -> str:
+        doc = (self.definition.__doc__ or "").strip()
+        return doc.splitlines()[0] if doc else ""
+
+    def compile(self, backend: str = "auto") -> Program:
+        return compile(self.program_path, backend=backend)
+
+
+def load_examples(directory: Path) -> list[Example]:
+    """Every example in `directory` (a .mlir with a .py beside it), by name."""
+    examples = []
+    for program in sorted(directory.glob("*.mlir")):
+        definition_path = program.with_suffix(".py")
+        if not definition_path.exists():
+            continue
+        spec = importlib.util.spec_from_file_location(f"soacc_example_{program.stem}", definition_path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        examples.append(Example(program.stem, program, module))
+    return examples
+
+
+def as_tuple(results) -> tuple:
+    return results if isinstance(results, tuple) else (results,)
+
+
+def mismatch(got, expected, rtol: float, atol: float) -> str | None:
+    """Why `got` differs from `expected` (result by result), or None when they agree."""
+    got, expected = as_tuple(got), as_tuple(expected)
+    if len(got) != len(expected):
+        return f"{len(got)} results, expected {len(expected)}"
+    for i, (g, e) in enumerate(zip(got, expected)):
+        g, e = np.asarray(g), np.asarray(e)
+        if g.shape != e.shape:
+            return f"result {i} has shape {g.shape}, expected {e.shape}"
+        if g.dtype != e.dtype:
+            return f"result {i} has dtype {g.dtype}, expected {e.dtype}"
+        if e.dtype.kind == "f":
+            close = np.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True)
+        else:
+            close = g == e
+        if not np.all(close):
+            where = np.argwhere(~np.asarray(close))[0] if g.ndim else ()
+            return (
+                f"result {i} differs at {tuple(int(w) for w in where)}: "
+                f"{g[tuple(where)]} vs expected {e[tuple(where)]}"
+            )
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="soacc-examples",
+        description="Run every example program and check it against its NumPy definition.",
+    )
+    parser.add_argument("--dir", type=Path, default=Path("examples"), help="the examples folder")
+    parser.add_argument("--size", type=int, help="problem size (default: each example's own)")
+    parser.add_argument("--backend", default="auto", choices=["auto", *BACKENDS])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("names", nargs="*", help="only these examples")
+    options = parser.parse_args(argv)
+
+    def body() -> int:
+        examples = load_examples(options.dir)
+        if options.names:
+            unknown = set(options.names) - {e.name for e in examples}
+            if unknown:
+                raise ArgumentError(f"no example named {', '.join(sorted(unknown))} in {options.dir}")
+            examples = [e for e in examples if e.name in options.names]
+        if not examples:
+            raise ArgumentError(f"no examples (.mlir with a .py beside it) in {options.dir}")
+        failures = 0
+        backend_note = None
+        print(f"{'example':20} {'size':>8} {'time':>9}  result")
+        for example in examples:
+            size = example.default_size if options.size is None else options.size
+            args = example.make_inputs(np.random.default_rng(options.seed), size)
+            program = example.compile(options.backend)
+            backend_note = program.executor.description
+            started = time.perf_counter()
+            got = program.main(*args)
+            elapsed = time.perf_counter() - started
+            why = mismatch(got, example.reference(*args), example.rtol, example.atol)
+            failures += why is not None
+            print(f"{example.name:20} {size:>8} {elapsed * 1e3:>7.1f}ms  {'ok' if why is None else 'MISMATCH: ' + why}")
+        print(f"\n{len(examples) - failures} passed, {failures} failed (on {backend_note})")
+        return 1 if failures else 0
+
+    return run_tool("soacc-examples", body)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
