@@ -21,6 +21,11 @@ segmented reduction).
 
 Arrays are regular: every array has one shape; dimensions may be dynamic (`?`).
 Element types are i1, i32, i64, index, f32 and f64.
+
+`update`, `scatter` and `hist` *consume* their destination: at this level they are
+pure (value semantics, so passes such as CSE may merge two equal destinations), and
+consumption is a property of the memory level: bufferisation writes in place only where
+the destination has no other use, and copies it otherwise.
 """
 
 from __future__ import annotations
@@ -716,8 +721,9 @@ class ArrayOp(IRDLOperation):
 class SliceSpec:
     """How `slice` and `update` address their array: one entry per leading dimension,
     either a fixed index `%i` (the dimension goes away) or a range `%o:%n` / `%o:%n:%s`
-    (offset, count, stride; stride 1 when omitted). Dimensions past the entries are
-    taken whole.
+    (offset, count, stride; stride 1 when omitted; the stride may be negative). Every
+    element a range addresses must be in bounds; a range of count 0 addresses nothing and
+    so may start anywhere. Dimensions past the entries are taken whole.
 
     The kinds are stored in the `kinds` property: 0 = fixed, 1 = range, 2 = strided range.
     """
