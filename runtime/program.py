@@ -113,7 +113,7 @@ def convert_argument(value, t: Attribute, what: str):
     if isinstance(value, bool | int | float) and not isinstance(value, np.ndarray):
         if isinstance(value, float) and dtype.kind != "f":
             raise ArgumentError(f"{what}: expected {_describe_type(t)}, got float {value}")
-        if dtype.kind == "b" and not isinstance(value, bool):
+        if (dtype.kind == "b") != isinstance(value, bool):
             raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {value!r}")
         if dtype.kind in "iu" and not (np.iinfo(dtype).min <= value <= np.iinfo(dtype).max):
             raise ArgumentError(f"{what}: {value} does not fit {_describe_type(t)}")
@@ -121,14 +121,22 @@ def convert_argument(value, t: Attribute, what: str):
     raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {type(value).__name__}")
 
 
-def _result(value):
-    """Results are the caller's own: NumPy scalars, or arrays that alias nothing."""
-    if isinstance(value, np.ndarray):
-        if value.ndim == 0:
-            return value[()]
-        if value.base is not None or not value.flags.writeable:
-            return np.array(value, copy=True)
-    return value
+def _own_results(results: Sequence, args: Sequence) -> tuple:
+    """Results are the caller's own: NumPy scalars, or arrays that share memory with
+    neither an argument nor another result."""
+    owned: list = []
+    for value in results:
+        if isinstance(value, np.ndarray):
+            if value.ndim == 0:
+                value = value[()]
+            elif (
+                value.base is not None
+                or not value.flags.writeable
+                or any(np.may_share_memory(value, other) for other in (*args, *owned) if isinstance(other, np.ndarray))
+            ):
+                value = np.array(value, copy=True)
+        owned.append(value)
+    return tuple(owned)
 
 
 class EntryPoint:
@@ -162,7 +170,7 @@ class EntryPoint:
 
     def __call__(self, *args):
         checked = self.check_arguments(args)
-        results = tuple(_result(r) for r in self.program.executor.call(self.name, checked))
+        results = _own_results(self.program.executor.call(self.name, checked), checked)
         return results[0] if len(results) == 1 else results
 
 

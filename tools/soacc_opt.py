@@ -4,8 +4,10 @@ located diagnostics rather than tracebacks."""
 
 from __future__ import annotations
 
+import io
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from typing import IO
 
@@ -41,20 +43,49 @@ class SoaccOptMain(xDSLOptMain):
         self._chunk_line = start_offset
         return super().parse_chunk(chunk, file_extension, start_offset)
 
+    pending_output: _PendingOutput | None = None
 
-def _output_file(argv: Sequence[str]) -> str | None:
-    for i, a in enumerate(argv):
-        if a in ("-o", "--output-file") and i + 1 < len(argv):
-            return argv[i + 1]
-        if a.startswith("--output-file="):
-            return a.split("=", 1)[1]
-    return None
+    def prepare_output(self) -> IO[str]:
+        # `-o FILE` is written only once everything succeeded (xdsl-opt would truncate
+        # FILE first and leave it half-written on failure).
+        if self.args.output_file is None:
+            return sys.stdout
+        self.pending_output = _PendingOutput()
+        return self.pending_output
+
+    def commit_output(self) -> None:
+        if self.pending_output is None:
+            return
+        target = os.path.abspath(self.args.output_file)
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".soacc-opt.")
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(self.pending_output.text)
+            os.chmod(tmp, 0o666 & ~_umask())
+            os.replace(tmp, target)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+
+
+class _PendingOutput(io.StringIO):
+    """Output kept in memory; xdsl-opt closes its stream when done, so keep the text."""
+
+    text = ""
+
+    def close(self) -> None:
+        self.text = self.getvalue()
+        super().close()
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    output = _output_file(argv)
-    existed = output is not None and os.path.exists(output)
 
     def body() -> int | None:
         try:
@@ -73,12 +104,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             notes = diagnostic_text(error).split("\n", 1)[1:]
             print("\n".join([located_message(parser, module, error), *notes]), file=sys.stderr)
             return 1
+        opt.commit_output()
         return None
 
-    status = run_tool("soacc-opt", body)
-    if status and output is not None and not existed and os.path.exists(output):
-        os.remove(output)  # nothing half-written on failure
-    return status
+    return run_tool("soacc-opt", body)
 
 
 if __name__ == "__main__":

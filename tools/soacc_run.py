@@ -35,7 +35,9 @@ def read_argument(text: str, t: Attribute, what: str):
     """One command-line argument as the value the entry point takes."""
     if text.endswith(".npy"):
         try:
-            return np.load(text, allow_pickle=False)
+            array = np.load(text, allow_pickle=False)
+            # A big-endian file holds the same values: take them in native order.
+            return array if array.dtype.isnative else array.astype(array.dtype.newbyteorder("="))
         except OSError as error:
             raise ArgumentError(f"{what}: cannot read {text}: {error.strerror or error}") from None
         except ValueError:
@@ -51,7 +53,10 @@ def read_argument(text: str, t: Attribute, what: str):
     if isinstance(t, TensorType):
         if not isinstance(literal, list):
             raise ArgumentError(f"{what}: expected an array ({t}): give a .npy file or a JSON list")
-        array = np.array(literal)
+        try:
+            array = np.array(literal)
+        except ValueError:
+            raise ArgumentError(f"{what}: the list is not rectangular") from None
         if array.size == 0:
             return np.zeros(array.shape, dtype=dtype)
         if array.dtype.kind not in "biuf" or (array.dtype.kind == "f" and dtype.kind != "f"):
@@ -79,10 +84,13 @@ def format_result(index: int, value, t: Attribute) -> str:
 def write_results(directory: Path, results: Sequence) -> list[Path]:
     """Writes every result, or none: each goes to a temporary file first."""
     directory.mkdir(parents=True, exist_ok=True)
+    umask = os.umask(0)
+    os.umask(umask)
     staged: list[tuple[str, Path]] = []
     try:
         for i, value in enumerate(results):
             fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".result{i}.", suffix=".npy")
+            os.fchmod(fd, 0o666 & ~umask)  # as a plainly created file would be
             with os.fdopen(fd, "wb") as f:
                 np.save(f, np.asarray(value))
             staged.append((tmp, directory / f"result{i}.npy"))
