@@ -12,4 +12,9 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return SOAC
 
-    return {"soac": get_soac}
+    def get_mem() -> Dialect:
+        from soacc.dialects.mem import MEM
+
+        return MEM
+
+    return {"soac": get_soac, "mem": get_mem}

@@ -156,11 +156,16 @@ def _check_same_outer(what: str, types: Sequence[TensorType]) -> int:
     return outer
 
 
-def _check_lambda(
-    op: Operation, region: Region, params: Sequence[Attribute], results: Sequence[Attribute]
+def check_lambda(
+    op: Operation,
+    region: Region,
+    params: Sequence[Attribute],
+    results: Sequence[Attribute],
+    yield_type: type[Operation] | None = None,
 ) -> None:
-    """The lambda's parameters have exactly `params` types and its yield gives values
-    compatible with `results`."""
+    """The lambda's parameters have exactly `params` types and its yield (a soac.yield,
+    or `yield_type`) gives values compatible with `results`."""
+    yield_type = yield_type or YieldOp
     block = region.block
     found = [a.type for a in block.args]
     if found != list(params):
@@ -169,8 +174,8 @@ def _check_lambda(
             f"expected ({', '.join(map(str, params))})"
         )
     term = block.last_op
-    if not isinstance(term, YieldOp):
-        raise VerifyException(f"{op.name} lambda must end with soac.yield")
+    if not isinstance(term, yield_type):
+        raise VerifyException(f"{op.name} lambda must end with {yield_type.name}")
     yielded = [v.type for v in term.values]
     if len(yielded) != len(results) or not all(
         types_compatible(y, r) for y, r in zip(yielded, results)
@@ -184,12 +189,14 @@ def _check_lambda(
 def build_lambda(
     param_types: Sequence[Attribute],
     body: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
+    yield_type: Callable[..., Operation] | None = None,
 ) -> Region:
-    """A lambda region: `body(builder, params)` builds the ops and returns the values to yield."""
+    """A lambda region: `body(builder, params)` builds the ops and returns the values to
+    yield (with a soac.yield, or `yield_type`)."""
     block = Block(arg_types=param_types)
     builder = Builder(InsertPoint.at_end(block))
     results = body(builder, block.args)
-    builder.insert(YieldOp(*results))
+    builder.insert((yield_type or YieldOp)(*results))
     return Region(block)
 
 
@@ -278,7 +285,7 @@ class MapOp(IRDLOperation):
                     f"soac.map result {i} has outer size {_fmt_dim(t.get_shape()[0])}, "
                     f"but the inputs have {outer}"
                 )
-        _check_lambda(self, self.body, [row_type(t) for t in ins], [row_type(t) for t in outs])
+        check_lambda(self, self.body, [row_type(t) for t in ins], [row_type(t) for t in outs])
 
 
 def _check_operator(
@@ -296,7 +303,7 @@ def _check_operator(
             raise VerifyException(
                 f"{op.name} neutral element {i} has type {n.type}; expected {t}"
             )
-    _check_lambda(op, region, [*elem_types, *elem_types], elem_types)
+    check_lambda(op, region, [*elem_types, *elem_types], elem_types)
 
 
 @irdl_op_definition
@@ -590,7 +597,7 @@ class GpuBodyOp(IRDLOperation):
             rows.append(row_type(t))
         if self.body.block.args:
             raise VerifyException("soac.gpu_body body takes no arguments")
-        _check_lambda(self, self.body, [], rows)
+        check_lambda(self, self.body, [], rows)
 
 
 # --------------------------------------------------------------------------------------

@@ -1,0 +1,1042 @@
+"""
+The `mem` dialect: explicit memory (level 2 of DESIGN.md).
+
+Memory is a set of *blocks* (`!mem.block<space>`), each made by `mem.alloc` of a byte
+size in a space: `host`, `device` (GPU 0) or `device N`. An array is a *view* of a
+block: a builtin memref bound to the block at a byte offset with a strided layout (its
+index function). Every memref at this level has a fully dynamic strided layout and a
+`#mem.space<...>` memory space, so one array type serves every view of it:
+
+```mlir
+%blk = mem.alloc %bytes : !mem.block<device>
+%v = mem.view %blk[%c0] sizes(%n) : !mem.block<device>
+       -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+```
+
+Combinators are in destination-passing style: they read their `ins` and write their
+`outs` (or, for `scatter`/`hist`, update their destination in place), and are kernels:
+their arrays are in device memory. Inside a lambda, a row of an array is a memref view
+(or a scalar), and a lambda produces array rows by writing the output row views it is
+given. `scf.if` and loops carry arrays as (block, view) pairs: the block of an `if`
+result or of a loop-carried array is *existential*, known only at run time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    I64,
+    DenseArrayBase,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    NoneAttr,
+    StridedLayoutAttr,
+    StringAttr,
+    TensorType,
+    UnitAttr,
+    i64,
+)
+from xdsl.ir import (
+    Attribute,
+    Dialect,
+    Operation,
+    ParametrizedAttribute,
+    Region,
+    SSAValue,
+    TypeAttribute,
+)
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    lazy_traits_def,
+    operand_def,
+    opt_prop_def,
+    param_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.traits import (
+    HasParent,
+    IsTerminator,
+    MemoryAllocEffect,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    Pure,
+    RecursiveMemoryEffect,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from soacc.dialects.soac import (
+    SliceSpec,
+    check_lambda,
+    is_element_type,
+    types_compatible,
+)
+
+# --------------------------------------------------------------------------------------
+# Spaces and blocks
+# --------------------------------------------------------------------------------------
+
+
+def _parse_space(parser: AttrParser) -> tuple[StringAttr, IntAttr]:
+    parser.parse_punctuation("<")
+    pos = parser.pos
+    kind = parser.parse_identifier()
+    if kind not in ("host", "device"):
+        parser.raise_error(f"a memory space is `host`, `device` or `device N`, not `{kind}`", pos)
+    device = 0
+    if kind == "device":
+        number = parser.parse_optional_integer()
+        device = 0 if number is None else number
+    parser.parse_punctuation(">")
+    return StringAttr(kind), IntAttr(device)
+
+
+def _print_space(printer: Printer, kind: StringAttr, device: IntAttr) -> None:
+    printer.print_string(f"<{kind.data}")
+    if kind.data == "device" and device.data != 0:
+        printer.print_string(f" {device.data}")
+    printer.print_string(">")
+
+
+@irdl_attr_definition
+class MemorySpaceAttr(ParametrizedAttribute):
+    """Where memory lives: `#mem.space<host>`, `#mem.space<device>` (GPU 0) or
+    `#mem.space<device N>`."""
+
+    name = "mem.space"
+    kind: StringAttr = param_def(StringAttr)
+    device: IntAttr = param_def(IntAttr)
+
+    def __init__(self, kind: str, device: int = 0):
+        super().__init__(StringAttr(kind), IntAttr(device))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return _parse_space(parser)
+
+    def print_parameters(self, printer: Printer) -> None:
+        _print_space(printer, self.kind, self.device)
+
+    @property
+    def is_device(self) -> bool:
+        return self.kind.data == "device"
+
+    def describe(self) -> str:
+        if not self.is_device:
+            return "host"
+        return "device" if self.device.data == 0 else f"device {self.device.data}"
+
+
+HOST = MemorySpaceAttr("host")
+DEVICE = MemorySpaceAttr("device")
+
+
+@irdl_attr_definition
+class BlockType(ParametrizedAttribute, TypeAttribute):
+    """A memory block in one space: `!mem.block<device>`."""
+
+    name = "mem.block"
+    space: MemorySpaceAttr = param_def(MemorySpaceAttr)
+
+    def __init__(self, space: MemorySpaceAttr):
+        super().__init__(space)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        return (MemorySpaceAttr.new(_parse_space(parser)),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        _print_space(printer, self.space.kind, self.space.device)
+
+
+# --------------------------------------------------------------------------------------
+# Array (view) types
+# --------------------------------------------------------------------------------------
+
+
+def view_type(element_type: Attribute, shape: Sequence[int], space: MemorySpaceAttr) -> MemRefType:
+    """The level-2 type of an array: a memref with a fully dynamic strided layout."""
+    return MemRefType(
+        element_type, list(shape), StridedLayoutAttr([None] * len(shape), None), space
+    )
+
+
+def view_type_of(t: Attribute, space: MemorySpaceAttr) -> Attribute:
+    """The level-2 type of a level-1 type (tensors become views; scalars stay)."""
+    if isinstance(t, TensorType):
+        return view_type(t.element_type, t.get_shape(), space)
+    return t
+
+
+def space_of(t: Attribute) -> MemorySpaceAttr:
+    assert isinstance(t, MemRefType) and isinstance(t.memory_space, MemorySpaceAttr)
+    return t.memory_space
+
+
+def row_view_type(t: MemRefType) -> Attribute:
+    """A row of a view: a scalar for rank 1, else a view of one rank less."""
+    shape = t.get_shape()
+    if len(shape) == 1:
+        return t.element_type
+    return view_type(t.element_type, shape[1:], space_of(t))
+
+
+def check_view(what: str, t: Attribute, *, rank_at_least: int = 0, device: bool = False) -> MemRefType:
+    """A level-2 array: a memref of a soac element type, with a fully dynamic strided
+    layout and a mem.space (on the device where `device`)."""
+    if not isinstance(t, MemRefType):
+        raise VerifyException(f"{what} must be a memref view, found {t}")
+    if not is_element_type(t.element_type):
+        raise VerifyException(
+            f"{what} has element type {t.element_type}; expected one of i1, i32, i64, index, f32, f64"
+        )
+    if not isinstance(t.memory_space, MemorySpaceAttr):
+        raise VerifyException(f"{what} {t} has no #mem.space<...> memory space")
+    layout = t.layout
+    if not (
+        isinstance(layout, StridedLayoutAttr)
+        and isinstance(layout.offset, NoneAttr)
+        and all(isinstance(s, NoneAttr) for s in layout.strides.data)
+    ):
+        raise VerifyException(
+            f"{what} {t} must have a fully dynamic strided layout (strided<[?, ...], offset: ?>)"
+        )
+    if t.get_num_dims() < rank_at_least:
+        raise VerifyException(f"{what} must have rank >= {rank_at_least}, found {t}")
+    if device and not t.memory_space.is_device:
+        raise VerifyException(f"{what} must be in device memory (kernels run there), found {t}")
+    return t
+
+
+def _check_same_outer(what: str, types: Sequence[MemRefType]) -> None:
+    outer = DYNAMIC_INDEX
+    for i, t in enumerate(types):
+        d = t.get_shape()[0]
+        if outer != DYNAMIC_INDEX and d != DYNAMIC_INDEX and d != outer:
+            raise VerifyException(
+                f"{what} {i} has outer size {d}, but an earlier one has {outer}; all must match"
+            )
+        if d != DYNAMIC_INDEX:
+            outer = d
+
+
+def _check_kernel_space(op: Operation, views: Sequence[SSAValue]) -> None:
+    """A kernel's arrays are all on one device."""
+    devices = {space_of(v.type).device.data for v in views}
+    if len(devices) > 1:
+        raise VerifyException(f"{op.name} uses arrays on devices {sorted(devices)}; a kernel runs on one")
+
+
+# --------------------------------------------------------------------------------------
+# Blocks and views
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class AllocOp(IRDLOperation):
+    """A new block of `bytes` bytes.
+
+    ```mlir
+    %blk = mem.alloc %bytes : !mem.block<device>
+    ```
+    """
+
+    name = "mem.alloc"
+    bytes = operand_def(IndexType)
+    block = result_def(BlockType)
+    traits = traits_def(MemoryAllocEffect())
+    assembly_format = "$bytes attr-dict `:` type($block)"
+
+    def __init__(self, bytes: SSAValue | Operation, space: MemorySpaceAttr):
+        super().__init__(operands=[bytes], result_types=[BlockType(space)])
+
+
+@irdl_op_definition
+class ViewOp(IRDLOperation):
+    """An array bound to a block: element (i, j, ...) is at byte
+    `offset + (i*s0 + j*s1 + ...) * element size`. Sizes are given for the dynamic
+    dimensions; strides (in elements) default to row-major. The view must lie inside
+    its block (checked here when sizes are static, and when the view is made at run time).
+
+    ```mlir
+    %v = mem.view %blk[%off] sizes(%n) : !mem.block<device>
+           -> memref<?x4xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    %t = mem.view %blk[%off] sizes(%n) strides(%c1, %n) : ...
+    ```
+    """
+
+    name = "mem.view"
+    block = operand_def(BlockType)
+    byte_offset = operand_def(IndexType)
+    sizes = var_operand_def(IndexType)
+    strides = var_operand_def(IndexType)
+    result = result_def(MemRefType)
+    traits = traits_def(Pure())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = (
+        "$block `[` $byte_offset `]` (`sizes` `(` $sizes^ `)`)? (`strides` `(` $strides^ `)`)? "
+        "attr-dict `:` type($block) `->` type($result)"
+    )
+
+    def __init__(
+        self,
+        block: SSAValue,
+        byte_offset: SSAValue,
+        sizes: Sequence[SSAValue],
+        result_type: Attribute,
+        strides: Sequence[SSAValue] = (),
+    ):
+        super().__init__(operands=[block, byte_offset, sizes, strides], result_types=[result_type])
+
+    def verify_(self) -> None:
+        t = check_view("mem.view result", self.result.type)
+        blk = self.block.type
+        assert isinstance(blk, BlockType)
+        if space_of(t) != blk.space:
+            raise VerifyException(
+                f"mem.view of a block in {blk.space.describe()} memory gives {t}; the spaces must agree"
+            )
+        dynamic = sum(1 for d in t.get_shape() if d == DYNAMIC_INDEX)
+        if len(self.sizes) != dynamic:
+            raise VerifyException(
+                f"mem.view result {t} has {dynamic} dynamic dimension(s) but {len(self.sizes)} sizes are given"
+            )
+        if self.strides and len(self.strides) != t.get_num_dims():
+            raise VerifyException(
+                f"mem.view gives {len(self.strides)} strides for a view of rank {t.get_num_dims()}"
+            )
+        self._check_static_bounds(t)
+
+    def _check_static_bounds(self, t: MemRefType) -> None:
+        """With constant offset, sizes, strides and block size, the view must fit."""
+        from soacc.dialects.constants import constant_int
+
+        if self.strides or DYNAMIC_INDEX in t.get_shape():
+            return
+        offset = constant_int(self.byte_offset)
+        alloc = self.block.owner
+        block_bytes = constant_int(alloc.bytes) if isinstance(alloc, AllocOp) else None
+        if offset is None or block_bytes is None:
+            return
+        from soacc.runtime.dtypes import numpy_dtype
+
+        count = 1
+        for d in t.get_shape():
+            count *= d
+        end = offset + count * numpy_dtype(t.element_type).itemsize
+        if offset < 0 or (count and end > block_bytes):
+            raise VerifyException(
+                f"mem.view covers bytes [{offset}, {end}) of a block of {block_bytes} bytes"
+            )
+
+
+@irdl_op_definition
+class SliceOp(IRDLOperation):
+    """A view of part of a view (fixed indices and strided ranges, as soac.slice).
+
+    ```mlir
+    %row = mem.slice %m[%i, %c0:%n] : memref<...> -> memref<...>
+    ```
+    """
+
+    name = "mem.slice"
+    source = operand_def(MemRefType)
+    spec = var_operand_def(IndexType)
+    kinds = prop_def(DenseArrayBase.constr(I64))
+    result = result_def(MemRefType)
+    traits = traits_def(Pure())
+
+    def __init__(self, source: SSAValue, kinds: Sequence[int], spec: Sequence[SSAValue], result_type: Attribute):
+        super().__init__(
+            operands=[source, spec],
+            result_types=[result_type],
+            properties={"kinds": DenseArrayBase.from_list(i64, kinds)},
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        SliceSpec.print(printer, self.kinds.get_values(), self.spec)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> SliceOp:
+        src = parser.parse_unresolved_operand()
+        kinds, spec = SliceSpec.parse(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_t = parser.parse_type()
+        parser.parse_punctuation("->")
+        res_t = parser.parse_type()
+        op = cls(parser.resolve_operand(src, src_t), kinds, [parser.resolve_operand(s, IndexType()) for s in spec], res_t)
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        src = check_view("mem.slice source", self.source.type, rank_at_least=1)
+        res = check_view("mem.slice result", self.result.type)
+        kinds = self.kinds.get_values()
+        SliceSpec.verify("mem.slice", kinds, self.spec, src)
+        rank = SliceSpec.result_rank(kinds, src)
+        if res.get_num_dims() != rank or res.element_type != src.element_type or space_of(res) != space_of(src):
+            raise VerifyException(
+                f"mem.slice result has type {res}; expected a view of rank {rank} of "
+                f"{src.element_type} in the source's space"
+            )
+
+
+@irdl_op_definition
+class TransposeOp(IRDLOperation):
+    """A view with permuted dimensions: result dimension i is source dimension perm[i].
+
+    ```mlir
+    %t = mem.transpose %m [1, 0] : memref<...> -> memref<...>
+    ```
+    """
+
+    name = "mem.transpose"
+    input = operand_def(MemRefType)
+    permutation = prop_def(DenseArrayBase.constr(I64))
+    result = result_def(MemRefType)
+    traits = traits_def(Pure())
+
+    def __init__(self, input: SSAValue, permutation: Sequence[int]):
+        t = input.type
+        assert isinstance(t, MemRefType)
+        shape = t.get_shape()
+        super().__init__(
+            operands=[input],
+            result_types=[view_type(t.element_type, [shape[p] for p in permutation], space_of(t))],
+            properties={"permutation": DenseArrayBase.from_list(i64, permutation)},
+        )
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.input)
+        printer.print_string(" [")
+        printer.print_list(self.permutation.get_values(), lambda p: printer.print_string(str(p)))
+        printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.input.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> TransposeOp:
+        src = parser.parse_unresolved_operand()
+        perm = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_t = parser.parse_type()
+        parser.parse_punctuation("->")
+        res_t = parser.parse_type()
+        op = cls.build(
+            operands=[parser.resolve_operand(src, src_t)],
+            result_types=[res_t],
+            properties={"permutation": DenseArrayBase.from_list(i64, perm)},
+        )
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        src = check_view("mem.transpose input", self.input.type, rank_at_least=1)
+        perm = self.permutation.get_values()
+        if sorted(perm) != list(range(src.get_num_dims())):
+            raise VerifyException(
+                f"mem.transpose permutation {list(perm)} is not a permutation of the "
+                f"{src.get_num_dims()} dimensions of {src}"
+            )
+        expected = view_type(src.element_type, [src.get_shape()[p] for p in perm], space_of(src))
+        if not types_compatible(self.result.type, expected) and self.result.type != expected:
+            raise VerifyException(f"mem.transpose result has type {self.result.type}; expected {expected}")
+
+
+@irdl_op_definition
+class SizeOp(IRDLOperation):
+    """The size of one dimension of a view.
+
+    ```mlir
+    %n = mem.size %v[0] : memref<...>
+    ```
+    """
+
+    name = "mem.size"
+    view = operand_def(MemRefType)
+    dim = prop_def(IntegerAttr[I64])
+    result = result_def(IndexType)
+    traits = traits_def(Pure())
+    assembly_format = "$view `[` $dim `]` attr-dict `:` type($view)"
+
+    def __init__(self, view: SSAValue, dim: int):
+        super().__init__(operands=[view], result_types=[IndexType()], properties={"dim": IntegerAttr(dim, i64)})
+
+    def verify_(self) -> None:
+        t = check_view("mem.size view", self.view.type)
+        if not 0 <= self.dim.value.data < t.get_num_dims():
+            raise VerifyException(
+                f"mem.size dimension {self.dim.value.data} is out of range for a view of rank {t.get_num_dims()}"
+            )
+
+
+# --------------------------------------------------------------------------------------
+# Data movement
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class CopyOp(IRDLOperation):
+    """Copies every element of `source` to `dest` (same shape), between any two spaces:
+    host→device, device→host, device→device or host→host.
+
+    ```mlir
+    mem.copy %src, %dst : memref<...#mem.space<host>>, memref<...#mem.space<device>>
+    ```
+    """
+
+    name = "mem.copy"
+    source = operand_def(MemRefType)
+    dest = operand_def(MemRefType)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "$source `,` $dest attr-dict `:` type($source) `,` type($dest)"
+
+    def __init__(self, source: SSAValue, dest: SSAValue):
+        super().__init__(operands=[source, dest])
+
+    def verify_(self) -> None:
+        s = check_view("mem.copy source", self.source.type)
+        d = check_view("mem.copy destination", self.dest.type)
+        if s.element_type != d.element_type or s.get_num_dims() != d.get_num_dims() or not all(
+            a == DYNAMIC_INDEX or b == DYNAMIC_INDEX or a == b for a, b in zip(s.get_shape(), d.get_shape())
+        ):
+            raise VerifyException(f"mem.copy between {s} and {d}: shapes and element types must agree")
+
+
+def _check_full_index(op_name: str, view: SSAValue, indices: Sequence[SSAValue]) -> MemRefType:
+    t = check_view(f"{op_name} view", view.type)
+    if len(indices) != t.get_num_dims():
+        raise VerifyException(f"{op_name} has {len(indices)} indices for a view of rank {t.get_num_dims()}")
+    return t
+
+
+def _parse_indexed(parser: Parser):
+    view = parser.parse_unresolved_operand()
+    idx = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+    return view, idx
+
+
+@irdl_op_definition
+class LoadOp(IRDLOperation):
+    """Reads one element. At host level, a load from device memory is a synchronous
+    device→host read (what `reduce-device-syncs` removes).
+
+    ```mlir
+    %x = mem.load %v[%i] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    ```
+    """
+
+    name = "mem.load"
+    view = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    result = result_def()
+    traits = traits_def(MemoryReadEffect())
+
+    def __init__(self, view: SSAValue, indices: Sequence[SSAValue]):
+        t = view.type
+        assert isinstance(t, MemRefType)
+        super().__init__(operands=[view, indices], result_types=[t.element_type])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.view)
+        printer.print_string("[")
+        printer.print_list(self.indices, printer.print_operand)
+        printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.view.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> LoadOp:
+        view, idx = _parse_indexed(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if not isinstance(t, MemRefType):
+            parser.raise_error(f"mem.load needs a memref type, got {t}")
+        op = cls(parser.resolve_operand(view, t), [parser.resolve_operand(i, IndexType()) for i in idx])
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        t = _check_full_index("mem.load", self.view, self.indices)
+        if self.result.type != t.element_type:
+            raise VerifyException(f"mem.load result has type {self.result.type}; expected {t.element_type}")
+
+
+@irdl_op_definition
+class StoreOp(IRDLOperation):
+    """Writes one element. At host level, a store into device memory is a host→device
+    transfer.
+
+    ```mlir
+    mem.store %x, %v[%i] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    ```
+    """
+
+    name = "mem.store"
+    value = operand_def()
+    view = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    traits = traits_def(MemoryWriteEffect())
+
+    def __init__(self, value: SSAValue, view: SSAValue, indices: Sequence[SSAValue]):
+        super().__init__(operands=[value, view, indices])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.value)
+        printer.print_string(", ")
+        printer.print_operand(self.view)
+        printer.print_string("[")
+        printer.print_list(self.indices, printer.print_operand)
+        printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.view.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> StoreOp:
+        value = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        view, idx = _parse_indexed(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        if not isinstance(t, MemRefType):
+            parser.raise_error(f"mem.store needs a memref type, got {t}")
+        op = cls(
+            parser.resolve_operand(value, t.element_type),
+            parser.resolve_operand(view, t),
+            [parser.resolve_operand(i, IndexType()) for i in idx],
+        )
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        t = _check_full_index("mem.store", self.view, self.indices)
+        if self.value.type != t.element_type:
+            raise VerifyException(f"mem.store of a {self.value.type} into a view of {t.element_type}")
+
+
+# --------------------------------------------------------------------------------------
+# Kernels: combinators in destination-passing style
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Ends a level-2 lambda or gpu_body and gives its results."""
+
+    name = "mem.yield"
+    values = var_operand_def()
+    traits = lazy_traits_def(
+        lambda: (IsTerminator(), HasParent(MapOp, ReduceOp, ScanOp, HistOp, GpuBodyOp), Pure())
+    )
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[values])
+
+
+_DPS_FORMAT = "`ins` `(` $inputs `:` type($inputs) `)` `outs` `(` $outputs `:` type($outputs) `)`"
+
+
+@irdl_op_definition
+class MapOp(IRDLOperation):
+    """Applies the lambda to every row of `ins` and writes row i of each of `outs`.
+    The lambda's parameters are the input rows followed by the output rows of the
+    array-valued outputs (views it may write in place); it yields one value per output:
+    a scalar, or a row view that is copied into the output row (no copy when it is that
+    output row).
+
+    ```mlir
+    mem.map ins(%a, %b : memref<...>, memref<...>) outs(%c : memref<...>) {
+    ^bb0(%x: f32, %y: f32):
+      %s = arith.addf %x, %y : f32
+      mem.yield %s : f32
+    }
+    ```
+    """
+
+    name = "mem.map"
+    inputs = var_operand_def(MemRefType)
+    outputs = var_operand_def(MemRefType)
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = _DPS_FORMAT + " attr-dict-with-keyword $body"
+
+    def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue], body: Region):
+        super().__init__(operands=[inputs, outputs], regions=[body])
+
+    @staticmethod
+    def lambda_params(inputs: Sequence[Attribute], outputs: Sequence[Attribute]) -> list[Attribute]:
+        rows_out = [row_view_type(t) for t in outputs if t.get_num_dims() > 1]
+        return [row_view_type(t) for t in inputs] + rows_out
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException("mem.map needs at least one input array")
+        ins = [check_view(f"mem.map input {i}", v.type, rank_at_least=1, device=True) for i, v in enumerate(self.inputs)]
+        outs = [check_view(f"mem.map output {i}", v.type, rank_at_least=1, device=True) for i, v in enumerate(self.outputs)]
+        _check_same_outer("mem.map input/output", [*ins, *outs])
+        _check_kernel_space(self, [*self.inputs, *self.outputs])
+        check_lambda(
+            self, self.body, MapOp.lambda_params(ins, outs), [row_view_type(t) for t in outs], YieldOp
+        )
+
+
+class _OperatorOp(IRDLOperation):
+    """Shared verification of reduce and scan: k inputs, k neutral elements, an
+    operator over k-tuples, and either k outputs or (reduce only) k results."""
+
+    def _verify_operator(self, inputs, neutral, outputs, results, out_rank_drop: int) -> None:
+        name = self.name
+        if not inputs:
+            raise VerifyException(f"{name} needs at least one input array")
+        ins = [check_view(f"{name} input {i}", v.type, rank_at_least=1, device=True) for i, v in enumerate(inputs)]
+        _check_same_outer(f"{name} input", ins)
+        elems = [row_view_type(t) for t in ins]
+        if len(neutral) != len(ins):
+            raise VerifyException(
+                f"{name} has {len(ins)} input array(s) but {len(neutral)} neutral element(s)"
+            )
+        for i, (n, e) in enumerate(zip(neutral, elems)):
+            if not types_compatible(n.type, e):
+                raise VerifyException(f"{name} neutral element {i} has type {n.type}; expected {e}")
+        if outputs:
+            if len(outputs) != len(ins) or results:
+                raise VerifyException(f"{name} needs one output per input (and then no results)")
+            for i, (o, t) in enumerate(zip(outputs, ins)):
+                ot = check_view(f"{name} output {i}", o.type, device=True)
+                if ot.get_num_dims() != t.get_num_dims() - out_rank_drop or ot.element_type != t.element_type:
+                    raise VerifyException(f"{name} output {i} has type {ot}, which does not fit input {t}")
+        elif [r.type for r in results] != elems or any(isinstance(e, MemRefType) for e in elems):
+            raise VerifyException(
+                f"{name} without outputs gives scalar results of its inputs' element types"
+            )
+        _check_kernel_space(self, [*inputs, *outputs])
+        check_lambda(self, self.body, [*elems, *elems], elems, YieldOp)
+
+
+@irdl_op_definition
+class ReduceOp(_OperatorOp):
+    """Reduces k arrays with an associative operator over k-tuples (as soac.reduce),
+    writing each result to its 0-d (or row) output view; inside a lambda, scalar results
+    may instead be SSA results (no outputs).
+
+    ```mlir
+    mem.reduce ins(%a : memref<...>) neutral(%z : f32) outs(%r : memref<f32, ...>) {
+    ^bb0(%x: f32, %y: f32):
+      %s = arith.addf %x, %y : f32
+      mem.yield %s : f32
+    }
+    ```
+    """
+
+    name = "mem.reduce"
+    inputs = var_operand_def(MemRefType)
+    neutral = var_operand_def()
+    outputs = var_operand_def(MemRefType)
+    commutative = opt_prop_def(UnitAttr)
+    results_ = var_result_def()
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = (
+        "`ins` `(` $inputs `:` type($inputs) `)` `neutral` `(` $neutral `:` type($neutral) `)` "
+        "(`commutative` $commutative^)? (`outs` `(` $outputs^ `:` type($outputs) `)`)? "
+        "(`->` type($results_)^)? attr-dict-with-keyword $body"
+    )
+
+    def verify_(self) -> None:
+        self._verify_operator(self.inputs, self.neutral, self.outputs, self.results_, 1)
+
+
+@irdl_op_definition
+class ScanOp(_OperatorOp):
+    """Inclusive scan (as soac.scan) of k arrays into k output views of their shapes.
+
+    ```mlir
+    mem.scan ins(%a : memref<...>) neutral(%z : i32) outs(%p : memref<...>) { ... }
+    ```
+    """
+
+    name = "mem.scan"
+    inputs = var_operand_def(MemRefType)
+    neutral = var_operand_def()
+    outputs = var_operand_def(MemRefType)
+    commutative = opt_prop_def(UnitAttr)
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = (
+        "`ins` `(` $inputs `:` type($inputs) `)` `neutral` `(` $neutral `:` type($neutral) `)` "
+        "(`commutative` $commutative^)? `outs` `(` $outputs `:` type($outputs) `)` attr-dict-with-keyword $body"
+    )
+
+    def verify_(self) -> None:
+        if not self.outputs:
+            raise VerifyException("mem.scan needs one output per input")
+        self._verify_operator(self.inputs, self.neutral, self.outputs, (), 0)
+
+
+def _check_index_view(what: str, t: Attribute) -> None:
+    t = check_view(what, t, device=True)
+    if t.get_num_dims() != 1 or t.element_type == IntegerType(1) or not isinstance(t.element_type, IndexType | IntegerType):
+        raise VerifyException(f"{what} must be a rank-1 view of index, i32 or i64, found {t}")
+
+
+@irdl_op_definition
+class ScatterOp(IRDLOperation):
+    """Writes `values[i]` to row `indices[i]` of `dest`, in place; out-of-bounds
+    indices are ignored.
+
+    ```mlir
+    mem.scatter %dest[%is] = %vs : memref<...>, memref<...>, memref<...>
+    ```
+    """
+
+    name = "mem.scatter"
+    dest = operand_def(MemRefType)
+    indices = operand_def(MemRefType)
+    values = operand_def(MemRefType)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "$dest `[` $indices `]` `=` $values attr-dict `:` type($dest) `,` type($indices) `,` type($values)"
+
+    def __init__(self, dest: SSAValue, indices: SSAValue, values: SSAValue):
+        super().__init__(operands=[dest, indices, values])
+
+    def verify_(self) -> None:
+        dest = check_view("mem.scatter destination", self.dest.type, rank_at_least=1, device=True)
+        _check_index_view("mem.scatter indices", self.indices.type)
+        vals = check_view("mem.scatter values", self.values.type, rank_at_least=1, device=True)
+        if not types_compatible(row_view_type(vals), row_view_type(dest)):
+            raise VerifyException(f"mem.scatter values {vals} do not have the rows of {dest}")
+        _check_kernel_space(self, [self.dest, self.indices, self.values])
+
+
+@irdl_op_definition
+class HistOp(IRDLOperation):
+    """Reduce-by-index into `dest`, in place (as soac.hist).
+
+    ```mlir
+    mem.hist %bins[%is], %vs neutral(%z : i32) : memref<...>, memref<...>, memref<...> { ... }
+    ```
+    """
+
+    name = "mem.hist"
+    dest = operand_def(MemRefType)
+    indices = operand_def(MemRefType)
+    values = operand_def(MemRefType)
+    neutral = operand_def()
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+    assembly_format = (
+        "$dest `[` $indices `]` `,` $values `neutral` `(` $neutral `:` type($neutral) `)` "
+        "`:` type($dest) `,` type($indices) `,` type($values) attr-dict-with-keyword $body"
+    )
+
+    def verify_(self) -> None:
+        dest = check_view("mem.hist destination", self.dest.type, rank_at_least=1, device=True)
+        _check_index_view("mem.hist indices", self.indices.type)
+        vals = check_view("mem.hist values", self.values.type, rank_at_least=1, device=True)
+        elem = row_view_type(dest)
+        if not types_compatible(row_view_type(vals), elem):
+            raise VerifyException(f"mem.hist values {vals} do not have the rows of {dest}")
+        if not types_compatible(self.neutral.type, elem):
+            raise VerifyException(f"mem.hist neutral element has type {self.neutral.type}; expected {elem}")
+        _check_kernel_space(self, [self.dest, self.indices, self.values])
+        check_lambda(self, self.body, [elem, elem], [elem], YieldOp)
+
+
+@irdl_op_definition
+class GpuBodyOp(IRDLOperation):
+    """A single-threaded device region (as soac.gpu_body): yielded value i is written
+    to element 0 of output i (a one-row view).
+
+    ```mlir
+    mem.gpu_body outs(%r : memref<1xf32, ...>) {
+      ...
+      mem.yield %x : f32
+    }
+    ```
+    """
+
+    name = "mem.gpu_body"
+    outputs = var_operand_def(MemRefType)
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+    assembly_format = "`outs` `(` $outputs `:` type($outputs) `)` attr-dict-with-keyword $body"
+
+    def verify_(self) -> None:
+        rows = []
+        for i, o in enumerate(self.outputs):
+            t = check_view(f"mem.gpu_body output {i}", o.type, rank_at_least=1, device=True)
+            if t.get_shape()[0] not in (1, DYNAMIC_INDEX):
+                raise VerifyException(f"mem.gpu_body output {i} has type {t}; outputs have one row")
+            rows.append(row_view_type(t))
+        check_lambda(self, self.body, [], rows, YieldOp)
+
+
+# --------------------------------------------------------------------------------------
+# Constructors into a destination
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class IotaOp(IRDLOperation):
+    """Writes 0, 1, ..., n-1 into the rank-1 view (n its size).
+
+    ```mlir
+    mem.iota outs(%v : memref<?xindex, strided<[?], offset: ?>, #mem.space<device>>)
+    ```
+    """
+
+    name = "mem.iota"
+    output = operand_def(MemRefType)
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "`outs` `(` $output `:` type($output) `)` attr-dict"
+
+    def __init__(self, output: SSAValue):
+        super().__init__(operands=[output])
+
+    def verify_(self) -> None:
+        t = check_view("mem.iota output", self.output.type, device=True)
+        if t.get_num_dims() != 1 or t.element_type == IntegerType(1) or not isinstance(t.element_type, IndexType | IntegerType):
+            raise VerifyException(f"mem.iota output must be a rank-1 view of index, i32 or i64, found {t}")
+
+
+@irdl_op_definition
+class FillOp(IRDLOperation):
+    """Writes `value` (a scalar, or a view of one row) to every row of the view
+    (soac.replicate).
+
+    ```mlir
+    mem.fill %x, %v : f32, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    ```
+    """
+
+    name = "mem.fill"
+    value = operand_def()
+    output = operand_def(MemRefType)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "$value `,` $output attr-dict `:` type($value) `,` type($output)"
+
+    def __init__(self, value: SSAValue, output: SSAValue):
+        super().__init__(operands=[value, output])
+
+    def verify_(self) -> None:
+        t = check_view("mem.fill output", self.output.type, rank_at_least=1, device=True)
+        if not types_compatible(row_view_type(t), self.value.type):
+            raise VerifyException(f"mem.fill of a {self.value.type} into rows of {row_view_type(t)}")
+
+
+@irdl_op_definition
+class ArrayOp(IRDLOperation):
+    """Writes the given rows (scalars, or views of one row each) to the view (a soac.array
+    literal). At host level into device memory, one host→device transfer.
+
+    ```mlir
+    mem.array [%x, %y] outs(%v : memref<2xf32, strided<[?], offset: ?>, #mem.space<device>>)
+    ```
+    """
+
+    name = "mem.array"
+    elements = var_operand_def()
+    output = operand_def(MemRefType)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def __init__(self, elements: Sequence[SSAValue], output: SSAValue):
+        super().__init__(operands=[elements, output])
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" [")
+        printer.print_list(self.elements, printer.print_operand)
+        printer.print_string("] outs(")
+        printer.print_operand(self.output)
+        printer.print_string(" : ")
+        printer.print_attribute(self.output.type)
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ArrayOp:
+        elements = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+        parser.parse_keyword("outs")
+        parser.parse_punctuation("(")
+        out = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        parser.parse_punctuation(")")
+        attrs = parser.parse_optional_attr_dict()
+        if not isinstance(t, MemRefType) or t.get_num_dims() < 1:
+            parser.raise_error(f"mem.array needs a memref output of rank >= 1, got {t}")
+        row = row_view_type(t)
+        op = cls([parser.resolve_operand(e, row) for e in elements], parser.resolve_operand(out, t))
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        t = check_view("mem.array output", self.output.type, rank_at_least=1)
+        n = t.get_shape()[0]
+        if n != DYNAMIC_INDEX and n != len(self.elements):
+            raise VerifyException(f"mem.array writes {len(self.elements)} rows into {t}")
+        for i, e in enumerate(self.elements):
+            if not types_compatible(e.type, row_view_type(t)):
+                raise VerifyException(f"mem.array element {i} has type {e.type}; expected {row_view_type(t)}")
+
+
+MEM = Dialect(
+    "mem",
+    [
+        AllocOp,
+        ViewOp,
+        SliceOp,
+        TransposeOp,
+        SizeOp,
+        CopyOp,
+        LoadOp,
+        StoreOp,
+        MapOp,
+        ReduceOp,
+        ScanOp,
+        ScatterOp,
+        HistOp,
+        GpuBodyOp,
+        IotaOp,
+        FillOp,
+        ArrayOp,
+        YieldOp,
+    ],
+    [MemorySpaceAttr, BlockType],
+)
