@@ -31,6 +31,36 @@ def _signed_like(x, like) -> np.ndarray:
     return np.asarray(x).view(np.asarray(like).dtype)
 
 
+def _as_signed(x):
+    """i1 read as a signed integer: true is -1."""
+    x = np.asarray(x)
+    return -x.astype(np.int8) if x.dtype == np.bool_ else x
+
+
+def _signed_compare(fn):
+    return lambda a, b: fn(_as_signed(a), _as_signed(b))
+
+
+def _signed_extremum(int_fn, bool_fn):
+    # For i1 read as signed, true (-1) < false (0): min is `or`, max is `and`.
+    return _bool_aware(int_fn, bool_fn)
+
+
+def _float_extremum(fn, pick_negative_zero: bool):
+    """maximumf/minimumf: NaN-propagating, and -0.0 < +0.0 (NumPy treats them as equal)."""
+
+    def extremum(a, b):
+        result = fn(a, b)
+        tie = (np.asarray(a) == np.asarray(b)) & (np.asarray(a) == 0)
+        if np.any(tie):
+            either = np.signbit(a) | np.signbit(b) if pick_negative_zero else np.signbit(a) & np.signbit(b)
+            zero = np.where(either, -np.zeros_like(result), np.zeros_like(result))
+            result = np.where(tie, zero, result)
+        return result
+
+    return extremum
+
+
 def _divsi(a, b):
     # C division truncates toward zero; a - fmod(a, b) is an exact multiple of b.
     return (a - np.fmod(a, b)) // np.where(b == 0, 1, b)
@@ -73,8 +103,8 @@ _BINARY: dict[type[Operation], Callable] = {
     arith.FloorDivSIOp: lambda a, b: a // np.where(b == 0, 1, b),
     arith.CeilDivSIOp: _ceildivsi,
     arith.CeilDivUIOp: _ceildivui,
-    arith.MinSIOp: np.minimum,
-    arith.MaxSIOp: np.maximum,
+    arith.MinSIOp: _signed_extremum(np.minimum, np.logical_or),
+    arith.MaxSIOp: _signed_extremum(np.maximum, np.logical_and),
     arith.MinUIOp: _unsigned_binary(np.minimum),
     arith.MaxUIOp: _unsigned_binary(np.maximum),
     arith.AndIOp: np.bitwise_and,
@@ -87,8 +117,8 @@ _BINARY: dict[type[Operation], Callable] = {
     arith.SubfOp: np.subtract,
     arith.MulfOp: np.multiply,
     arith.DivfOp: np.divide,
-    arith.MaximumfOp: np.maximum,
-    arith.MinimumfOp: np.minimum,
+    arith.MaximumfOp: _float_extremum(np.maximum, pick_negative_zero=False),
+    arith.MinimumfOp: _float_extremum(np.minimum, pick_negative_zero=True),
     arith.MaxnumfOp: np.fmax,
     arith.MinnumfOp: np.fmin,
 }
@@ -96,10 +126,10 @@ _BINARY: dict[type[Operation], Callable] = {
 _CMPI: dict[str, Callable] = {
     "eq": np.equal,
     "ne": np.not_equal,
-    "slt": np.less,
-    "sle": np.less_equal,
-    "sgt": np.greater,
-    "sge": np.greater_equal,
+    "slt": _signed_compare(np.less),
+    "sle": _signed_compare(np.less_equal),
+    "sgt": _signed_compare(np.greater),
+    "sge": _signed_compare(np.greater_equal),
     "ult": lambda a, b: _unsigned(a) < _unsigned(b),
     "ule": lambda a, b: _unsigned(a) <= _unsigned(b),
     "ugt": lambda a, b: _unsigned(a) > _unsigned(b),
@@ -136,6 +166,11 @@ def _cast(x, dtype: np.dtype):
     if dtype == np.bool_ and x.dtype != np.bool_:
         return (x & 1).astype(np.bool_)  # trunci to i1 keeps the lowest bit
     return x.astype(dtype)
+
+
+def _signed_cast(x, dtype: np.dtype):
+    """extsi/sitofp read i1 as signed: true becomes -1."""
+    return _cast(_as_signed(x), dtype)
 
 
 def _binary_impl(fn: Callable):
@@ -207,10 +242,10 @@ class ArithFunctions(InterpreterFunctions):
     def run_negf(self, interpreter: Interpreter, op: arith.NegfOp, args):
         return (np.negative(args[0]),)
 
-    run_extsi = impl(arith.ExtSIOp)(_typed_cast_impl(_cast))
+    run_extsi = impl(arith.ExtSIOp)(_typed_cast_impl(_signed_cast))
     run_trunci = impl(arith.TruncIOp)(_typed_cast_impl(_cast))
     run_index_cast = impl(arith.IndexCastOp)(_typed_cast_impl(_cast))
-    run_sitofp = impl(arith.SIToFPOp)(_typed_cast_impl(_cast))
+    run_sitofp = impl(arith.SIToFPOp)(_typed_cast_impl(_signed_cast))
     run_fptosi = impl(arith.FPToSIOp)(_typed_cast_impl(_cast))
     run_extf = impl(arith.ExtFOp)(_typed_cast_impl(_cast))
     run_truncf = impl(arith.TruncFOp)(_typed_cast_impl(_cast))

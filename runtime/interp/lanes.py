@@ -178,6 +178,8 @@ def select_lanes(cond, if_true, if_false, depth: int):
 def active_values(state: LaneState, x: np.ndarray) -> np.ndarray:
     """The values of a per-lane scalar at the active lanes, flattened."""
     x = np.asarray(x)
+    if 0 in state.shape:
+        return x.reshape(-1)[:0]  # no lanes at all: nothing is active
     if state.mask is None:
         return x.reshape(-1)
     full = np.broadcast_shapes(x.shape, np.shape(state.mask))

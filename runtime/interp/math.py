@@ -14,7 +14,46 @@ from soacc.runtime.dtypes import unsigned_dtype
 
 
 def _round_half_away(x):
-    return np.copysign(np.floor(np.abs(x) + x.dtype.type(0.5)), x)
+    # floor(|x| + 0.5) would round twice (0.49999997f -> 1); compare the fraction instead.
+    x = np.asarray(x)
+    t = np.trunc(x)
+    away = np.abs(x - t) >= x.dtype.type(0.5)
+    return np.where(away, t + np.copysign(x.dtype.type(1), x), t).astype(x.dtype)
+
+
+def _fma(a, b, c):
+    """a*b + c rounded once, as MLIR's and CUDA's fma: exact rational arithmetic per
+    element (fma is rare; exactness matters more than speed here)."""
+    from fractions import Fraction
+
+    a, b, c = np.broadcast_arrays(np.asarray(a), np.asarray(b), np.asarray(c))
+    dtype = a.dtype
+
+    def one(x, y, z):
+        if not (np.isfinite(x) and np.isfinite(y) and np.isfinite(z)):
+            return x * y + z
+        exact = Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z))
+        if dtype == np.float64:
+            return float(exact)  # Fraction -> float rounds correctly, once
+        # f32: round the exact value to f32 directly (via f64 could round twice)
+        return _fraction_to_f32(exact)
+
+    result = np.vectorize(one, otypes=[dtype])(a, b, c).astype(dtype)
+    return result[()] if result.ndim == 0 else result
+
+
+def _fraction_to_f32(q) -> np.float32:
+    """The f32 nearest to a rational (ties to even)."""
+    approx = np.float32(float(q))
+    # Among approx and its neighbours, take the nearest to q (ties to even mantissa).
+    candidates = [np.nextafter(approx, np.float32(-np.inf)), approx, np.nextafter(approx, np.float32(np.inf))]
+    from fractions import Fraction
+
+    def distance(v):
+        return abs(Fraction(float(v)) - q)
+
+    best = min(candidates, key=lambda v: (distance(v), int(np.float32(v).view(np.int32)) & 1))
+    return np.float32(best)
 
 
 def _erf(x):
@@ -87,7 +126,7 @@ _FUNCTIONS: dict[type[Operation], Callable] = {
     math.ExpOp: np.exp,
     math.FPowIOp: lambda x, n: np.power(x, np.asarray(n).astype(np.asarray(x).dtype)),
     math.FloorOp: np.floor,
-    math.FmaOp: lambda a, b, c: a * b + c,
+    math.FmaOp: _fma,
     math.IPowIOp: _ipowi,
     math.Log10Op: np.log10,
     math.Log1pOp: np.log1p,

@@ -244,8 +244,9 @@ def _slice_index(state: LaneState, op: Operation, array: np.ndarray, kinds, spec
                 if stride == 0 and count > 1:
                     raise ExecutionError(f"{op.name}: slice stride is 0 in dimension {dim}")
                 last = offset + (count - 1) * stride
-                _check_in_bounds(state, op, np.asarray([offset, last]), shape[dim], dim)
-                stop = offset + count * stride
+                for bound in (offset, last):  # one at a time: each broadcasts with the mask
+                    _check_in_bounds(state, op, np.asarray(bound), shape[dim], dim)
+                stop = offset + count * (stride or 1)
                 index.append(slice(offset, None if stop < 0 else stop, stride or 1))
             else:
                 index.append(slice(0, 0))
@@ -273,6 +274,17 @@ def _slice_index(state: LaneState, op: Operation, array: np.ndarray, kinds, spec
     grids = [g.reshape(g.shape + (1,) * ranges) for g in lane_grids(array.shape, depth)]
     grids = [np.zeros_like(g) if array.shape[a] == 1 else g for a, g in enumerate(grids)]
     return tuple(grids) + tuple(per_entry)
+
+
+def _sliced(state: LaneState, op: Operation, array: np.ndarray, kinds, spec) -> np.ndarray:
+    """`array[spec]` over all lanes. With no lanes at all (a map over zero rows) the
+    result is empty; its shape comes from a stand-in array with no empty axis, since
+    NumPy cannot index an axis of length 0."""
+    if 0 not in state.shape:
+        return array[_slice_index(state, op, array, kinds, spec)]
+    stand_in = np.zeros(tuple(max(d, 1) for d in array.shape), array.dtype)
+    value_shape = stand_in[_slice_index(state, op, stand_in, kinds, spec)].shape[state.depth :]
+    return np.zeros(state.shape + value_shape, array.dtype)
 
 
 # ---------------------------------------------------------------------------------------
@@ -441,18 +453,13 @@ class SoacFunctions(InterpreterFunctions):
     @impl(soac.IndexOp)
     def run_index(self, interpreter: Interpreter, op: soac.IndexOp, args):
         array, *indices = args
-        state = lanes(interpreter)
-        array = np.asarray(array)
         kinds = [soac.SliceSpec.FIXED] * len(indices)
-        result = array[_slice_index(state, op, array, kinds, indices)]
-        return (result,)
+        return (_sliced(lanes(interpreter), op, np.asarray(array), kinds, indices),)
 
     @impl(soac.SliceOp)
     def run_slice(self, interpreter: Interpreter, op: soac.SliceOp, args):
         array, *spec = args
-        state = lanes(interpreter)
-        array = np.asarray(array)
-        return (array[_slice_index(state, op, array, op.kinds.get_values(), spec)],)
+        return (_sliced(lanes(interpreter), op, np.asarray(array), op.kinds.get_values(), spec),)
 
     @impl(soac.UpdateOp)
     def run_update(self, interpreter: Interpreter, op: soac.UpdateOp, args):
@@ -461,7 +468,9 @@ class SoacFunctions(InterpreterFunctions):
         # Value semantics: the result is a fresh array (the source is consumed, so a
         # compiled program writes in place; here a copy keeps the executor simple and safe).
         value = np.asarray(value)
-        lead = np.broadcast_shapes(np.shape(array)[: state.depth], value.shape[: state.depth])
+        lead = np.broadcast_shapes(  # per-lane indices give per-lane results too
+            np.shape(array)[: state.depth], value.shape[: state.depth], *(np.shape(s)[: state.depth] for s in spec)
+        )
         out = np.array(np.broadcast_to(array, lead + np.shape(array)[state.depth :]))
         index = _slice_index(state, op, out, op.kinds.get_values(), spec)
         try:
