@@ -1,4 +1,5 @@
-"""soacc's passes by their command-line name, registered lazily."""
+"""soacc's passes (optimisations and lowerings) by their command-line name, registered
+lazily."""
 
 from collections.abc import Callable
 
@@ -6,4 +7,11 @@ from xdsl.passes import ModulePass
 
 
 def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
-    return {}
+    def get_convert_soac_to_mem() -> type[ModulePass]:
+        from soacc.lowering.convert_soac_to_mem import ConvertSoacToMemPass
+
+        return ConvertSoacToMemPass
+
+    return {
+        "convert-soac-to-mem": get_convert_soac_to_mem,
+    }

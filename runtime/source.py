@@ -51,7 +51,8 @@ def failing_op(module: ModuleOp, error: DiagnosticException) -> Operation | None
 
 
 def located_message(parser: LocatingParser, module: ModuleOp, error: DiagnosticException) -> str:
-    """`file:line:col: error: message` when the failing op is known, else the message."""
-    op = failing_op(module, error)
+    """`file:line:col: error: message` when the failing op is known, else the message.
+    A pass failure may name its op (`error.op`); a verifier error is traced to its op."""
+    op = getattr(error, "op", None) or failing_op(module, error)
     where = parser.location(op) if op is not None else None
     return f"{where}: error: {error}" if where else f"error: {error}"
