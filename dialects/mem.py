@@ -99,7 +99,7 @@ def _parse_space(parser: AttrParser) -> tuple[StringAttr, IntAttr]:
         parser.raise_error(f"a memory space is `host`, `device` or `device N`, not `{kind}`", pos)
     device = 0
     if kind == "device":
-        number = parser.parse_optional_integer()
+        number = parser.parse_optional_integer(allow_boolean=False, allow_negative=False)
         device = 0 if number is None else number
     parser.parse_punctuation(">")
     return StringAttr(kind), IntAttr(device)
@@ -130,6 +130,16 @@ class MemorySpaceAttr(ParametrizedAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         _print_space(printer, self.kind, self.device)
+
+    def verify(self) -> None:
+        if self.kind.data not in ("host", "device"):
+            raise VerifyException(
+                f"a memory space is `host`, `device` or `device N`, not `{self.kind.data}`"
+            )
+        if self.device.data < 0 or (self.kind.data == "host" and self.device.data != 0):
+            raise VerifyException(
+                f"a memory space is `host`, `device` or `device N`, not `{self.kind.data} {self.device.data}`"
+            )
 
     @property
     def is_device(self) -> bool:
@@ -192,7 +202,10 @@ def row_view_type(t: MemRefType) -> Attribute:
     shape = t.get_shape()
     if len(shape) == 1:
         return t.element_type
-    return view_type(t.element_type, shape[1:], space_of(t))
+    # t's memory space as is (not space_of(t)): parsers call this before verification.
+    return MemRefType(
+        t.element_type, shape[1:], StridedLayoutAttr([None] * (len(shape) - 1), None), t.memory_space
+    )
 
 
 def check_view(what: str, t: Attribute, *, rank_at_least: int = 0, device: bool = False) -> MemRefType:
@@ -401,6 +414,13 @@ class SliceOp(IRDLOperation):
                 f"mem.slice result has type {res}; expected a view of rank {rank} of "
                 f"{src.element_type} in the source's space"
             )
+        # Dimensions past the slice entries are kept whole: their sizes carry over.
+        kept = src.get_shape()[len(kinds) :]
+        for d_src, d_res in zip(kept, res.get_shape()[rank - len(kept) :]):
+            if d_src != DYNAMIC_INDEX and d_res != DYNAMIC_INDEX and d_src != d_res:
+                raise VerifyException(
+                    f"mem.slice result {res} does not keep the unsliced dimensions of {src}"
+                )
 
 
 @irdl_op_definition
@@ -738,7 +758,14 @@ class _OperatorOp(IRDLOperation):
                 raise VerifyException(f"{name} needs one output per input (and then no results)")
             for i, (o, t) in enumerate(zip(outputs, ins)):
                 ot = check_view(f"{name} output {i}", o.type, device=True)
-                if ot.get_num_dims() != t.get_num_dims() - out_rank_drop or ot.element_type != t.element_type:
+                if (
+                    ot.get_num_dims() != t.get_num_dims() - out_rank_drop
+                    or ot.element_type != t.element_type
+                    or not all(
+                        a == DYNAMIC_INDEX or b == DYNAMIC_INDEX or a == b
+                        for a, b in zip(ot.get_shape(), t.get_shape()[out_rank_drop:])
+                    )
+                ):
                     raise VerifyException(f"{name} output {i} has type {ot}, which does not fit input {t}")
         elif [r.type for r in results] != elems or any(isinstance(e, MemRefType) for e in elems):
             raise VerifyException(
@@ -840,6 +867,7 @@ class ScatterOp(IRDLOperation):
         dest = check_view("mem.scatter destination", self.dest.type, rank_at_least=1, device=True)
         _check_index_view("mem.scatter indices", self.indices.type)
         vals = check_view("mem.scatter values", self.values.type, rank_at_least=1, device=True)
+        _check_same_outer("mem.scatter indices/values operand", [self.indices.type, vals])
         if not types_compatible(row_view_type(vals), row_view_type(dest)):
             raise VerifyException(f"mem.scatter values {vals} do not have the rows of {dest}")
         _check_kernel_space(self, [self.dest, self.indices, self.values])
@@ -870,6 +898,7 @@ class HistOp(IRDLOperation):
         dest = check_view("mem.hist destination", self.dest.type, rank_at_least=1, device=True)
         _check_index_view("mem.hist indices", self.indices.type)
         vals = check_view("mem.hist values", self.values.type, rank_at_least=1, device=True)
+        _check_same_outer("mem.hist indices/values operand", [self.indices.type, vals])
         elem = row_view_type(dest)
         if not types_compatible(row_view_type(vals), elem):
             raise VerifyException(f"mem.hist values {vals} do not have the rows of {dest}")
@@ -905,6 +934,7 @@ class GpuBodyOp(IRDLOperation):
             if t.get_shape()[0] not in (1, DYNAMIC_INDEX):
                 raise VerifyException(f"mem.gpu_body output {i} has type {t}; outputs have one row")
             rows.append(row_view_type(t))
+        _check_kernel_space(self, self.outputs)
         check_lambda(self, self.body, [], rows, YieldOp)
 
 

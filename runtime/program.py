@@ -15,11 +15,13 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
 from xdsl.ir import Attribute
-from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
 from soacc.runtime.dtypes import numpy_dtype
 from soacc.runtime.errors import ArgumentError, ProgramError
-from soacc.runtime.reference import ReferenceExecutor
+from soacc.dialects.mem import BlockType
+from soacc.runtime.reference import ENTRY_SIGNATURE, ReferenceExecutor
+from soacc.runtime.statistics import Statistics
 from soacc.runtime.source import LocatingParser, located_message
 
 
@@ -35,16 +37,7 @@ def make_context() -> Context:
 
 def parse_program(source: str, name: str = "<input>") -> ModuleOp:
     """Parses and verifies a program; a ProgramError says where and why it is bad."""
-    parser = LocatingParser(make_context(), source, name)
-    try:
-        module = parser.parse_module()
-    except ParseError as error:
-        raise ProgramError(str(error).strip()) from None
-    try:
-        module.verify()
-    except VerifyException as error:
-        raise ProgramError(located_message(parser, module, error).removeprefix("error: ")) from None
-    return module
+    return _parse_with(LocatingParser(make_context(), source, name))
 
 
 def verify_program(module: ModuleOp) -> None:
@@ -146,15 +139,17 @@ class EntryPoint:
         self.program = program
         self.function = function
         self.name = function.sym_name.data
-        self.param_types = list(function.function_type.inputs.data)
-        self.param_names = [
-            a.name_hint or f"arg{i}" for i, a in enumerate(function.body.block.args)
-        ] if function.body.blocks else [f"arg{i}" for i in range(len(self.param_types))]
+        # once lowered, an entry point keeps its source-level signature for its callers
+        self.function_type = function.attributes.get(ENTRY_SIGNATURE, function.function_type)
+        self.param_types = list(self.function_type.inputs.data)
+        names = [a.name_hint for a in function.body.block.args if not isinstance(a.type, BlockType)]
+        names = [(n or "").removesuffix("_host") for n in names]
+        self.param_names = [n or f"arg{i}" for i, n in enumerate(names)]
 
     @property
     def signature(self) -> str:
         params = ", ".join(f"%{n}: {t}" for n, t in zip(self.param_names, self.param_types))
-        results = ", ".join(str(t) for t in self.function.function_type.outputs.data)
+        results = ", ".join(str(t) for t in self.function_type.outputs.data)
         return f"@{self.name}({params}) -> ({results})"
 
     def check_arguments(self, args: Sequence) -> list:
@@ -174,8 +169,32 @@ class EntryPoint:
         return results[0] if len(results) == 1 else results
 
 
+# What each backend runs by default: the reference executor runs the program lowered to
+# explicit memory (level 2), so that its runs count allocations, copies and reads.
+DEFAULT_PIPELINES = {"numpy": "convert-soac-to-mem"}
+
+
+def apply_pipeline(module: ModuleOp, pipeline: str, parser: LocatingParser | None = None) -> None:
+    """Runs a comma-separated pass pipeline (`pass-a,pass-b{opt=1}`) on `module`."""
+    from xdsl.passes import PassPipeline
+    from xdsl.universe import Universe
+
+    if not pipeline.strip():
+        return
+    try:
+        passes = PassPipeline.parse_spec(Universe.get_multiverse().all_passes, pipeline)
+    except ValueError as error:  # an unknown pass, or bad options
+        raise ArgumentError(str(error)) from None
+    try:
+        passes.apply(make_context(), module)
+    except DiagnosticException as error:
+        where = located_message(parser, module, error) if parser else f"error: {error}"
+        raise ProgramError(where.removeprefix("error: ")) from None
+
+
 class Program:
-    """A compiled soacc program. Its public functions are attributes: `prog.main(x, y)`."""
+    """A compiled soacc program. Its public functions are attributes: `prog.main(x, y)`;
+    `statistics` says what the last call cost."""
 
     def __init__(self, module: ModuleOp, backend: str = "auto"):
         self.module = module
@@ -200,6 +219,11 @@ class Program:
             f"{', '.join('@' + n for n in entry_points) or 'none'}"
         )
 
+    @property
+    def statistics(self) -> Statistics:
+        """The counters of the last call: allocations, copies, reads, launches."""
+        return self.executor.last_statistics
+
     def entry(self, name: str) -> EntryPoint:
         if name not in self.entry_points:
             raise ArgumentError(
@@ -209,18 +233,38 @@ class Program:
         return self.entry_points[name]
 
 
-def compile(source: str | Path | ModuleOp, *, backend: str = "auto") -> Program:  # noqa: A001
+def compile(  # noqa: A001
+    source: str | Path | ModuleOp, *, backend: str = "auto", pipeline: str | None = None
+) -> Program:
     """Compiles a soac program (MLIR text, a path to a .mlir file, or a module) for the
-    given backend (`auto`: the best available here)."""
+    given backend (`auto`: the best available here), through `pipeline` (a pass
+    pipeline; None: the backend's default; "": run the program as it is)."""
+    parser = None
     if isinstance(source, ModuleOp):
         verify_program(source)
-        module = source
-    elif isinstance(source, Path):
-        try:
-            text = source.read_text()
-        except OSError as error:
-            raise ProgramError(f"cannot read {source}: {error.strerror}") from None
-        module = parse_program(text, str(source))
+        module = source.clone()
     else:
-        module = parse_program(source)
-    return Program(module, backend)
+        if isinstance(source, Path):
+            try:
+                text, name = source.read_text(), str(source)
+            except OSError as error:
+                raise ProgramError(f"cannot read {source}: {error.strerror}") from None
+        else:
+            text, name = source, "<input>"
+        parser = LocatingParser(make_context(), text, name)
+        module = _parse_with(parser)
+    chosen = choose_backend(backend)
+    apply_pipeline(module, DEFAULT_PIPELINES.get(chosen, "") if pipeline is None else pipeline, parser)
+    return Program(module, chosen)
+
+
+def _parse_with(parser: LocatingParser) -> ModuleOp:
+    try:
+        module = parser.parse_module()
+    except ParseError as error:
+        raise ProgramError(str(error).strip()) from None
+    try:
+        module.verify()
+    except VerifyException as error:
+        raise ProgramError(located_message(parser, module, error).removeprefix("error: ")) from None
+    return module

@@ -11,9 +11,14 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
 
+from soacc.passes.analysis.liveness import LastUses, last_uses
 from soacc.runtime.errors import ExecutionError, SoaccError
 from soacc.runtime.interp import register_implementations
 from soacc.runtime.interp.lanes import LaneState
+from soacc.runtime.interp.mem import Block, MemFunctions
+from soacc.runtime.statistics import Statistics
+
+ENTRY_SIGNATURE = "soacc.entry_signature"  # set by convert-soac-to-mem on entry points
 
 
 @dataclass
@@ -27,6 +32,32 @@ class _OpTracker(Interpreter.Listener):
 
     def did_interpret_op(self, op: Operation, results) -> None:
         self.stack.pop()
+
+
+@dataclass
+class _DropDeadValues(Interpreter.Listener):
+    """Forgets each value after its last use, so that a memory block is freed when
+    its last view dies (as reference-counted blocks are at run time)."""
+
+    interpreter: Interpreter
+    uses: LastUses
+
+    def will_interpret_op(self, op: Operation, args) -> None:
+        for v in self.uses.dead_before.get(op, ()):
+            self._drop(v)
+
+    def did_interpret_op(self, op: Operation, results) -> None:
+        for v in self.uses.dies_after.get(op, ()):
+            self._drop(v)
+
+    def _drop(self, value) -> None:
+        scope = self.interpreter._ctx  # xDSL keeps no public way to forget a value
+        while scope is not None:
+            local = scope.local_scope
+            if value in local:
+                del local[value]  # type: ignore[attr-defined]  (it is the scope's dict)
+                return
+            scope = scope.parent
 
 
 def describe_op(op: Operation) -> str:
@@ -50,15 +81,27 @@ class ReferenceExecutor:
     def __init__(self, module: ModuleOp):
         self.module = module
         self._captured_cache: dict = {}  # per region, reused across calls
+        self._last_uses = last_uses(module)
+        self.last_statistics = Statistics()
 
     def call(self, function: str, args: Sequence) -> tuple:
+        """Runs `function` on level-1 values (NumPy arrays and scalars); at level 2 the
+        arrays are passed and returned in host memory blocks."""
         tracker = _OpTracker()
-        interpreter = Interpreter(self.module, index_bitwidth=64, listeners=(tracker,))
+        interpreter = Interpreter(self.module, index_bitwidth=64)
+        interpreter.listeners = (tracker, _DropDeadValues(interpreter, self._last_uses))
         register_implementations(interpreter)
         interpreter.set_data(LaneState, "captured", self._captured_cache)  # type: ignore[arg-type]
+        statistics = Statistics()
+        interpreter.set_data(MemFunctions, "statistics", statistics)
+        self.last_statistics = statistics
+        level2 = ENTRY_SIGNATURE in interpreter.get_op_for_symbol(function).attributes
+        if level2:
+            args = _to_host_blocks(args)
         try:
             with np.errstate(all="ignore"):  # wrap-around and inf/NaN are MLIR semantics
-                return tuple(interpreter.call_op(function, tuple(args)))
+                results = tuple(interpreter.call_op(function, tuple(args)))
+                return tuple(r for r in results if not isinstance(r, Block)) if level2 else results
         except Exception as error:
             where = describe_op(tracker.stack[-1]) if tracker.stack else f"@{function}"
             if isinstance(error, SoaccError):
@@ -68,3 +111,16 @@ class ReferenceExecutor:
             else:
                 message = f"{type(error).__name__}: {error}"
             raise ExecutionError(f"{where}: {message}") from None
+
+
+def _to_host_blocks(args: Sequence) -> list:
+    """Each array argument as a (host block, view) pair: the caller's memory, not an
+    allocation of the program's."""
+    out: list = []
+    for a in args:
+        if isinstance(a, np.ndarray) and a.ndim > 0:
+            array = np.ascontiguousarray(a)
+            out += [Block(array.reshape(-1).view(np.uint8), "host"), array]
+        else:
+            out.append(a)
+    return out

@@ -95,14 +95,19 @@ def nested_lanes(interpreter: Interpreter, count: int, region: Region) -> Iterat
     try:
         captured = captured_values(interpreter, region)
         outer_values = interpreter.get_values(captured)
-        interpreter.set_values(
-            (v, np.expand_dims(x, depth)) for v, x in zip(captured, outer_values)
-        )
+        interpreter.set_values((v, expand_lanes(x, depth)) for v, x in zip(captured, outer_values))
         _set_lanes(interpreter, inner)
         yield inner
     finally:
         _set_lanes(interpreter, outer)
         interpreter.pop_scope()
+
+
+def expand_lanes(value, axis: int):
+    """A value as seen one lambda deeper: a new lane axis of length 1 at `axis`."""
+    if hasattr(value, "expand_lanes"):  # a memory block
+        return value.expand_lanes(axis)
+    return np.expand_dims(value, axis)
 
 
 @contextmanager

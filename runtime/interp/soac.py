@@ -276,6 +276,78 @@ def _slice_index(state: LaneState, op: Operation, array: np.ndarray, kinds, spec
     return tuple(grids) + tuple(per_entry)
 
 
+def destination_writes(state: LaneState, dest, indices, values, *, fresh: bool):
+    """The array scatter/hist write (a fresh copy of `dest`, or `dest` itself to write
+    in place), and the coordinates and values of the in-bounds writes at the active
+    lanes (out-of-bounds indices are ignored)."""
+    depth = state.depth
+    full = state.shape + np.shape(dest)[depth:]
+    if fresh:
+        out = np.array(np.broadcast_to(dest, full))
+    else:
+        out = dest
+        if out.shape != full:
+            raise ExecutionError("writing in place into an array shared by all lanes")
+    indices = np.asarray(indices).astype(np.int64)
+    values = np.asarray(values)
+    m = indices.shape[depth]
+    lead = np.broadcast_shapes(state.shape, indices.shape[:depth], values.shape[:depth])
+    indices = np.broadcast_to(indices, lead + (m,))
+    values = np.broadcast_to(values, lead + values.shape[depth:])
+    keep = (indices >= 0) & (indices < out.shape[depth])
+    if state.mask is not None:
+        keep = keep & np.broadcast_to(state.mask[..., None], keep.shape)
+    coords = tuple(np.broadcast_to(g[..., None], keep.shape)[keep] for g in lane_grids(lead, depth))
+    return out, coords + (indices[keep],), values[keep]
+
+
+def hist_into(interpreter: Interpreter, op: Operation, state: LaneState, out, coords, vals) -> None:
+    """Combines `vals` into `out` at `coords` with op's operator, in place."""
+    region = op.regions[0]
+    ufunc = recognised_ufunc(region)
+    if ufunc is not None:
+        ufunc.at(out, coords, vals)
+        return
+    if state.depth and captured_values(interpreter, region):
+        raise ExecutionError(
+            "a histogram inside a lambda with an operator that captures values is not "
+            "supported by the reference executor; pass the values as hist inputs"
+        )
+    if coords[-1].size == 0:
+        return
+    # General operator: sort the writes by destination (stably, keeping the order of
+    # operands), reduce each run of equal destinations by a segmented scan, then
+    # combine each run's total into the destination.
+    lead_shape = out.shape[: state.depth + 1]
+    keys = np.ravel_multi_index(coords, lead_shape)
+    order = np.argsort(keys, kind="stable")
+    keys, vals = keys[order], vals[order]
+    starts = np.ones(keys.size, dtype=bool)
+    starts[1:] = keys[1:] != keys[:-1]
+    combine = _flat_combine(interpreter, region, state)
+    _, scanned = tree_scan([starts, vals], 0, segmented_combine(combine))
+    ends = np.ones(keys.size, dtype=bool)
+    ends[:-1] = starts[1:]
+    targets = np.unravel_index(keys[ends], lead_shape)
+    (totals,) = combine([np.asarray(out[targets])], [scanned[ends]])
+    out[targets] = totals
+
+
+def _flat_combine(interpreter: Interpreter, region: Region, state: LaneState) -> Combine:
+    """The operator over flat arrays (axis 0), run one lane axis below the host; inside
+    a lambda the operator captures nothing, so it may run as if at host level over the
+    writes of all lanes."""
+    combine_at_host = lambda_combine(interpreter, region, 0, "hist operator")
+
+    def combine(left: Arrays, right: Arrays) -> Arrays:
+        if state.depth == 0:
+            return combine_at_host(left, right)
+        with host_level(interpreter):
+            return combine_at_host(left, right)
+
+    return combine
+
+
 def _sliced(state: LaneState, op: Operation, array: np.ndarray, kinds, spec) -> np.ndarray:
     """`array[spec]` over all lanes. With no lanes at all (a map over zero rows) the
     result is empty; its shape comes from a stand-in array with no empty axis, since
@@ -334,29 +406,12 @@ class SoacFunctions(InterpreterFunctions):
         combine = lambda_combine(interpreter, op.body, axis, "soac.scan")
         return tuple(tree_scan(inputs, axis, combine))
 
-    def _destination_writes(self, state: LaneState, dest, indices, values):
-        """The destination as a fresh full array, and the coordinates and values of the
-        in-bounds writes at the active lanes (out-of-bounds indices are ignored)."""
-        depth = state.depth
-        out = np.array(np.broadcast_to(dest, state.shape + np.shape(dest)[depth:]))
-        indices = np.asarray(indices).astype(np.int64)
-        values = np.asarray(values)
-        m = indices.shape[depth]
-        lead = np.broadcast_shapes(state.shape, indices.shape[:depth], values.shape[:depth])
-        indices = np.broadcast_to(indices, lead + (m,))
-        values = np.broadcast_to(values, lead + values.shape[depth:])
-        keep = (indices >= 0) & (indices < out.shape[depth])
-        if state.mask is not None:
-            keep = keep & np.broadcast_to(state.mask[..., None], keep.shape)
-        coords = tuple(np.broadcast_to(g[..., None], keep.shape)[keep] for g in lane_grids(lead, depth))
-        return out, coords + (indices[keep],), values[keep]
-
     @impl(soac.ScatterOp)
     def run_scatter(self, interpreter: Interpreter, op: soac.ScatterOp, args):
         dest, indices, values = args
         state = lanes(interpreter)
         _outer_size(op, [indices, values], state.depth)
-        out, coords, vals = self._destination_writes(state, dest, indices, values)
+        out, coords, vals = destination_writes(state, dest, indices, values, fresh=True)
         out[coords] = vals
         return (out,)
 
@@ -365,50 +420,9 @@ class SoacFunctions(InterpreterFunctions):
         dest, indices, values, _neutral = args
         state = lanes(interpreter)
         _outer_size(op, [indices, values], state.depth)
-        out, coords, vals = self._destination_writes(state, dest, indices, values)
-        ufunc = recognised_ufunc(op.body)
-        if ufunc is not None:
-            ufunc.at(out, coords, vals)
-            return (out,)
-        if state.depth and captured_values(interpreter, op.body):
-            raise ExecutionError(
-                "soac.hist inside a lambda with an operator that captures values is not "
-                "supported by the reference executor; pass the values as hist inputs"
-            )
-        # General operator: sort the writes by destination (stably, keeping the order of
-        # operands), reduce each run of equal destinations by a segmented scan, then
-        # combine each run's total into the destination.
-        flat_dest = out.reshape((-1,) + out.shape[state.depth + 1 :])
-        keys = np.ravel_multi_index(coords, out.shape[: state.depth + 1]) if coords[0].size else coords[-1]
-        order = np.argsort(keys, kind="stable")
-        keys, vals = keys[order], vals[order]
-        if keys.size == 0:
-            return (out,)
-        starts = np.ones(keys.size, dtype=bool)
-        starts[1:] = keys[1:] != keys[:-1]
-        combine = self._flat_combine(interpreter, op.body)
-        _, scanned = tree_scan([starts, vals], 0, segmented_combine(combine))
-        ends = np.ones(keys.size, dtype=bool)
-        ends[:-1] = starts[1:]
-        targets = keys[ends]
-        (totals,) = combine([flat_dest[targets]], [scanned[ends]])
-        flat_dest[targets] = totals
-        return (flat_dest.reshape(out.shape),)
-
-    def _flat_combine(self, interpreter: Interpreter, region: Region) -> Combine:
-        """The operator over flat arrays (axis 0), run one lane axis below the host."""
-        combine_at_host = lambda_combine(interpreter, region, 0, "soac.hist")
-
-        def combine(left: Arrays, right: Arrays) -> Arrays:
-            state = lanes(interpreter)
-            if state.depth == 0:
-                return combine_at_host(left, right)
-            # Inside a lambda: the operator captures nothing, so it may run as if at host
-            # level over the flattened writes of all lanes.
-            with host_level(interpreter):
-                return combine_at_host(left, right)
-
-        return combine
+        out, coords, vals = destination_writes(state, dest, indices, values, fresh=True)
+        hist_into(interpreter, op, state, out, coords, vals)
+        return (out,)
 
     @impl(soac.GpuBodyOp)
     def run_gpu_body(self, interpreter: Interpreter, op: soac.GpuBodyOp, args):

@@ -1,0 +1,69 @@
+"""Last uses of SSA values in structured IR (regions nested in ops, no branches).
+
+A value defined in a block dies at the op of that block that uses it last, where an
+op uses everything its nested regions use (so a value used inside a loop body lives
+until the loop ends). A value nobody uses dies where it is defined. The executor
+drops values there (so blocks are freed when their last view dies), and the host-code
+emitter will release them there. This analysis never changes IR.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from xdsl.ir import Block, Operation, SSAValue
+
+
+@dataclass
+class LastUses:
+    dies_after: dict[Operation, list[SSAValue]] = field(default_factory=dict)
+    """Values whose last use is this op: dead once it has run."""
+    dead_before: dict[Operation, list[SSAValue]] = field(default_factory=dict)
+    """Values nobody uses (results of the previous op, arguments of the block): dead
+    before this op runs."""
+
+    def last_user(self, value: SSAValue) -> Operation | None:
+        for op, values in self.dies_after.items():
+            if value in values:
+                return op
+        return None
+
+
+def _used_values(op: Operation) -> set[SSAValue]:
+    used = set(op.operands)
+    for region in op.regions:
+        for inner in region.walk():
+            used.update(inner.operands)
+    return used
+
+
+def last_uses(root: Operation) -> LastUses:
+    """Last uses for every block nested in `root`."""
+    result = LastUses()
+    for op in root.walk():
+        for region in op.regions:
+            for block in region.blocks:
+                _block_last_uses(block, result)
+    return result
+
+
+def _block_last_uses(block: Block, result: LastUses) -> None:
+    ops = list(block.ops)
+    if not ops:
+        return
+    defined: set[SSAValue] = set(block.args)
+    last: dict[SSAValue, Operation] = {}
+    for op in ops:
+        for v in _used_values(op):
+            if v in defined:
+                last[v] = op
+        defined.update(op.results)
+    for v, op in last.items():
+        result.dies_after.setdefault(op, []).append(v)
+    unused_args = [a for a in block.args if a not in last]
+    if unused_args:
+        result.dead_before.setdefault(ops[0], []).extend(unused_args)
+    for before, after in zip(ops, ops[1:]):
+        unused = [r for r in before.results if r not in last]
+        if unused:
+            result.dead_before.setdefault(after, []).extend(unused)

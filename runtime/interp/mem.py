@@ -1,0 +1,370 @@
+"""`mem` (level 2) on NumPy: blocks are byte buffers and views are NumPy views of them
+with the view's offset and strides, so aliasing, in-place updates and reuse behave as
+they would on the GPU (a wrong merge of two blocks shows as a wrong result).
+
+Inside a lambda a block allocated there has one buffer per lane (leading lane axes),
+as the lanes of lanes.py. Every allocation, copy, synchronous read and kernel launch is
+counted in the run's Statistics; a block is freed when its last reference dies (the
+executor drops each value after its last use), which gives a truthful peak.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import numpy as np
+from xdsl.interpreter import (
+    Interpreter,
+    InterpreterFunctions,
+    ReturnedValues,
+    impl,
+    impl_terminator,
+    register_impls,
+)
+from xdsl.ir import Operation
+
+from soacc.dialects import mem
+from soacc.runtime.dtypes import numpy_dtype
+from soacc.runtime.errors import ExecutionError
+from soacc.runtime.interp.lanes import fill_lane_axis, lanes, nested_lanes, scalar, uniform
+from soacc.runtime.interp.soac import (
+    _sliced,
+    _slice_index,
+    _take,
+    destination_writes,
+    hist_into,
+    lambda_combine,
+    recognised_ufunc,
+    tree_reduce,
+    tree_scan,
+)
+from soacc.runtime.statistics import Statistics
+
+
+class Block:
+    """A memory block: a byte buffer (with leading lane axes inside lambdas)."""
+
+    __slots__ = ("buffer", "space")
+
+    def __init__(self, buffer: np.ndarray, space: str):
+        self.buffer = buffer
+        self.space = space
+
+    def expand_lanes(self, axis: int) -> Block:
+        """The block as seen one lambda deeper: the same memory for every new lane."""
+        return Block(np.expand_dims(self.buffer, axis), self.space)
+
+    @property
+    def nbytes(self) -> int:
+        return self.buffer.shape[-1]
+
+
+_STATS = "statistics"
+_KERNEL = "inside-kernel"
+
+
+def statistics(interpreter: Interpreter) -> Statistics:
+    return interpreter.get_data(MemFunctions, _STATS, Statistics)
+
+
+def _at_host_level(interpreter: Interpreter) -> bool:
+    return lanes(interpreter).depth == 0 and not interpreter.get_data(MemFunctions, _KERNEL, lambda: 0)
+
+
+@contextmanager
+def _kernel(interpreter: Interpreter) -> Iterator[None]:
+    """Runs a kernel: counts a launch when started from host code."""
+    depth = interpreter.get_data(MemFunctions, _KERNEL, lambda: 0)
+    if depth == 0 and lanes(interpreter).depth == 0:
+        statistics(interpreter).kernel_launches += 1
+    interpreter.set_data(MemFunctions, _KERNEL, depth + 1)
+    try:
+        yield
+    finally:
+        interpreter.set_data(MemFunctions, _KERNEL, depth)
+
+
+def _space(t) -> str:
+    return mem.space_of(t).describe()
+
+
+def _view_name(op: Operation, value=None) -> str:
+    v = value if value is not None else (op.results[0] if op.results else None)
+    return f"%{v.name_hint}" if v is not None and v.name_hint else "the view"
+
+
+def _write(op: Operation, dest: np.ndarray, value, what: str) -> None:
+    """dest[...] = value, with the shapes checked (an irregular row is an error)."""
+    value = np.asarray(value)
+    try:
+        np.copyto(dest, value)
+    except ValueError as error:
+        if not dest.flags.writeable:
+            raise ExecutionError(
+                f"{what}: writes through a slice whose position differs between lanes, "
+                "which the reference executor does not support"
+            ) from None
+        raise ExecutionError(
+            f"{what}: a value of shape {value.shape} does not fit a destination of shape "
+            f"{dest.shape} ({error})"
+        ) from None
+
+
+@register_impls
+class MemFunctions(InterpreterFunctions):
+    @impl_terminator(mem.YieldOp)
+    def run_yield(self, interpreter: Interpreter, op: mem.YieldOp, args):
+        return ReturnedValues(args), ()
+
+    # --- blocks and views ------------------------------------------------------------
+
+    @impl(mem.AllocOp)
+    def run_alloc(self, interpreter: Interpreter, op: mem.AllocOp, args):
+        state = lanes(interpreter)
+        nbytes = int(uniform(state, args[0], "mem.alloc size"))
+        if nbytes < 0:
+            raise ExecutionError(f"negative allocation size {nbytes}")
+        space = _space_of_block(op.block.type)
+        # Fresh memory holds 0xFF bytes (NaN, -1): reading it before writing shows.
+        buffer = np.full(state.shape + (nbytes,), 0xFF, dtype=np.uint8)
+        stats = statistics(interpreter)
+        stats.allocated(space, buffer.nbytes)
+        weakref.finalize(buffer, stats.freed, space, buffer.nbytes)
+        return (Block(buffer, space),)
+
+    @impl(mem.ViewOp)
+    def run_view(self, interpreter: Interpreter, op: mem.ViewOp, args):
+        block, offset, *rest = args
+        state = lanes(interpreter)
+        t = op.result.type
+        dynamic = iter(rest[: len(op.sizes)])
+        shape = tuple(
+            int(uniform(state, next(dynamic), "mem.view size")) if d < 0 else d for d in t.get_shape()
+        )
+        dtype = numpy_dtype(t.element_type)
+        if op.strides:
+            strides = [int(uniform(state, s, "mem.view stride")) for s in rest[len(op.sizes) :]]
+        else:
+            strides = [1] * len(shape)
+            for axis in range(len(shape) - 2, -1, -1):
+                strides[axis] = strides[axis + 1] * shape[axis + 1]
+        offset = int(uniform(state, offset, "mem.view offset"))
+        return (make_view(block, offset, shape, strides, dtype, _view_name(op)),)
+
+    @impl(mem.SliceOp)
+    def run_slice(self, interpreter: Interpreter, op: mem.SliceOp, args):
+        view, *spec = args
+        state = lanes(interpreter)
+        result = _sliced(state, op, view, op.kinds.get_values(), spec)
+        if not np.shares_memory(result, view) and result.size:
+            # a lane-dependent slice is gathered: readable, but writes would be lost
+            result.flags.writeable = False
+        return (result,)
+
+    @impl(mem.TransposeOp)
+    def run_transpose(self, interpreter: Interpreter, op: mem.TransposeOp, args):
+        depth = lanes(interpreter).depth
+        perm = tuple(range(depth)) + tuple(depth + p for p in op.permutation.get_values())
+        return (np.transpose(args[0], perm),)
+
+    @impl(mem.SizeOp)
+    def run_size(self, interpreter: Interpreter, op: mem.SizeOp, args):
+        state = lanes(interpreter)
+        n = np.shape(args[0])[state.depth + op.dim.value.data]
+        return (scalar(state, n, np.dtype(np.int64)),)
+
+    # --- data movement ---------------------------------------------------------------
+
+    @impl(mem.CopyOp)
+    def run_copy(self, interpreter: Interpreter, op: mem.CopyOp, args):
+        source, dest = args
+        depth = lanes(interpreter).depth
+        if np.shape(source)[depth:] != np.shape(dest)[depth:]:
+            raise ExecutionError(
+                f"copies an array of shape {list(np.shape(source)[depth:])} into one of shape "
+                f"{list(np.shape(dest)[depth:])}"
+            )
+        _write(op, dest, source, "mem.copy")
+        if _at_host_level(interpreter):
+            statistics(interpreter).copied(_space(op.source.type), _space(op.dest.type), np.asarray(dest).nbytes)
+        return ()
+
+    @impl(mem.LoadOp)
+    def run_load(self, interpreter: Interpreter, op: mem.LoadOp, args):
+        view, *indices = args
+        state = lanes(interpreter)
+        value = _sliced(state, op, np.asarray(view), [0] * len(indices), indices)
+        if _at_host_level(interpreter) and mem.space_of(op.view.type).is_device:
+            statistics(interpreter).sync_reads += 1
+        return (value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value,)
+
+    @impl(mem.StoreOp)
+    def run_store(self, interpreter: Interpreter, op: mem.StoreOp, args):
+        value, view, *indices = args
+        state = lanes(interpreter)
+        index = _slice_index(state, op, view, [0] * len(indices), indices)
+        try:
+            view[index] = value
+        except ValueError:
+            raise ExecutionError(
+                "mem.store writes through a slice whose position differs between lanes, which "
+                "the reference executor does not support"
+            ) from None
+        if _at_host_level(interpreter) and mem.space_of(op.view.type).is_device:
+            statistics(interpreter).scalar_writes += 1
+        return ()
+
+    # --- kernels ----------------------------------------------------------------------
+
+    @impl(mem.MapOp)
+    def run_map(self, interpreter: Interpreter, op: mem.MapOp, args):
+        k = len(op.inputs)
+        inputs, outputs = args[:k], args[k:]
+        axis = lanes(interpreter).depth
+        sizes = {np.shape(a)[axis] for a in (*inputs, *outputs)}
+        if len(sizes) != 1:
+            raise ExecutionError(f"inputs and outputs have different outer sizes {sorted(sizes)}")
+        n = sizes.pop()
+        row_outputs = [o for o, v in zip(outputs, op.outputs) if v.type.get_num_dims() > 1]
+        with _kernel(interpreter), nested_lanes(interpreter, n, op.body):
+            results = interpreter.run_ssacfg_region(op.body, (*inputs, *row_outputs), "mem.map")
+        for out, value in zip(outputs, results):
+            if value is out:
+                continue  # the row was built in place
+            _write(op, out, fill_lane_axis(value, axis, n), "mem.map output")
+        return ()
+
+    def _operator_results(self, interpreter: Interpreter, op, inputs, neutral, scan: bool):
+        axis = lanes(interpreter).depth
+        inputs = [np.asarray(x) for x in inputs]
+        n = {x.shape[axis] for x in inputs}
+        if len(n) != 1:
+            raise ExecutionError(f"inputs have different outer sizes {sorted(n)}")
+        n = n.pop()
+        ufunc = recognised_ufunc(op.body) if len(inputs) == 1 else None
+        if scan:
+            if ufunc is not None:
+                return [ufunc.accumulate(inputs[0], axis=axis, dtype=inputs[0].dtype)]
+            return tree_scan(inputs, axis, lambda_combine(interpreter, op.body, axis, op.name))
+        if n == 0:
+            return list(neutral)
+        if ufunc is not None:
+            return [ufunc.reduce(inputs[0], axis=axis, dtype=inputs[0].dtype)]
+        return tree_reduce(inputs, axis, lambda_combine(interpreter, op.body, axis, op.name))
+
+    @impl(mem.ReduceOp)
+    def run_reduce(self, interpreter: Interpreter, op: mem.ReduceOp, args):
+        k = len(op.inputs)
+        inputs, neutral, outputs = args[:k], args[k : 2 * k], args[2 * k :]
+        with _kernel(interpreter):
+            results = self._operator_results(interpreter, op, inputs, neutral, scan=False)
+        if not outputs:
+            return tuple(results)
+        for out, value in zip(outputs, results):
+            _write(op, out, value, "mem.reduce output")
+        return ()
+
+    @impl(mem.ScanOp)
+    def run_scan(self, interpreter: Interpreter, op: mem.ScanOp, args):
+        k = len(op.inputs)
+        inputs, neutral, outputs = args[:k], args[k : 2 * k], args[2 * k :]
+        with _kernel(interpreter):
+            results = self._operator_results(interpreter, op, inputs, neutral, scan=True)
+        for out, value in zip(outputs, results):
+            _write(op, out, value, "mem.scan output")
+        return ()
+
+    @impl(mem.ScatterOp)
+    def run_scatter(self, interpreter: Interpreter, op: mem.ScatterOp, args):
+        dest, indices, values = args
+        with _kernel(interpreter):
+            out, coords, vals = destination_writes(lanes(interpreter), dest, indices, values, fresh=False)
+            out[coords] = vals
+        return ()
+
+    @impl(mem.HistOp)
+    def run_hist(self, interpreter: Interpreter, op: mem.HistOp, args):
+        dest, indices, values, _neutral = args
+        state = lanes(interpreter)
+        with _kernel(interpreter):
+            out, coords, vals = destination_writes(state, dest, indices, values, fresh=False)
+            hist_into(interpreter, op, state, out, coords, vals)
+        return ()
+
+    @impl(mem.GpuBodyOp)
+    def run_gpu_body(self, interpreter: Interpreter, op: mem.GpuBodyOp, args):
+        axis = lanes(interpreter).depth
+        with _kernel(interpreter):
+            results = interpreter.run_ssacfg_region(op.body, (), "mem.gpu_body")
+        for out, value in zip(args, results):
+            _write(op, _take(out, axis, 0), value, "mem.gpu_body output")
+        return ()
+
+    # --- constructors -----------------------------------------------------------------
+
+    @impl(mem.IotaOp)
+    def run_iota(self, interpreter: Interpreter, op: mem.IotaOp, args):
+        (out,) = args
+        axis = lanes(interpreter).depth
+        with _kernel(interpreter):
+            _write(op, out, np.arange(out.shape[axis], dtype=out.dtype), "mem.iota")
+        return ()
+
+    @impl(mem.FillOp)
+    def run_fill(self, interpreter: Interpreter, op: mem.FillOp, args):
+        value, out = args
+        axis = lanes(interpreter).depth
+        with _kernel(interpreter):
+            _write(op, out, np.expand_dims(np.asarray(value), axis), "mem.fill")
+        return ()
+
+    @impl(mem.ArrayOp)
+    def run_array(self, interpreter: Interpreter, op: mem.ArrayOp, args):
+        *elements, out = args
+        axis = lanes(interpreter).depth
+        if elements:
+            rows = [np.expand_dims(np.asarray(e), axis) for e in elements]
+            lead = np.broadcast_shapes(*(r.shape[:axis] for r in rows))
+            stacked = np.concatenate([np.broadcast_to(r, lead + r.shape[axis:]) for r in rows], axis=axis)
+            _write(op, out, stacked, "mem.array")
+        if _at_host_level(interpreter) and mem.space_of(op.output.type).is_device:
+            # the literal is built on the host and sent in one transfer
+            statistics(interpreter).copied("host", _space(op.output.type), np.asarray(out).nbytes)
+        return ()
+
+
+def _space_of_block(t) -> str:
+    assert isinstance(t, mem.BlockType)
+    return t.space.describe()
+
+
+def make_view(block: Block, offset: int, shape, strides, dtype: np.dtype, name: str) -> np.ndarray:
+    """A NumPy view of `block` (over all its lanes) at byte `offset` with element
+    `strides`, checked to lie inside the block."""
+    itemsize = dtype.itemsize
+    buffer = block.buffer
+    lo, hi = offset, offset + itemsize
+    if all(shape):
+        for n, s in zip(shape, strides):
+            extent = (n - 1) * s * itemsize
+            lo, hi = (lo + extent, hi) if extent < 0 else (lo, hi + extent)
+        if lo < 0 or hi > block.nbytes:
+            raise ExecutionError(
+                f"mem.view {name} covers bytes [{lo}, {hi}) of a block of {block.nbytes} bytes"
+            )
+    elif offset < 0 or offset > block.nbytes:
+        raise ExecutionError(f"mem.view {name} starts at byte {offset} of a block of {block.nbytes} bytes")
+    lane_shape = buffer.shape[:-1]
+    if not all(shape):
+        return np.zeros(lane_shape + tuple(shape), dtype)
+    if not buffer.flags.c_contiguous:
+        raise ExecutionError(f"mem.view {name}: its block is not contiguous")
+    return np.ndarray(
+        lane_shape + tuple(shape),
+        dtype,
+        buffer=buffer,
+        offset=offset,
+        strides=buffer.strides[:-1] + tuple(s * itemsize for s in strides),
+    )

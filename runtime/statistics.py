@@ -1,0 +1,86 @@
+"""What a run cost: the counters every backend keeps, per run.
+
+Per memory space: allocations, bytes allocated, peak bytes live. Per direction
+(host→device, device→host, device→device, host→host): copies and their bytes.
+Synchronous device→host scalar reads, host→device scalar writes, and kernel launches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class SpaceCounters:
+    allocations: int = 0
+    bytes_allocated: int = 0
+    live_bytes: int = 0
+    peak_bytes: int = 0
+
+
+@dataclass
+class TransferCounters:
+    count: int = 0
+    bytes: int = 0
+
+
+DIRECTIONS = ("host->device", "device->host", "device->device", "host->host")
+
+
+@dataclass
+class Statistics:
+    spaces: dict[str, SpaceCounters] = field(default_factory=dict)
+    copies: dict[str, TransferCounters] = field(
+        default_factory=lambda: {d: TransferCounters() for d in DIRECTIONS}
+    )
+    sync_reads: int = 0
+    """Synchronous device→host reads of one element (the host waits for the device)."""
+    scalar_writes: int = 0
+    """Host→device writes of one element."""
+    kernel_launches: int = 0
+
+    def space(self, name: str) -> SpaceCounters:
+        return self.spaces.setdefault(name, SpaceCounters())
+
+    def allocated(self, space: str, nbytes: int) -> None:
+        s = self.space(space)
+        s.allocations += 1
+        s.bytes_allocated += nbytes
+        s.live_bytes += nbytes
+        s.peak_bytes = max(s.peak_bytes, s.live_bytes)
+
+    def freed(self, space: str, nbytes: int) -> None:
+        self.space(space).live_bytes -= nbytes
+
+    def copied(self, source_space: str, dest_space: str, nbytes: int) -> None:
+        direction = f"{_kind(source_space)}->{_kind(dest_space)}"
+        c = self.copies[direction]
+        c.count += 1
+        c.bytes += nbytes
+
+    def as_dict(self) -> dict:
+        return {
+            "spaces": {k: vars(v).copy() for k, v in self.spaces.items()},
+            "copies": {k: vars(v).copy() for k, v in self.copies.items()},
+            "sync_reads": self.sync_reads,
+            "scalar_writes": self.scalar_writes,
+            "kernel_launches": self.kernel_launches,
+        }
+
+    def table(self) -> str:
+        lines = ["space            allocations  bytes allocated  peak bytes live"]
+        for name in sorted(self.spaces):
+            s = self.spaces[name]
+            lines.append(f"{name:16} {s.allocations:>11}  {s.bytes_allocated:>15}  {s.peak_bytes:>15}")
+        lines.append("copies           count        bytes")
+        for direction in DIRECTIONS:
+            c = self.copies[direction]
+            lines.append(f"{direction:16} {c.count:>5}  {c.bytes:>11}")
+        lines.append(f"synchronous reads (device->host scalars): {self.sync_reads}")
+        lines.append(f"scalar writes (host->device): {self.scalar_writes}")
+        lines.append(f"kernel launches: {self.kernel_launches}")
+        return "\n".join(lines)
+
+
+def _kind(space: str) -> str:
+    return "host" if space == "host" else "device"
