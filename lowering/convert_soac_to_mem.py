@@ -31,7 +31,9 @@ from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AnyFloat,
     DenseIntOrFPElementsAttr,
+    FloatAttr,
     FunctionType,
     IndexType,
     IntegerAttr,
@@ -175,13 +177,53 @@ def derive_dim(value: SSAValue, axis: int) -> SizeExpr:
             # both branches must agree on the size, symbolically
             sizes = tuple(dict.fromkeys(canonical(Dim(yielded(r), axis)) for r in op.regions if r.blocks))
             return sizes[0] if len(sizes) == 1 else Alternatives(sizes)
+        case arith.SelectOp():
+            sizes = tuple(dict.fromkeys(canonical(Dim(v, axis)) for v in op.operands[1:]))
+            return sizes[0] if len(sizes) == 1 else Alternatives(sizes)
         case scf.ForOp():
-            init = canonical(Dim(op.iter_args[index], axis))
-            carried = op.body.block.args[index + 1]
-            after = canonical(Dim(yielded(op.body), axis), {(carried, axis): init})
-            if after == init:
-                return init
+            carried = list(op.body.block.args[1:])
+            proved = _loop_keeps_sizes(op.iter_args, carried, carried, yielded_values(op.body))
+            if proved is not None:
+                return proved[(carried[index], axis)]
+        case scf.WhileOp():
+            before = list(op.before_region.block.args)
+            condition = op.before_region.block.last_op
+            after = list(op.after_region.block.args)
+            proved = _loop_keeps_sizes(op.arguments, before, after, yielded_values(op.after_region), condition.args)
+            if proved is not None:
+                return proved[("forwarded", index, axis)]
     raise _unknown(value)
+
+
+def yielded_values(region: Region) -> list[SSAValue]:
+    return list(region.block.last_op.operands)
+
+
+def _array_axes(values: Sequence[SSAValue]):
+    for i, v in enumerate(values):
+        if isinstance(v.type, TensorType):
+            for axis in range(v.type.get_num_dims()):
+                yield i, v, axis
+
+
+def _loop_keeps_sizes(inits, carried, after_args, after_yields, forwarded=None):
+    """Whether a loop keeps the size of every array it carries (by induction: assume the
+    carried arrays have their initial sizes, and check each iteration yields those
+    sizes). Returns the sizes (of the carried arrays, and of the values a while
+    forwards), or None when that cannot be shown."""
+    assumed = {(c, axis): canonical(Dim(inits[i], axis)) for i, c, axis in _array_axes(carried)}
+    sizes: dict = dict(assumed)
+    if forwarded is not None:
+        # a while: the before region forwards values to the after region and the results
+        for i, f, axis in _array_axes(forwarded):
+            sizes[("forwarded", i, axis)] = canonical(Dim(f, axis), assumed)
+        assumed_after = assumed | {(after_args[i], axis): sizes[("forwarded", i, axis)] for i, _, axis in _array_axes(forwarded)}
+    else:
+        assumed_after = assumed
+    for i, y, axis in _array_axes(after_yields):
+        if canonical(Dim(y, axis), assumed_after) != assumed.get((carried[i], axis)):
+            return None
+    return sizes
 
 
 def canonical(expr: SizeExpr, assumed: dict | None = None, depth: int = 0) -> SizeExpr:
@@ -590,12 +632,28 @@ class FunctionConverter:
         if op.dialect_name() in ("arith", "math") and not op.regions:
             if any(_is_array(r.type) for r in op.results):
                 raise CannotBufferise(op, f"{op.name} on arrays cannot be bufferised")
-            new = op.clone(value_mapper={v: self.scope[v] for v in op.operands})
-            self.insert(new)
-            for old_r, new_r in zip(op.results, new.results):
-                self.scope[old_r] = new_r
+            self.insert_clone(op)
             return
         raise CannotBufferise(op, f"{op.name} cannot be bufferised (no rule for it)")
+
+    def convert_select(self, op: arith.SelectOp) -> None:
+        if not _is_array(op.result.type):
+            self.insert_clone(op)
+            return
+        cond = self.scope[op.cond]
+        a, b = self.array(op.lhs), self.array(op.rhs)
+        view = self.insert(arith.SelectOp(cond, a.view, b.view)).result
+        self._name(view, op.result)
+        block = None
+        if self.depth == 0 and a.block is not None and b.block is not None:
+            block = self.insert(arith.SelectOp(cond, a.block, b.block)).result
+        self.scope[op.result] = Array(view, block)
+
+    def insert_clone(self, op: Operation) -> None:
+        new = op.clone(value_mapper={v: self.scope[v] for v in op.operands})
+        self.insert(new)
+        for old_r, new_r in zip(op.results, new.results):
+            self.scope[old_r] = new_r
 
     def convert_constant(self, op: arith.ConstantOp) -> None:
         if not _is_array(op.result.type):
@@ -613,10 +671,8 @@ class FunctionConverter:
         if len(values) == 1:
             values = values * count
         flat = TensorType(t.element_type, [count])
-        elements = [
-            self.insert(arith.ConstantOp.from_int_and_width(v, t.element_type) if not isinstance(v, float) else arith.ConstantOp.from_float_and_width(v, t.element_type)).results[0]
-            for v in values
-        ]
+        attr = FloatAttr if isinstance(t.element_type, AnyFloat) else IntegerAttr
+        elements = [self.insert(arith.ConstantOp(attr(v, t.element_type))).results[0] for v in values]
         target = self.destination(op.result, op)
         flat_view = target.view
         if len(shape) != 1:
@@ -968,6 +1024,7 @@ def _made_here_for(value: SSAValue, block: Block) -> bool:
 
 _HANDLERS: dict[type[Operation], Callable[[FunctionConverter, Operation], None]] = {
     arith.ConstantOp: FunctionConverter.convert_constant,
+    arith.SelectOp: FunctionConverter.convert_select,
     soac.MapOp: FunctionConverter.convert_map,
     soac.ReduceOp: FunctionConverter.convert_reduce,
     soac.ScanOp: FunctionConverter.convert_scan,

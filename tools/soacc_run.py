@@ -153,7 +153,7 @@ def run(options: argparse.Namespace) -> int:
     results = entry(*args)
     results = results if isinstance(results, tuple) else (results,)
     say(f"ran in {time.perf_counter() - started:.3f} s")
-    result_types = list(entry.function.function_type.outputs.data)
+    result_types = list(entry.function_type.outputs.data)
     if options.out is not None:
         for path in write_results(options.out, results):
             print(path)

@@ -43,6 +43,19 @@ from soacc.runtime.interp.soac import (
 from soacc.runtime.statistics import Statistics
 
 
+class GatheredSlice(np.ndarray):
+    """A slice whose position differs between lanes: NumPy gathers it (a copy), so it
+    remembers where it came from, and a write to it goes there."""
+
+    source: np.ndarray | None = None
+    index: tuple | None = None
+
+    def __array_finalize__(self, obj) -> None:
+        # arrays computed from a gathered slice are plain values, not slices
+        self.source = None
+        self.index = None
+
+
 class Block:
     """A memory block: a byte buffer (with leading lane axes inside lambdas)."""
 
@@ -98,6 +111,13 @@ def _view_name(op: Operation, value=None) -> str:
 def _write(op: Operation, dest: np.ndarray, value, what: str) -> None:
     """dest[...] = value, with the shapes checked (an irregular row is an error)."""
     value = np.asarray(value)
+    if isinstance(dest, GatheredSlice) and dest.source is not None:
+        if np.broadcast_shapes(value.shape, dest.shape) != dest.shape:
+            raise ExecutionError(
+                f"{what}: a value of shape {value.shape} does not fit a destination of shape {dest.shape}"
+            )
+        dest.source[dest.index] = value
+        return
     try:
         np.copyto(dest, value)
     except ValueError as error:
@@ -157,10 +177,14 @@ class MemFunctions(InterpreterFunctions):
     def run_slice(self, interpreter: Interpreter, op: mem.SliceOp, args):
         view, *spec = args
         state = lanes(interpreter)
-        result = _sliced(state, op, view, op.kinds.get_values(), spec)
-        if not np.shares_memory(result, view) and result.size:
-            # a lane-dependent slice is gathered: readable, but writes would be lost
-            result.flags.writeable = False
+        kinds = op.kinds.get_values()
+        result = _sliced(state, op, view, kinds, spec)
+        if result.size and not np.shares_memory(result, view):
+            # a lane-dependent slice is gathered: keep where it came from for writes
+            gathered = result.view(GatheredSlice)
+            gathered.source = view
+            gathered.index = _slice_index(state, op, view, kinds, spec)
+            return (gathered,)
         return (result,)
 
     @impl(mem.TransposeOp)
@@ -299,7 +323,11 @@ class MemFunctions(InterpreterFunctions):
         with _kernel(interpreter):
             results = interpreter.run_ssacfg_region(op.body, (), "mem.gpu_body")
         for out, value in zip(args, results):
-            _write(op, _take(out, axis, 0), value, "mem.gpu_body output")
+            row = (slice(None),) * axis + (0,)
+            if np.ndim(out) == axis + 1:  # a scalar per lane
+                out[row] = value
+            else:
+                _write(op, out[row], value, "mem.gpu_body output")
         return ()
 
     # --- constructors -----------------------------------------------------------------

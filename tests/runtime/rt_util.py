@@ -31,14 +31,48 @@ BITS = {"i1": 1, "i32": 32, "i64": 64, "index": 64}
 
 
 @functools.lru_cache(maxsize=None)
-def compiled(src: str) -> soacc.Program:
-    """soacc.compile, once per distinct source text."""
-    return soacc.compile(src)
+def compiled(src: str, pipeline: str = "") -> soacc.Program:
+    """soacc.compile, once per distinct source text and pipeline ("": level 1 as written)."""
+    return soacc.compile(src, pipeline=pipeline)
 
 
 def run(src: str, *args, entry: str = "main"):
-    """Compiles `src` (cached) and calls its entry point."""
+    """Runs `src` as written (level 1) and after bufferisation (level 2, explicit memory
+    with real aliasing), checks that both agree exactly, and returns the level-1 result.
+    Every executor test is so also a differential test of convert-soac-to-mem."""
+    copies = [np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args]
+    try:
+        level1 = compiled(src).entry(entry)(*args)
+    except soacc.ExecutionError:
+        try:
+            compiled(src, "convert-soac-to-mem").entry(entry)(*copies)
+        except soacc.ExecutionError:
+            pass
+        else:
+            raise AssertionError("level 2 ran a program that fails at level 1") from None
+        raise
+    level2 = compiled(src, "convert-soac-to-mem").entry(entry)(*copies)
+    _same_results(level1, level2)
+    return level1
+
+
+def run_level1(src: str, *args, entry: str = "main"):
+    """Runs `src` as written only: for programs bufferisation rightly refuses (a row
+    size that is only known per row cannot be allocated ahead of the map)."""
     return compiled(src).entry(entry)(*args)
+
+
+def _same_results(a, b) -> None:
+    a = a if isinstance(a, tuple) else (a,)
+    b = b if isinstance(b, tuple) else (b,)
+    assert len(a) == len(b), f"level 1 gives {len(a)} results, level 2 {len(b)}"
+    for i, (x, y) in enumerate(zip(a, b)):
+        x, y = np.asarray(x), np.asarray(y)
+        assert x.dtype == y.dtype and x.shape == y.shape, (
+            f"result {i}: level 1 gives {x.dtype}{list(x.shape)}, level 2 {y.dtype}{list(y.shape)}"
+        )
+        same = np.array_equal(x, y, equal_nan=x.dtype.kind == "f")
+        assert same, f"result {i} differs between level 1 and level 2:\n{x}\n{y}"
 
 
 def tensor(elem: str, rank: int = 1) -> str:
