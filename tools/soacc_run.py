@@ -2,6 +2,7 @@
 
     soacc-run examples/dot_product.mlir --arg a.npy --arg b.npy
     soacc-run examples/mandelbrot.mlir --arg 64 --arg 48 --out results/
+    soacc-run examples/vector_norm.mlir --arg '[3, 4]' --stats
 
 Arguments are `.npy` files, scalar literals (`3`, `2.5`, `true`) or, for small arrays,
 JSON lists (`[1, 2, 3]`), in the order of the function's parameters. Results are
@@ -124,6 +125,18 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["auto", *BACKENDS],
         help="where to run (auto: the GPU when one is usable, else the CPU reference executor)",
     )
+    parser.add_argument(
+        "--pipeline",
+        metavar="PASSES",
+        help="the passes to compile with (default: the backend's own; '' runs the program "
+        "as written)",
+    )
+    parser.add_argument(
+        "--stats",
+        action="store_true",
+        help="print what the run cost: allocations and peak memory per space, copies by "
+        "direction, synchronous reads, kernel launches",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the results")
     return parser
 
@@ -135,7 +148,7 @@ def run(options: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     Path(options.file).open().close()  # an unreadable program file is a usage error (exit 2)
-    program = compile(Path(options.file), backend=options.backend)
+    program = compile(Path(options.file), backend=options.backend, pipeline=options.pipeline)
     entry: EntryPoint = program.entry(options.entry)
     if len(options.arg) != len(entry.param_types):
         raise ArgumentError(
@@ -160,6 +173,8 @@ def run(options: argparse.Namespace) -> int:
     else:
         for i, (value, t) in enumerate(zip(results, result_types)):
             print(format_result(i, value, t))
+    if options.stats:
+        print(program.statistics.table())
     return 0
 
 

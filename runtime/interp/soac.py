@@ -192,6 +192,12 @@ def segmented_combine(combine: Combine) -> Combine:
 # ---------------------------------------------------------------------------------------
 
 
+def _indexed_array_name(op: Operation) -> str:
+    """` of %a`: the array or view an op indexes, by its name in the source."""
+    array = getattr(op, "view", None) or op.operands[0]
+    return f" of %{array.name_hint}" if array.name_hint else ""
+
+
 def _check_in_bounds(state: LaneState, op: Operation, index, size: int, dim: int, *, allow_end=False):
     vals = active_values(state, index)
     limit = size + 1 if allow_end else size
@@ -199,7 +205,7 @@ def _check_in_bounds(state: LaneState, op: Operation, index, size: int, dim: int
     if np.any(bad):
         raise ExecutionError(
             f"{op.name}: index {vals[bad][0].item()} is out of bounds for dimension {dim} "
-            f"of size {size}"
+            f"of size {size}{_indexed_array_name(op)}"
         )
 
 

@@ -405,7 +405,7 @@ def test_execution_error_names_the_op(capsys, prog):
     assert out == ""
     assert err.splitlines()[-1] == (
         "soacc-run: error: mem.load %x in @main: index 5 is out of bounds for dimension 0 "
-        "of size 3"
+        "of size 3 of %a"
     )
 
 
