@@ -14,7 +14,8 @@ index function). Every memref at this level has a fully dynamic strided layout a
 ```
 
 Combinators are in destination-passing style: they read their `ins` and write their
-`outs` (or, for `scatter`/`hist`, update their destination in place), and are kernels:
+`outs` (or, for `scatter`/`hist`, update their destination in place), declare those
+memory effects (so a kernel without results is not dead code), and are kernels:
 their arrays are in device memory. Inside a lambda, a row of an array is a memref view
 (or a scalar), and a lambda produces array rows by writing the output row views it is
 given. `scf.if` and loops carry arrays as (block, view) pairs: the block of an `if`
@@ -711,7 +712,7 @@ class MapOp(IRDLOperation):
     inputs = var_operand_def(MemRefType)
     outputs = var_operand_def(MemRefType)
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = _DPS_FORMAT + " attr-dict-with-keyword $body"
 
@@ -797,7 +798,7 @@ class ReduceOp(_OperatorOp):
     commutative = opt_prop_def(UnitAttr)
     results_ = var_result_def()
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "`ins` `(` $inputs `:` type($inputs) `)` `neutral` `(` $neutral `:` type($neutral) `)` "
@@ -824,7 +825,7 @@ class ScanOp(_OperatorOp):
     outputs = var_operand_def(MemRefType)
     commutative = opt_prop_def(UnitAttr)
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "`ins` `(` $inputs `:` type($inputs) `)` `neutral` `(` $neutral `:` type($neutral) `)` "
@@ -888,7 +889,7 @@ class HistOp(IRDLOperation):
     values = operand_def(MemRefType)
     neutral = operand_def()
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
     assembly_format = (
         "$dest `[` $indices `]` `,` $values `neutral` `(` $neutral `:` type($neutral) `)` "
         "`:` type($dest) `,` type($indices) `,` type($values) attr-dict-with-keyword $body"
@@ -924,7 +925,7 @@ class GpuBodyOp(IRDLOperation):
     name = "mem.gpu_body"
     outputs = var_operand_def(MemRefType)
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
     assembly_format = "`outs` `(` $outputs `:` type($outputs) `)` attr-dict-with-keyword $body"
 
     def verify_(self) -> None:
