@@ -285,7 +285,9 @@ _FRESH_ARRAYS = (
 def owns_memory(value: SSAValue, entry: bool, seen: frozenset = frozenset()) -> bool:
     """Whether no other array shares this array's memory (so that, if this is its last
     use, it may be overwritten). Views, lambda rows, call results and parameters of
-    non-entry functions may share; an entry point's arrays are our own device copies."""
+    non-entry functions may share; an entry point's arrays are our own device copies.
+    Memory that flows through control flow is owned only if every array it may come from
+    is owned *and used nowhere else*."""
     if value in seen:
         return True  # a loop-carried array owns its memory if every other path does
     seen = seen | {value}
@@ -295,25 +297,28 @@ def owns_memory(value: SSAValue, entry: bool, seen: frozenset = frozenset()) -> 
             return True
         if isinstance(op, scf.IfOp):
             return all(
-                owns_memory(r.block.last_op.operands[value.index], entry, seen)
-                for r in op.regions
+                _exclusive(r.block.last_op.operands[value.index], entry, seen) for r in op.regions
             )
-        if isinstance(op, scf.ForOp | scf.WhileOp):
-            return owns_memory(op.operands[_loop_operand_index(op, value.index)], entry, seen)
-        return False
+        if isinstance(op, scf.ForOp):
+            i = value.index
+            return _exclusive(op.iter_args[i], entry, seen) and _exclusive(
+                op.body.block.last_op.operands[i], entry, seen
+            )
+        return False  # while loops (conservatively), calls, views
     assert isinstance(value, BlockArgument)
     parent = value.block.parent_op()
     if isinstance(parent, func.FuncOp):
         return entry
     if isinstance(parent, scf.ForOp) and value.index > 0:
         i = value.index - 1
-        init = parent.iter_args[i]
-        return (
-            init.has_one_use()
-            and owns_memory(init, entry, seen)
-            and owns_memory(parent.body.block.last_op.operands[i], entry, seen)
+        return _exclusive(parent.iter_args[i], entry, seen) and _exclusive(
+            parent.body.block.last_op.operands[i], entry, seen
         )
     return False
+
+
+def _exclusive(value: SSAValue, entry: bool, seen: frozenset) -> bool:
+    return value.has_one_use() and owns_memory(value, entry, seen)
 
 
 def _loop_operand_index(op: Operation, result_index: int) -> int:

@@ -1,0 +1,84 @@
+"""In-place writes after bufferisation must never reach memory another live array still
+uses: programs whose arrays share memory through control flow, run as written and
+bufferised (rt_util.run checks the two agree exactly)."""
+
+from __future__ import annotations
+
+import numpy as np
+from rt_util import assert_array, run
+
+IF_ALIAS = """func.func @main(%p: i1, %a: tensor<?xf32>, %b: tensor<?xf32>, %y: f32) -> (tensor<?xf32>, tensor<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %r = scf.if %p -> (tensor<?xf32>) {
+    scf.yield %a : tensor<?xf32>
+  } else {
+    scf.yield %b : tensor<?xf32>
+  }
+  %u = soac.update %r[%c0] = %y : tensor<?xf32>, f32
+  func.return %u, %a : tensor<?xf32>, tensor<?xf32>
+}"""
+
+FOR_RESULT_ALIAS = """func.func @main(%n: index, %x: f32, %y: f32) -> (tensor<?xf32>, tensor<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = soac.replicate %n, %x : f32 -> tensor<?xf32>
+  %init = soac.replicate %n, %x : f32 -> tensor<?xf32>
+  %r = scf.for %k = %c0 to %c1 step %c1 iter_args(%acc = %init) -> (tensor<?xf32>) {
+    scf.yield %z : tensor<?xf32>
+  }
+  %u = soac.update %r[%c0] = %y : tensor<?xf32>, f32
+  func.return %u, %z : tensor<?xf32>, tensor<?xf32>
+}"""
+
+FOR_CARRIED_ALIAS = """func.func @main(%n: index, %x: f32, %y: f32) -> (tensor<?xf32>, tensor<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %z = soac.replicate %n, %x : f32 -> tensor<?xf32>
+  %init = soac.replicate %n, %x : f32 -> tensor<?xf32>
+  %r = scf.for %k = %c0 to %c2 step %c1 iter_args(%acc = %init) -> (tensor<?xf32>) {
+    %u = soac.update %acc[%k] = %y : tensor<?xf32>, f32
+    scf.yield %z : tensor<?xf32>
+  }
+  func.return %r, %z : tensor<?xf32>, tensor<?xf32>
+}"""
+
+WHILE_ALIAS = """func.func @main(%n: index, %x: f32, %y: f32) -> (tensor<?xf32>, tensor<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %false = arith.constant false
+  %z = soac.replicate %n, %x : f32 -> tensor<?xf32>
+  %init = soac.replicate %n, %x : f32 -> tensor<?xf32>
+  %r = scf.while (%v0 = %init) : (tensor<?xf32>) -> tensor<?xf32> {
+    scf.condition(%false) %z : tensor<?xf32>
+  } do {
+  ^bb0(%v: tensor<?xf32>):
+    scf.yield %v : tensor<?xf32>
+  }
+  %u = soac.update %r[%c0] = %y : tensor<?xf32>, f32
+  func.return %u, %z : tensor<?xf32>, tensor<?xf32>
+}"""
+
+
+def test_update_of_an_if_result_leaves_the_branch_input_alone():
+    a, b = np.array([1, 2, 3], np.float32), np.array([4, 5, 6], np.float32)
+    u, kept = run(IF_ALIAS, np.True_, a, b, np.float32(9))
+    assert_array(u, [9, 2, 3], np.float32)
+    assert_array(kept, [1, 2, 3], np.float32)
+
+
+def test_update_of_a_loop_result_leaves_the_yielded_array_alone():
+    u, kept = run(FOR_RESULT_ALIAS, np.int64(3), np.float32(1), np.float32(9))
+    assert_array(u, [9, 1, 1], np.float32)
+    assert_array(kept, [1, 1, 1], np.float32)
+
+
+def test_update_of_a_carried_array_leaves_what_the_loop_yields_alone():
+    r, kept = run(FOR_CARRIED_ALIAS, np.int64(3), np.float32(1), np.float32(9))
+    assert_array(r, [1, 1, 1], np.float32)
+    assert_array(kept, [1, 1, 1], np.float32)
+
+
+def test_update_of_a_while_result_leaves_the_forwarded_array_alone():
+    u, kept = run(WHILE_ALIAS, np.int64(3), np.float32(1), np.float32(9))
+    assert_array(u, [9, 1, 1], np.float32)
+    assert_array(kept, [1, 1, 1], np.float32)
