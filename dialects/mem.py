@@ -81,6 +81,8 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from soacc.dialects.soac import (
+    PermutedSyntax,
+    SlicedSyntax,
     SliceSpec,
     check_lambda,
     is_element_type,
@@ -359,7 +361,7 @@ class ViewOp(IRDLOperation):
 
 
 @irdl_op_definition
-class SliceOp(IRDLOperation):
+class SliceOp(SlicedSyntax, IRDLOperation):
     """A view of part of a view (fixed indices and strided ranges, as soac.slice).
 
     ```mlir
@@ -380,29 +382,6 @@ class SliceOp(IRDLOperation):
             result_types=[result_type],
             properties={"kinds": DenseArrayBase.from_list(i64, kinds)},
         )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        SliceSpec.print(printer, self.kinds.get_values(), self.spec)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SliceOp:
-        src = parser.parse_unresolved_operand()
-        kinds, spec = SliceSpec.parse(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src_t = parser.parse_type()
-        parser.parse_punctuation("->")
-        res_t = parser.parse_type()
-        op = cls(parser.resolve_operand(src, src_t), kinds, [parser.resolve_operand(s, IndexType()) for s in spec], res_t)
-        op.attributes |= attrs
-        return op
 
     def verify_(self) -> None:
         src = check_view("mem.slice source", self.source.type, rank_at_least=1)
@@ -425,7 +404,7 @@ class SliceOp(IRDLOperation):
 
 
 @irdl_op_definition
-class TransposeOp(IRDLOperation):
+class TransposeOp(PermutedSyntax, IRDLOperation):
     """A view with permuted dimensions: result dimension i is source dimension perm[i].
 
     ```mlir
@@ -448,35 +427,6 @@ class TransposeOp(IRDLOperation):
             result_types=[view_type(t.element_type, [shape[p] for p in permutation], space_of(t))],
             properties={"permutation": DenseArrayBase.from_list(i64, permutation)},
         )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.input)
-        printer.print_string(" [")
-        printer.print_list(self.permutation.get_values(), lambda p: printer.print_string(str(p)))
-        printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.input.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TransposeOp:
-        src = parser.parse_unresolved_operand()
-        perm = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src_t = parser.parse_type()
-        parser.parse_punctuation("->")
-        res_t = parser.parse_type()
-        op = cls.build(
-            operands=[parser.resolve_operand(src, src_t)],
-            result_types=[res_t],
-            properties={"permutation": DenseArrayBase.from_list(i64, perm)},
-        )
-        op.attributes |= attrs
-        return op
 
     def verify_(self) -> None:
         src = check_view("mem.transpose input", self.input.type, rank_at_least=1)

@@ -795,6 +795,73 @@ class SliceSpec:
         return source.get_num_dims() - sum(1 for k in kinds if k == SliceSpec.FIXED)
 
 
+class SlicedSyntax:
+    """The syntax `%source[spec] : S -> R` of slicing ops (soac.slice, mem.slice), whose
+    fields are `source`, `spec`, `kinds` and `result`."""
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.source)
+        SliceSpec.print(printer, self.kinds.get_values(), self.spec)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.source.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        src = parser.parse_unresolved_operand()
+        kinds, spec = SliceSpec.parse(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_t = parser.parse_type()
+        parser.parse_punctuation("->")
+        res_t = parser.parse_type()
+        op = cls(
+            parser.resolve_operand(src, src_t),
+            kinds,
+            [parser.resolve_operand(s, IndexType()) for s in spec],
+            res_t,
+        )
+        op.attributes |= attrs
+        return op
+
+
+class PermutedSyntax:
+    """The syntax `%input [1, 0] : S -> R` of transposing ops (soac.transpose,
+    mem.transpose), whose fields are `input`, `permutation` and `result`."""
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.input)
+        printer.print_string(" [")
+        printer.print_list(self.permutation.get_values(), lambda p: printer.print_string(str(p)))
+        printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.input.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.result.type)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        src = parser.parse_unresolved_operand()
+        perm = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        src_t = parser.parse_type()
+        parser.parse_punctuation("->")
+        res_t = parser.parse_type()
+        op = cls.build(
+            operands=[parser.resolve_operand(src, src_t)],
+            result_types=[res_t],
+            properties={"permutation": DenseArrayBase.from_list(i64, perm)},
+        )
+        op.attributes |= attrs
+        return op
+
+
 @irdl_op_definition
 class IndexOp(IRDLOperation):
     """Reads the element (or, with fewer indices than dimensions, the sub-array) at the
@@ -870,7 +937,7 @@ class IndexOp(IRDLOperation):
 
 
 @irdl_op_definition
-class SliceOp(IRDLOperation):
+class SliceOp(SlicedSyntax, IRDLOperation):
     """A sub-array: per leading dimension a fixed index or a strided range (see
     SliceSpec). A view, not a copy, once in explicit memory.
 
@@ -899,34 +966,6 @@ class SliceOp(IRDLOperation):
             result_types=[result_type],
             properties={"kinds": DenseArrayBase.from_list(i64, kinds)},
         )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.source)
-        SliceSpec.print(printer, self.kinds.get_values(), self.spec)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.source.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> SliceOp:
-        src = parser.parse_unresolved_operand()
-        kinds, spec = SliceSpec.parse(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src_t = parser.parse_type()
-        parser.parse_punctuation("->")
-        res_t = parser.parse_type()
-        op = cls(
-            parser.resolve_operand(src, src_t),
-            kinds,
-            [parser.resolve_operand(s, IndexType()) for s in spec],
-            res_t,
-        )
-        op.attributes |= attrs
-        return op
 
     def verify_(self) -> None:
         src = _check_array("soac.slice source", self.source.type)
@@ -1082,7 +1121,7 @@ class ConcatOp(IRDLOperation):
 
 
 @irdl_op_definition
-class TransposeOp(IRDLOperation):
+class TransposeOp(PermutedSyntax, IRDLOperation):
     """Permutes the dimensions: result dimension i is source dimension permutation[i].
 
     ```mlir
@@ -1105,35 +1144,6 @@ class TransposeOp(IRDLOperation):
             result_types=[TensorType(t.element_type, [shape[p] for p in permutation])],
             properties={"permutation": DenseArrayBase.from_list(i64, permutation)},
         )
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.input)
-        printer.print_string(" [")
-        printer.print_list(self.permutation.get_values(), lambda p: printer.print_string(str(p)))
-        printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.input.type)
-        printer.print_string(" -> ")
-        printer.print_attribute(self.result.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TransposeOp:
-        src = parser.parse_unresolved_operand()
-        perm = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_integer)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        src_t = parser.parse_type()
-        parser.parse_punctuation("->")
-        res_t = parser.parse_type()
-        op = cls.build(
-            operands=[parser.resolve_operand(src, src_t)],
-            result_types=[res_t],
-            properties={"permutation": DenseArrayBase.from_list(i64, perm)},
-        )
-        op.attributes |= attrs
-        return op
 
     def verify_(self) -> None:
         src = _check_array("soac.transpose input", self.input.type)

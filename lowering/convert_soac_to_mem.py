@@ -703,20 +703,7 @@ class FunctionConverter:
                 y = yields[j]
                 if _made_here_for(y, old_block):
                     self.hints[y] = Array(row, None)
-        self.depth += 1
-        outer = self.builder
-        self.builder = Builder(InsertPoint.at_end(body))
-        self.scope.layers.append({})
-        try:
-            for old_arg, new_arg in zip(old_block.args, body.args):
-                self._name(new_arg, old_arg)
-                self.scope[old_arg] = Array(new_arg, None) if _is_array(old_arg.type) else new_arg
-            self.convert_ops_until_yield(old_block)
-            self.insert(mem.YieldOp(*[self._view_or_scalar(v) for v in yields]))
-        finally:
-            self.scope.layers.pop()
-            self.builder = outer
-            self.depth -= 1
+        self.convert_lambda(old_block, body)
         self.insert(mem.MapOp(ins, [o.view for o in outs], Region(body)))
         for r, o in zip(op.outputs, outs):
             self.scope[r] = o
@@ -738,6 +725,12 @@ class FunctionConverter:
         for a in old_block.args:
             params.append(mem.view_type_of(a.type, mem.DEVICE) if _is_array(a.type) else a.type)
         body = Block(arg_types=params)
+        self.convert_lambda(old_block, body)
+        return Region(body)
+
+    def convert_lambda(self, old_block: Block, body: Block) -> None:
+        """Converts a lambda's body into `body`, one lane deeper: its leading parameters
+        stand for the old ones (rows are views without a block of their own)."""
         self.depth += 1
         outer = self.builder
         self.builder = Builder(InsertPoint.at_end(body))
@@ -752,7 +745,6 @@ class FunctionConverter:
             self.scope.layers.pop()
             self.builder = outer
             self.depth -= 1
-        return Region(body)
 
     def convert_reduce(self, op: soac.ReduceOp) -> None:
         ins = [self.array(v).view for v in op.inputs]

@@ -35,10 +35,7 @@ from soacc.runtime.interp.soac import (
     _take,
     destination_writes,
     hist_into,
-    lambda_combine,
-    recognised_ufunc,
-    tree_reduce,
-    tree_scan,
+    reduce_or_scan,
 )
 from soacc.runtime.statistics import Statistics
 
@@ -260,30 +257,12 @@ class MemFunctions(InterpreterFunctions):
             _write(op, out, fill_lane_axis(value, axis, n), "mem.map output")
         return ()
 
-    def _operator_results(self, interpreter: Interpreter, op, inputs, neutral, scan: bool):
-        axis = lanes(interpreter).depth
-        inputs = [np.asarray(x) for x in inputs]
-        n = {x.shape[axis] for x in inputs}
-        if len(n) != 1:
-            raise ExecutionError(f"inputs have different outer sizes {sorted(n)}")
-        n = n.pop()
-        ufunc = recognised_ufunc(op.body) if len(inputs) == 1 else None
-        if scan:
-            if ufunc is not None:
-                return [ufunc.accumulate(inputs[0], axis=axis, dtype=inputs[0].dtype)]
-            return tree_scan(inputs, axis, lambda_combine(interpreter, op.body, axis, op.name))
-        if n == 0:
-            return list(neutral)
-        if ufunc is not None:
-            return [ufunc.reduce(inputs[0], axis=axis, dtype=inputs[0].dtype)]
-        return tree_reduce(inputs, axis, lambda_combine(interpreter, op.body, axis, op.name))
-
     @impl(mem.ReduceOp)
     def run_reduce(self, interpreter: Interpreter, op: mem.ReduceOp, args):
         k = len(op.inputs)
         inputs, neutral, outputs = args[:k], args[k : 2 * k], args[2 * k :]
         with _kernel(interpreter):
-            results = self._operator_results(interpreter, op, inputs, neutral, scan=False)
+            results = reduce_or_scan(interpreter, op, inputs, neutral, scan=False)
         if not outputs:
             return tuple(results)
         for out, value in zip(outputs, results):
@@ -295,7 +274,7 @@ class MemFunctions(InterpreterFunctions):
         k = len(op.inputs)
         inputs, neutral, outputs = args[:k], args[k : 2 * k], args[2 * k :]
         with _kernel(interpreter):
-            results = self._operator_results(interpreter, op, inputs, neutral, scan=True)
+            results = reduce_or_scan(interpreter, op, inputs, neutral, scan=True)
         for out, value in zip(outputs, results):
             _write(op, out, value, "mem.scan output")
         return ()

@@ -282,6 +282,26 @@ def _slice_index(state: LaneState, op: Operation, array: np.ndarray, kinds, spec
     return tuple(grids) + tuple(per_entry)
 
 
+def reduce_or_scan(interpreter: Interpreter, op: Operation, inputs, neutral, *, scan: bool) -> Arrays:
+    """A reduce or inclusive scan of `inputs` along the combinator's axis by op's
+    operator (its first region): NumPy's ufunc when the operator is one it knows, else
+    the log-depth tree. Shared by soac (level 1) and mem (level 2)."""
+    region = op.regions[0]
+    axis = lanes(interpreter).depth
+    inputs = [np.asarray(x) for x in inputs]
+    n = _outer_size(op, inputs, axis)
+    ufunc = recognised_ufunc(region) if len(inputs) == 1 else None
+    if scan:
+        if ufunc is not None:
+            return [ufunc.accumulate(inputs[0], axis=axis, dtype=inputs[0].dtype)]
+        return tree_scan(inputs, axis, lambda_combine(interpreter, region, axis, op.name))
+    if n == 0:
+        return list(neutral)
+    if ufunc is not None:
+        return [ufunc.reduce(inputs[0], axis=axis, dtype=inputs[0].dtype)]
+    return tree_reduce(inputs, axis, lambda_combine(interpreter, region, axis, op.name))
+
+
 def destination_writes(state: LaneState, dest, indices, values, *, fresh: bool):
     """The array scatter/hist write (a fresh copy of `dest`, or `dest` itself to write
     in place), and the coordinates and values of the in-bounds writes at the active
@@ -387,30 +407,12 @@ class SoacFunctions(InterpreterFunctions):
     @impl(soac.ReduceOp)
     def run_reduce(self, interpreter: Interpreter, op: soac.ReduceOp, args):
         k = len(op.inputs)
-        inputs, neutral = list(args[:k]), list(args[k:])
-        axis = lanes(interpreter).depth
-        n = _outer_size(op, inputs, axis)
-        if n == 0:
-            return tuple(neutral)
-        ufunc = recognised_ufunc(op.body) if k == 1 else None
-        if ufunc is not None:
-            x = np.asarray(inputs[0])
-            return (ufunc.reduce(x, axis=axis, dtype=x.dtype),)
-        combine = lambda_combine(interpreter, op.body, axis, "soac.reduce")
-        return tuple(tree_reduce([np.asarray(x) for x in inputs], axis, combine))
+        return tuple(reduce_or_scan(interpreter, op, args[:k], args[k:], scan=False))
 
     @impl(soac.ScanOp)
     def run_scan(self, interpreter: Interpreter, op: soac.ScanOp, args):
         k = len(op.inputs)
-        inputs = [np.asarray(x) for x in args[:k]]
-        axis = lanes(interpreter).depth
-        _outer_size(op, inputs, axis)
-        ufunc = recognised_ufunc(op.body) if k == 1 else None
-        if ufunc is not None:
-            x = inputs[0]
-            return (ufunc.accumulate(x, axis=axis, dtype=x.dtype),)
-        combine = lambda_combine(interpreter, op.body, axis, "soac.scan")
-        return tuple(tree_scan(inputs, axis, combine))
+        return tuple(reduce_or_scan(interpreter, op, args[:k], args[k:], scan=True))
 
     @impl(soac.ScatterOp)
     def run_scatter(self, interpreter: Interpreter, op: soac.ScatterOp, args):
