@@ -1,0 +1,120 @@
+"""Device memory through a free-list pool: freed blocks are kept by size class and
+handed out again, so a program that allocates the same sizes every iteration calls
+cuMemAlloc once per size. The pool counts what it does, and on running out of memory
+frees what it holds and tries again before reporting a clear error."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from soacc.runtime.errors import ExecutionError
+
+
+class DeviceOutOfMemory(ExecutionError):
+    """The device has no room for an allocation, even with the pool emptied."""
+
+
+def size_class(nbytes: int) -> int:
+    """The capacity an allocation of `nbytes` gets: a multiple of 256 bytes up to 1 MiB,
+    then one of the 8 steps between consecutive powers of two (at most 12.5% unused)."""
+    if nbytes <= 0:
+        return 256
+    if nbytes <= 1 << 20:
+        return (nbytes + 255) // 256 * 256
+    step = 1 << (nbytes.bit_length() - 4)
+    return (nbytes + step - 1) // step * step
+
+
+@dataclass
+class PoolCounters:
+    allocations: int = 0
+    """Requests served."""
+    device_mallocs: int = 0
+    """Requests that needed a new cuMemAlloc (the others reused a freed block)."""
+    bytes_requested: int = 0
+    live_bytes: int = 0
+    peak_bytes: int = 0
+    held_bytes: int = 0
+    """Freed but kept for reuse."""
+
+
+class DeviceBuffer:
+    """A block of device memory from the pool; back to the pool when released or
+    garbage-collected."""
+
+    __slots__ = ("_pool", "allocation", "nbytes", "capacity", "__weakref__")
+
+    def __init__(self, pool: MemoryPool, allocation: Any, nbytes: int, capacity: int):
+        self._pool = pool
+        self.allocation = allocation
+        self.nbytes = nbytes
+        self.capacity = capacity
+
+    @property
+    def ptr(self) -> int:
+        return int(self.allocation)
+
+    def __int__(self) -> int:
+        return int(self.allocation)
+
+    def release(self) -> None:
+        if self.allocation is not None:
+            self._pool._give_back(self.allocation, self.nbytes, self.capacity)
+            self.allocation = None
+
+    def __del__(self) -> None:
+        try:
+            self.release()
+        except Exception:
+            pass  # at interpreter exit the driver may be gone
+
+
+@dataclass
+class MemoryPool:
+    counters: PoolCounters = field(default_factory=PoolCounters)
+    _free: dict[int, list[Any]] = field(default_factory=dict)
+
+    def allocate(self, nbytes: int, what: str = "an array") -> DeviceBuffer:
+        import pycuda.driver as cuda
+
+        capacity = size_class(nbytes)
+        held = self._free.get(capacity)
+        if held:
+            allocation = held.pop()
+            self.counters.held_bytes -= capacity
+        else:
+            try:
+                allocation = cuda.mem_alloc(capacity)
+            except (cuda.MemoryError, cuda.LogicError):
+                self.free_held()
+                try:
+                    allocation = cuda.mem_alloc(capacity)
+                except (cuda.MemoryError, cuda.LogicError) as error:
+                    free, total = cuda.mem_get_info()
+                    raise DeviceOutOfMemory(
+                        f"out of device memory allocating {nbytes} bytes for {what}: "
+                        f"{self.counters.live_bytes} bytes in use by soacc, {free} of "
+                        f"{total} free on the device ({error})"
+                    ) from None
+            self.counters.device_mallocs += 1
+        c = self.counters
+        c.allocations += 1
+        c.bytes_requested += nbytes
+        c.live_bytes += nbytes
+        c.peak_bytes = max(c.peak_bytes, c.live_bytes)
+        return DeviceBuffer(self, allocation, nbytes, capacity)
+
+    def _give_back(self, allocation: Any, nbytes: int, capacity: int) -> None:
+        self._free.setdefault(capacity, []).append(allocation)
+        self.counters.live_bytes -= nbytes
+        self.counters.held_bytes += capacity
+
+    def free_held(self) -> None:
+        """Returns every held block to the driver."""
+        for blocks in self._free.values():
+            for allocation in blocks:
+                allocation.free()
+        self._free.clear()
+        self.counters.held_bytes = 0
+

@@ -1,0 +1,105 @@
+"""Compiling CUDA C through PyCUDA, with the binary cached on disk keyed by the source,
+the device's architecture, the options and the compiler's version: a second run of a
+program loads its kernels without compiling them again."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from soacc.runtime.errors import ProgramError
+
+DEFAULT_OPTIONS = ("-O3", "--fmad=false")
+"""--fmad=false: a*b+c is not contracted into one rounding, so results equal the
+reference executor's exactly (fma is written explicitly when wanted)."""
+
+
+def cache_directory() -> Path:
+    root = os.environ.get("SOACC_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "soacc"
+    )
+    return Path(root) / "cubin"
+
+
+@cache
+def nvcc_version() -> str:
+    try:
+        return subprocess.run(["nvcc", "--version"], capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown nvcc"
+
+
+@dataclass
+class CompileCounters:
+    compilations: int = 0
+    compile_seconds: float = 0.0
+    disk_hits: int = 0
+    memory_hits: int = 0
+
+
+@dataclass
+class ModuleCache:
+    arch: str
+    directory: Path = field(default_factory=cache_directory)
+    options: tuple[str, ...] = DEFAULT_OPTIONS
+    counters: CompileCounters = field(default_factory=CompileCounters)
+    _loaded: dict[str, Any] = field(default_factory=dict)
+
+    def key(self, source: str) -> str:
+        h = hashlib.sha256()
+        for part in (source, self.arch, " ".join(self.options), nvcc_version()):
+            h.update(part.encode())
+            h.update(b"\0")
+        return h.hexdigest()
+
+    def load(self, source: str, program: str) -> Any:
+        """The loaded module of `source` (CUDA C of `program`, named in errors)."""
+        import pycuda.driver as cuda
+
+        key = self.key(source)
+        if key in self._loaded:
+            self.counters.memory_hits += 1
+            return self._loaded[key]
+        path = self.directory / f"{key}.cubin"
+        try:
+            cubin = path.read_bytes()
+            self.counters.disk_hits += 1
+        except OSError:
+            cubin = self._compile(source, program)
+            self._store(path, cubin)
+        module = cuda.module_from_buffer(cubin)
+        self._loaded[key] = module
+        return module
+
+    def _compile(self, source: str, program: str) -> bytes:
+        from pycuda.compiler import compile as nvcc_compile
+        from pycuda.driver import CompileError
+
+        started = time.perf_counter()
+        try:
+            cubin = nvcc_compile(source, arch=self.arch, options=list(self.options), no_extern_c=True)
+        except CompileError as error:
+            log = (getattr(error, "stderr", None) or str(error)).strip()
+            raise ProgramError(f"the CUDA C of {program} does not compile:\n{log}") from None
+        self.counters.compilations += 1
+        self.counters.compile_seconds += time.perf_counter() - started
+        return cubin
+
+    def _store(self, path: Path, cubin: bytes) -> None:
+        """Writes the binary atomically (a crashed run leaves no half-written file); a
+        cache that cannot be written is only slower."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".cubin")
+            with os.fdopen(fd, "wb") as f:
+                f.write(cubin)
+            os.replace(tmp, path)
+        except OSError:
+            pass

@@ -1,0 +1,16 @@
+"""GPU tests run only where PyCUDA imports and a CUDA device answers."""
+
+import pytest
+
+from soacc.runtime.gpu import gpu_available
+
+usable, why = gpu_available()
+
+
+def pytest_collection_modifyitems(config, items):
+    if usable:
+        return
+    skip = pytest.mark.skip(reason=f"no GPU: {why}")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)
