@@ -86,6 +86,7 @@ def _umask() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    argv = [a for a in argv if a != "-"]  # `-` is standard input, as no file name is
 
     def body() -> int | None:
         try:

@@ -276,3 +276,14 @@ def test_plain_xdsl_opt_sees_the_soac_dialect():
     )
     assert done.returncode == 0, done.stderr
     assert "soac.map(%a, %b)" in done.stdout
+
+
+def test_dash_reads_standard_input(monkeypatch, capsys):
+    import io
+
+    from soacc.tools.soacc_opt import main as opt_main
+
+    text = (ROOT / "examples" / "dot_product.mlir").read_text()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    assert opt_main(["-"]) == 0
+    assert "soac.reduce" in capsys.readouterr().out
