@@ -304,7 +304,10 @@ def owns_memory(value: SSAValue, entry: bool, seen: frozenset = frozenset()) -> 
             return _exclusive(op.iter_args[i], entry, seen) and _exclusive(
                 op.body.block.last_op.operands[i], entry, seen
             )
-        return False  # while loops (conservatively), calls, views
+        if isinstance(op, scf.WhileOp):
+            forwarded = op.before_region.block.last_op.args[value.index]
+            return _exclusive(forwarded, entry, seen)
+        return False  # calls and views
     assert isinstance(value, BlockArgument)
     parent = value.block.parent_op()
     if isinstance(parent, func.FuncOp):
@@ -314,6 +317,15 @@ def owns_memory(value: SSAValue, entry: bool, seen: frozenset = frozenset()) -> 
         return _exclusive(parent.iter_args[i], entry, seen) and _exclusive(
             parent.body.block.last_op.operands[i], entry, seen
         )
+    if isinstance(parent, scf.WhileOp):
+        i = value.index
+        if value.block is parent.before_region.block:
+            # fed by the initial value, then by what the after region yields
+            return _exclusive(parent.arguments[i], entry, seen) and _exclusive(
+                parent.after_region.block.last_op.operands[i], entry, seen
+            )
+        # the after region gets what the condition forwards
+        return _exclusive(parent.before_region.block.last_op.args[i], entry, seen)
     return False
 
 

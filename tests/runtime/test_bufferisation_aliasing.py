@@ -82,3 +82,33 @@ def test_update_of_a_while_result_leaves_the_forwarded_array_alone():
     u, kept = run(WHILE_ALIAS, np.int64(3), np.float32(1), np.float32(9))
     assert_array(u, [9, 1, 1], np.float32)
     assert_array(kept, [1, 1, 1], np.float32)
+
+
+WHILE_IN_PLACE = """func.func @main(%n: index, %x: f32) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = soac.replicate %n, %x : f32 -> tensor<?xf32>
+  %r:2 = scf.while (%i = %c0, %acc = %init) : (index, tensor<?xf32>) -> (index, tensor<?xf32>) {
+    %go = arith.cmpi ult, %i, %n : index
+    scf.condition(%go) %i, %acc : index, tensor<?xf32>
+  } do {
+  ^bb0(%j: index, %a: tensor<?xf32>):
+    %jf = arith.index_cast %j : index to i64
+    %v = arith.sitofp %jf : i64 to f32
+    %u = soac.update %a[%j] = %v : tensor<?xf32>, f32
+    %k = arith.addi %j, %c1 : index
+    scf.yield %k, %u : index, tensor<?xf32>
+  }
+  func.return %r#1 : tensor<?xf32>
+}"""
+
+
+def test_an_update_of_a_while_carried_array_is_in_place():
+    import soacc
+
+    r = run(WHILE_IN_PLACE, np.int64(5), np.float32(-1))
+    assert_array(r, [0, 1, 2, 3, 4], np.float32)
+    program = soacc.compile(WHILE_IN_PLACE, pipeline="convert-soac-to-mem")
+    program.main(np.int64(5), np.float32(-1))
+    # the replicate's block is written in place every iteration: no device copies
+    assert program.statistics.copies["device->device"].count == 0
