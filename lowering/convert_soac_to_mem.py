@@ -448,7 +448,9 @@ class FunctionConverter:
                     self._name(block, v, "_mem")
                 self.scope[v] = Array(view, block)
             else:
-                self.scope[v] = next(it)
+                new_value = next(it)
+                self._name(new_value, v)
+                self.scope[v] = new_value
 
     @staticmethod
     def _name(new: SSAValue, old: SSAValue, suffix: str = "") -> None:
@@ -712,6 +714,8 @@ class FunctionConverter:
         for j, r in enumerate(op.outputs):
             if r.type.get_num_dims() > 1:
                 row = next(row_params)
+                if r.name_hint:
+                    row.name_hint = r.name_hint + "_row"
                 y = yields[j]
                 if _made_here_for(y, old_block):
                     self.hints[y] = Array(row, None)
@@ -773,6 +777,7 @@ class FunctionConverter:
             )
             self.insert(new)
             for r, n in zip(op.outputs, new.results):
+                self._name(n, r)
                 self.scope[r] = n
             return
         outs: list[Array] = []
