@@ -7,7 +7,14 @@ from xdsl.universe import Universe
 from soacc.dialects import get_all_dialects
 from soacc.passes import get_all_passes
 
+def _get_cuda_target():
+    from soacc.lowering.emit_cuda import CudaTarget
+
+    return CudaTarget
+
+
 SOACC_UNIVERSE = Universe(
     all_dialects=get_all_dialects(),
     all_passes=get_all_passes(),
+    all_targets={"cuda": _get_cuda_target},
 )

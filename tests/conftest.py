@@ -1,4 +1,5 @@
-"""GPU tests run only where PyCUDA imports and a CUDA device answers."""
+"""Tests marked `gpu` run only where PyCUDA imports and a CUDA device answers; elsewhere
+they are skipped, saying why."""
 
 import pytest
 
