@@ -12,6 +12,12 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ConvertSoacToMemPass
 
+    def get_convert_mem_to_gpu() -> type[ModulePass]:
+        from soacc.lowering.convert_mem_to_gpu import ConvertMemToGpuPass
+
+        return ConvertMemToGpuPass
+
     return {
         "convert-soac-to-mem": get_convert_soac_to_mem,
+        "convert-mem-to-gpu": get_convert_mem_to_gpu,
     }

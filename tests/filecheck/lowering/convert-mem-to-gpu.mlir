@@ -1,0 +1,67 @@
+// RUN: soacc-opt %s -p convert-mem-to-gpu | filecheck %s
+// RUN: soacc-opt %s -p convert-mem-to-gpu -t cuda | filecheck %s --check-prefix=CUDA
+
+// A host-level map whose rows are reduced (a segmented reduction) and scaled by a
+// captured scalar becomes one kernel: a grid-stride loop over the rows, each row
+// reduced sequentially by its thread, reading row elements through the 2-D view (no
+// copy); the host launches it with the captured values, the views and the row count.
+
+builtin.module {
+  func.func @main(%a_host_mem: !mem.block<host>, %a_host: memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>, %s: f32) -> (!mem.block<host>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?x?xf32>, f32) -> tensor<?xf32>} {
+    %0 = mem.size %a_host[0] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    %1 = mem.size %a_host[1] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    %2 = arith.constant 4 : index
+    %3 = arith.muli %2, %0 : index
+    %4 = arith.muli %3, %1 : index
+    %a_mem = mem.alloc %4 : !mem.block<device>
+    %5 = arith.constant 0 : index
+    %a = mem.view %a_mem[%5] sizes(%0, %1) : !mem.block<device> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    mem.copy %a_host, %a : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    %zero = arith.constant 0.000000e+00 : f32
+    %6 = mem.size %a[0] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    %7 = arith.constant 4 : index
+    %8 = arith.muli %7, %6 : index
+    %sums_mem = mem.alloc %8 : !mem.block<device>
+    %9 = arith.constant 0 : index
+    %sums = mem.view %sums_mem[%9] sizes(%6) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    mem.map ins(%a : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) outs(%sums : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+    ^bb0(%row: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>):
+      %t = mem.reduce ins(%row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) neutral(%zero : f32) -> f32 {
+      ^bb0(%x: f32, %y: f32):
+        %z = arith.addf %x, %y : f32
+        mem.yield %z : f32
+      }
+      %u = arith.mulf %t, %s : f32
+      mem.yield %u : f32
+    }
+    %10 = mem.size %sums[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %11 = arith.constant 4 : index
+    %12 = arith.muli %11, %10 : index
+    %sums_host_mem = mem.alloc %12 : !mem.block<host>
+    %13 = arith.constant 0 : index
+    %sums_host = mem.view %sums_host_mem[%13] sizes(%10) : !mem.block<host> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+    mem.copy %sums, %sums_host : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+    func.return %sums_host_mem, %sums_host : !mem.block<host>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+  }
+}
+
+
+// CHECK:      mem.alloc
+// CHECK-NOT:  mem.map
+// CHECK:      "gpu.launch_func"({{.*}}, %zero, %s, %a, %sums, [[ROWS:%[0-9]+]]) <{kernel = @kernels::@map0
+// CHECK:      "gpu.module"() <{sym_name = "kernels"}> ({
+// CHECK-NEXT:   "gpu.func"() <{function_type = (f32, f32, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, index) -> (), kernel}> ({
+// CHECK:          [[FIRST:%[0-9]+]] = "gpu.global_id"() <{dimension = #gpu<dim x>}> : () -> index
+// CHECK:          scf.for %row = [[FIRST]] to %rows step {{%[0-9]+}} {
+// CHECK:            [[N:%[0-9]+]] = memref.dim %a, {{%[0-9]+}}
+// CHECK:            [[SUM:%[0-9]+]] = scf.for [[J:%[0-9]+]] = {{%[0-9]+}} to [[N]] step {{%[0-9]+}} iter_args([[ACC:%[0-9]+]] = %zero) -> (f32) {
+// CHECK-NEXT:         [[X:%[0-9]+]] = memref.load %a[%row, [[J]]]
+// CHECK-NEXT:         %z = arith.addf [[ACC]], [[X]] : f32
+// CHECK:            %u = arith.mulf [[SUM]], %s : f32
+// CHECK-NEXT:       memref.store %u, %sums[%row]
+// CHECK:          "gpu.return"() : () -> ()
+
+// CUDA: extern "C" __global__ void map0(float zero, float s, float* __restrict__ a, long long a_offset, long long a_size0, long long a_size1, long long a_stride0, long long a_stride1, float* __restrict__ sums, long long sums_offset, long long sums_size0, long long sums_stride0, long long rows) {
+// CUDA:   for (long long row = {{.*}}; row < rows; row += {{.*}}) {
+// CUDA:       float {{.*}} = a[a_offset + row * a_stride0 + {{.*}} * a_stride1];
+// CUDA:     sums[sums_offset + row * sums_stride0] = u;
