@@ -1,7 +1,8 @@
-"""convert-mem-to-gpu: level 2 (mem) to level 3 (xDSL's gpu dialect) — first part: maps.
+"""convert-mem-to-gpu: level 2 (mem) to level 3 (xDSL's gpu dialect) — first part.
 
-Every host-level `mem.map` becomes a kernel (`gpu.func` in `gpu.module @kernels`) and a
-`gpu.launch_func` of it. The kernel is a grid-stride loop over the map's rows: thread t
+Every host-level `mem.map`, `mem.iota`, `mem.fill`, `mem.scatter` and `mem.gpu_body`
+becomes a kernel (`gpu.func` in `gpu.module @kernels`) and a `gpu.launch_func` of it
+(`gpu_body` as a single-threaded kernel; a scatter ignores out-of-bounds indices). The kernel is a grid-stride loop over the map's rows: thread t
 handles rows t, t + T, t + 2T, ... (T threads in the grid), so any grid size covers any
 row count and consecutive threads touch consecutive elements (coalesced). Its parameters
 are the values the lambda uses from outside (scalars, views), the input and output
@@ -14,8 +15,9 @@ scan a loop carrying the accumulators. What cannot run in a kernel is reported a
 allocations inside a lambda (they need the expansion into per-thread slices of one
 allocation made before the launch, still to come), and array-valued control flow.
 
-Still to come in this pass: kernels for host-level reduce, scan, scatter, hist, gpu_body
-and the constructors (issue 4); they stay `mem` ops here.
+Still to come in this pass (issue 4): kernels for host-level reduce, scan and hist,
+which need cooperation within a block (shared memory, warp shuffles, atomics), and the
+expansion of allocations made inside lambdas; those ops stay `mem` ops here.
 """
 
 from __future__ import annotations
@@ -278,6 +280,92 @@ class KernelBody:
         self.loop(self.dim(ins[0], 0), step, [self.value(v) for v in op.neutral])
 
 
+def _grid_stride_kernel(name: str, operands: Sequence[SSAValue], row_body) -> gpu.FuncOp:
+    """A kernel over operands + a row count: for each row i of this thread (grid-stride),
+    row_body(body, params, i) emits what row i does."""
+    block = Block(arg_types=[*[v.type for v in operands], IndexType()])
+    *params, n = block.args
+    for param, v in zip(params, operands):
+        if v.name_hint:
+            param.name_hint = v.name_hint
+    n.name_hint = "rows"
+    b = Builder(InsertPoint.at_end(block))
+    first = b.insert(gpu.GlobalIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))).result
+    threads = b.insert(
+        arith.MuliOp(
+            b.insert(gpu.GridDimOp(gpu.DimensionAttr(gpu.DimensionEnum.X))).result,
+            b.insert(gpu.BlockDimOp(gpu.DimensionAttr(gpu.DimensionEnum.X))).result,
+        )
+    ).results[0]
+    row_block = Block(arg_types=[IndexType()])
+    row_block.args[0].name_hint = "row"
+    body = KernelBody(Builder(InsertPoint.at_end(row_block)), dict(zip(operands, params)))
+    row_body(body, params, row_block.args[0])
+    body.b.insert(scf.YieldOp())
+    b.insert(scf.ForOp(first, n, threads, [], Region(row_block)))
+    b.insert(gpu.ReturnOp([]))
+    return gpu.FuncOp(name, FunctionType.from_lists(block.arg_types, []), Region(block), kernel=True)
+
+
+def build_iota_kernel(op: mem.IotaOp, name: str) -> tuple[gpu.FuncOp, list[SSAValue]]:
+    def row(body: KernelBody, params, i) -> None:
+        (out,) = params
+        element = out.type.element_type
+        value = i if isinstance(element, IndexType) else body.b.insert(arith.IndexCastOp(i, element)).result
+        body.b.insert(memref.StoreOp.get(value, out, [i]))
+
+    return _grid_stride_kernel(name, [op.output], row), [op.output]
+
+
+def build_fill_kernel(op: mem.FillOp, name: str) -> tuple[gpu.FuncOp, list[SSAValue]]:
+    def row(body: KernelBody, params, i) -> None:
+        value, out = params
+        source = Row(value, ()) if isinstance(value.type, MemRefType) else value
+        body.store(source, Row(out, ()), i, op)
+
+    return _grid_stride_kernel(name, [op.value, op.output], row), [op.value, op.output]
+
+
+def build_scatter_kernel(op: mem.ScatterOp, name: str) -> tuple[gpu.FuncOp, list[SSAValue]]:
+    def row(body: KernelBody, params, i) -> None:
+        dest, indices, values = params
+        b = body.b
+        k = b.insert(memref.LoadOp.get(indices, [i])).res
+        if not isinstance(k.type, IndexType):
+            k = b.insert(arith.IndexCastOp(k, IndexType())).result
+        size = body.dim(Row(dest, ()), 0)
+        # out-of-bounds indices are ignored (an unsigned compare also rejects negatives)
+        inside = b.insert(arith.CmpiOp(k, size, "ult")).result
+        then = Block()
+        outer = body.b
+        body.b = Builder(InsertPoint.at_end(then))
+        body.store(body.element_or_row(Row(values, ()), i), Row(dest, ()), k, op)
+        body.b.insert(scf.YieldOp())
+        body.b = outer
+        b.insert(scf.IfOp(inside, [], Region(then)))
+
+    operands = [op.dest, op.indices, op.values]
+    return _grid_stride_kernel(name, operands, row), operands
+
+
+def build_gpu_body_kernel(op: mem.GpuBodyOp, name: str) -> tuple[gpu.FuncOp, list[SSAValue]]:
+    """A single-threaded kernel: the body runs once; value j goes to element 0 of output j."""
+    captured = [v for v in captured_values(op) if v not in op.outputs]
+    operands = [*captured, *op.outputs]
+    block = Block(arg_types=[v.type for v in operands])
+    for param, v in zip(block.args, operands):
+        if v.name_hint:
+            param.name_hint = v.name_hint
+    body = KernelBody(Builder(InsertPoint.at_end(block)), dict(zip(operands, block.args)))
+    body.translate_block(op.body.block)
+    zero = _index(body.b, 0)
+    outs = block.args[len(captured) :]
+    for value, out in zip(op.body.block.last_op.operands, outs):
+        body.store(body.values[value], Row(out, ()), zero, op)
+    body.b.insert(gpu.ReturnOp([]))
+    return gpu.FuncOp(name, FunctionType.from_lists(block.arg_types, []), Region(block), kernel=True), operands
+
+
 def build_map_kernel(op: mem.MapOp, name: str) -> tuple[gpu.FuncOp, list[SSAValue]]:
     """The kernel of a host-level map, and the host values to launch it with (the
     captured values, the inputs, the outputs; then the row count)."""
@@ -357,28 +445,43 @@ class ConvertMemToGpuPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels: list[gpu.FuncOp] = []
-        maps = [
-            m
+        host_kernels = [
+            k
             for f in op.ops
             if isinstance(f, func.FuncOp)
-            for m in f.walk()
-            if isinstance(m, mem.MapOp) and not _inside_kernel(m)
+            for k in f.walk()
+            if type(k) in _BUILDERS and not _inside_kernel(k)
         ]
         try:
-            for m in maps:
-                name = f"map{len(kernels)}"
-                kernel, operands = build_map_kernel(m, name)
+            for k in host_kernels:
+                kind, build, rows_of = _BUILDERS[type(k)]
+                name = f"{kind}{len(kernels)}"
+                kernel, operands = build(k, name)
                 kernels.append(kernel)
-                b = Builder(InsertPoint.before(m))
-                rows = b.insert(mem.SizeOp(m.inputs[0], 0)).result
-                _launch(b, name, operands, rows)
-                Rewriter.erase_op(m)
+                b = Builder(InsertPoint.before(k))
+                if rows_of is None:  # a single thread
+                    one = _index(b, 1)
+                    b.insert(gpu.LaunchFuncOp(SymbolRefAttr("kernels", [name]), [one, one, one], [one, one, one], kernelOperands=operands))
+                else:
+                    _launch(b, name, operands, b.insert(mem.SizeOp(rows_of(k), 0)).result)
+                Rewriter.erase_op(k)
         except CannotLower as error:
             raise _fail(error) from None
         if kernels:
             # (gpu.ModuleOp.__init__ takes a SymbolRefAttr, but its verifier wants a StringAttr)
             op.body.block.add_op(gpu.ModuleOp(StringAttr("kernels"), Region(Block(kernels))))  # type: ignore[arg-type]
             op.attributes["gpu.container_module"] = UnitAttr()
+
+
+_BUILDERS = {
+    mem.MapOp: ("map", build_map_kernel, lambda k: k.inputs[0]),
+    mem.IotaOp: ("iota", build_iota_kernel, lambda k: k.output),
+    mem.FillOp: ("fill", build_fill_kernel, lambda k: k.output),
+    mem.ScatterOp: ("scatter", build_scatter_kernel, lambda k: k.indices),
+    mem.GpuBodyOp: ("gpu_body", build_gpu_body_kernel, None),
+}
+"""Kernel ops lowered so far: name prefix, kernel builder, and the view whose outer size
+is the kernel's row count (None: one thread)."""
 
 
 def _inside_kernel(op: Operation) -> bool:
