@@ -1,5 +1,5 @@
-// RUN: soacc-opt %s -p convert-mem-to-gpu | filecheck %s
-// RUN: soacc-opt %s -p convert-mem-to-gpu -t cuda | filecheck %s --check-prefix=CUDA
+// RUN: soacc-opt %s -p convert-mem-to-gpu --split-input-file | filecheck %s
+// RUN: soacc-opt %s -p convert-mem-to-gpu -t cuda --split-input-file | filecheck %s --check-prefix=CUDA
 
 // A host-level map whose rows are reduced (a segmented reduction) and scaled by a
 // captured scalar becomes one kernel: a grid-stride loop over the rows, each row
@@ -65,3 +65,84 @@ builtin.module {
 // CUDA:   for (long long row = {{.*}}; row < rows; row += {{.*}}) {
 // CUDA:       float {{.*}} = a[a_offset + row * a_stride0 + {{.*}} * a_stride1];
 // CUDA:     sums[sums_offset + row * sums_stride0] = u;
+
+// -----
+
+// Constructors and scatter are grid-stride kernels too: the replicate fills every row;
+// the scatter reads each index and writes only when it is inside the destination (an
+// unsigned compare also rejects negative indices); the gpu_body is a single-threaded
+// kernel (a 1x1 launch) writing its value to element 0 of its output.
+
+builtin.module {
+  func.func @main(%n: index, %vs_host_mem: !mem.block<host>, %vs_host: memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, %is_host_mem: !mem.block<host>, %is_host: memref<?xindex, strided<[?], offset: ?>, #mem.space<host>>) -> (!mem.block<host>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, !mem.block<host>, memref<1xf32, strided<[?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (index, tensor<?xf32>, tensor<?xindex>) -> (tensor<?xf32>, tensor<1xf32>)} {
+    %0 = mem.size %vs_host[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+    %1 = arith.constant 4 : index
+    %2 = arith.muli %1, %0 : index
+    %vs_mem = mem.alloc %2 : !mem.block<device>
+    %3 = arith.constant 0 : index
+    %vs = mem.view %vs_mem[%3] sizes(%0) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    mem.copy %vs_host, %vs : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %4 = mem.size %is_host[0] : memref<?xindex, strided<[?], offset: ?>, #mem.space<host>>
+    %5 = arith.constant 8 : index
+    %6 = arith.muli %5, %4 : index
+    %is_mem = mem.alloc %6 : !mem.block<device>
+    %7 = arith.constant 0 : index
+    %is = mem.view %is_mem[%7] sizes(%4) : !mem.block<device> -> memref<?xindex, strided<[?], offset: ?>, #mem.space<device>>
+    mem.copy %is_host, %is : memref<?xindex, strided<[?], offset: ?>, #mem.space<host>>, memref<?xindex, strided<[?], offset: ?>, #mem.space<device>>
+    %zero = arith.constant 0.000000e+00 : f32
+    %8 = arith.constant 4 : index
+    %9 = arith.muli %8, %n : index
+    %dest_mem = mem.alloc %9 : !mem.block<device>
+    %10 = arith.constant 0 : index
+    %dest = mem.view %dest_mem[%10] sizes(%n) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    mem.fill %zero, %dest : f32, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    mem.scatter %dest[%is] = %vs : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xindex, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %11 = arith.constant 1 : index
+    %12 = arith.constant 4 : index
+    %13 = arith.muli %12, %11 : index
+    %g_mem = mem.alloc %13 : !mem.block<device>
+    %14 = arith.constant 0 : index
+    %g = mem.view %g_mem[%14] : !mem.block<device> -> memref<1xf32, strided<[?], offset: ?>, #mem.space<device>>
+    mem.gpu_body outs(%g : memref<1xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+      %c0 = arith.constant 0 : index
+      %x = mem.load %dest[%c0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+      %y = arith.addf %x, %x : f32
+      mem.yield %y : f32
+    }
+    %15 = mem.size %dest[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %16 = arith.constant 4 : index
+    %17 = arith.muli %16, %15 : index
+    %r_host_mem = mem.alloc %17 : !mem.block<host>
+    %18 = arith.constant 0 : index
+    %r_host = mem.view %r_host_mem[%18] sizes(%15) : !mem.block<host> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+    mem.copy %dest, %r_host : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+    %19 = mem.size %g[0] : memref<1xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %20 = arith.constant 4 : index
+    %21 = arith.muli %20, %19 : index
+    %g_host_mem = mem.alloc %21 : !mem.block<host>
+    %22 = arith.constant 0 : index
+    %g_host = mem.view %g_host_mem[%22] : !mem.block<host> -> memref<1xf32, strided<[?], offset: ?>, #mem.space<host>>
+    mem.copy %g, %g_host : memref<1xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<1xf32, strided<[?], offset: ?>, #mem.space<host>>
+    func.return %r_host_mem, %r_host, %g_host_mem, %g_host : !mem.block<host>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, !mem.block<host>, memref<1xf32, strided<[?], offset: ?>, #mem.space<host>>
+  }
+}
+
+
+// CHECK:      "gpu.launch_func"({{.*}}, %zero, %dest, {{%[0-9]+}}) <{kernel = @kernels::@fill0
+// CHECK:      "gpu.launch_func"({{.*}}, %dest, %is, %vs, {{%[0-9]+}}) <{kernel = @kernels::@scatter1
+// CHECK:      "gpu.launch_func"([[ONE:%[0-9]+]], [[ONE]], [[ONE]], [[ONE]], [[ONE]], [[ONE]], %dest, %g) <{kernel = @kernels::@gpu_body2
+// CHECK:      scf.for %row = {{%[0-9]+}} to %rows step {{%[0-9]+}} {
+// CHECK-NEXT:   memref.store %zero, %dest[%row]
+// CHECK:      scf.for %row = {{%[0-9]+}} to %rows step {{%[0-9]+}} {
+// CHECK-NEXT:   [[K:%[0-9]+]] = memref.load %is[%row]
+// CHECK:        [[IN:%[0-9]+]] = arith.cmpi ult, [[K]], {{%[0-9]+}} : index
+// CHECK-NEXT:   scf.if [[IN]] {
+// CHECK-NEXT:     [[V:%[0-9]+]] = memref.load %vs[%row]
+// CHECK-NEXT:     memref.store [[V]], %dest[[[K]]]
+// CHECK:      [[X:%[0-9]+]] = memref.load %dest[%c0]
+// CHECK-NEXT: %y = arith.addf [[X]], [[X]] : f32
+// CHECK:      memref.store %y, %g[{{%[0-9]+}}]
+
+// CUDA: extern "C" __global__ void fill0(
+// CUDA: extern "C" __global__ void scatter1(
+// CUDA: extern "C" __global__ void gpu_body2(
