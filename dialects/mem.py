@@ -339,7 +339,7 @@ class ViewOp(IRDLOperation):
 
     def _check_static_bounds(self, t: MemRefType) -> None:
         """With constant offset, sizes, strides and block size, the view must fit."""
-        from soacc.dialects.constants import constant_int
+        from soacc.dialects.soac import constant_int
 
         if self.strides or DYNAMIC_INDEX in t.get_shape():
             return

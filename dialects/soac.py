@@ -111,6 +111,16 @@ def array_of(t: Attribute, outer: int = DYNAMIC_INDEX) -> TensorType:
     return TensorType(t, (outer,))
 
 
+def constant_int(value: SSAValue) -> int | None:
+    """The integer an `arith.constant` gives, or None when `value` is not one."""
+    from xdsl.dialects import arith
+
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return op.value.value.data
+    return None
+
+
 def dims_compatible(a: int, b: int) -> bool:
     return a == DYNAMIC_INDEX or b == DYNAMIC_INDEX or a == b
 

@@ -470,7 +470,7 @@ def _store(p: CudaPrinter, op: memref.StoreOp) -> None:
 
 
 def _dim(p: CudaPrinter, op: memref.DimOp) -> None:
-    from soacc.dialects.constants import constant_int
+    from soacc.dialects.soac import constant_int
 
     axis = constant_int(op.index)
     if axis is None:

@@ -1,5 +1,5 @@
-// RUN: SOACC_ROUNDTRIP
-// RUN: SOACC_GENERIC_ROUNDTRIP
+// RUN: soacc-opt %s --print-op-generic --split-input-file | soacc-opt --split-input-file | filecheck %s
+// RUN: soacc-opt %s --print-op-generic --split-input-file | filecheck %s --check-prefix=CHECK-GENERIC
 // RUN: xdsl-opt %s | filecheck %s
 
 // Every mem op, attribute and type variant: custom form -> generic -> custom, the
