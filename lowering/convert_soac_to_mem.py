@@ -282,31 +282,60 @@ _FRESH_ARRAYS = (
 )
 
 
-def owns_memory(value: SSAValue, entry: bool, seen: frozenset = frozenset()) -> bool:
+_REPEATING = (scf.ForOp, scf.WhileOp, soac.MapOp, soac.ReduceOp, soac.ScanOp, soac.HistOp)
+"""Ops whose regions run many times (loop iterations, or the lanes of a lambda): memory
+from outside them is the same memory every time."""
+
+
+def repeating_ancestor(op: Operation) -> Operation | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, (*_REPEATING, func.FuncOp)):
+        parent = parent.parent_op()
+    return parent if isinstance(parent, _REPEATING) else None
+
+
+def _defined_within(value: SSAValue, region_op: Operation | None) -> bool:
+    """`value` is made inside `region_op`'s regions (anywhere, when it is None)."""
+    if region_op is None:
+        return True
+    if isinstance(value, BlockArgument):
+        owner = value.owner.parent_op()
+        return owner is not None and region_op.is_ancestor(owner)
+    return value.op is not region_op and region_op.is_ancestor(value.op)
+
+
+def owns_memory(
+    value: SSAValue, entry: bool, within: Operation | None = None, seen: frozenset = frozenset()
+) -> bool:
     """Whether no other array shares this array's memory (so that, if this is its last
     use, it may be overwritten). Views, lambda rows, call results and parameters of
     non-entry functions may share; an entry point's arrays are our own device copies.
     Memory that flows through control flow is owned only if every array it may come from
-    is owned *and used nowhere else*."""
+    is owned, used nowhere else, and made inside `within` (the innermost loop or lambda
+    around the write): memory from outside it would be written again every iteration or
+    lane. A loop's initial value is checked against the loop's own surroundings, and what
+    an iteration feeds back must be made inside the loop."""
     if value in seen:
         return True  # a loop-carried array owns its memory if every other path does
     seen = seen | {value}
+    if not _defined_within(value, within):
+        return False
     if isinstance(value, OpResult):
         op = value.op
         if isinstance(op, _FRESH_ARRAYS):
             return True
         if isinstance(op, scf.IfOp):
             return all(
-                _exclusive(r.block.last_op.operands[value.index], entry, seen) for r in op.regions
+                _exclusive(r.block.last_op.operands[value.index], entry, within, seen) for r in op.regions
             )
         if isinstance(op, scf.ForOp):
             i = value.index
-            return _exclusive(op.iter_args[i], entry, seen) and _exclusive(
-                op.body.block.last_op.operands[i], entry, seen
+            return _exclusive(op.iter_args[i], entry, repeating_ancestor(op), seen) and _exclusive(
+                op.body.block.last_op.operands[i], entry, op, seen
             )
         if isinstance(op, scf.WhileOp):
             forwarded = op.before_region.block.last_op.args[value.index]
-            return _exclusive(forwarded, entry, seen)
+            return _exclusive(forwarded, entry, op, seen)
         return False  # calls and views
     assert isinstance(value, BlockArgument)
     parent = value.block.parent_op()
@@ -314,23 +343,23 @@ def owns_memory(value: SSAValue, entry: bool, seen: frozenset = frozenset()) -> 
         return entry
     if isinstance(parent, scf.ForOp) and value.index > 0:
         i = value.index - 1
-        return _exclusive(parent.iter_args[i], entry, seen) and _exclusive(
-            parent.body.block.last_op.operands[i], entry, seen
+        return _exclusive(parent.iter_args[i], entry, repeating_ancestor(parent), seen) and _exclusive(
+            parent.body.block.last_op.operands[i], entry, parent, seen
         )
     if isinstance(parent, scf.WhileOp):
         i = value.index
         if value.block is parent.before_region.block:
             # fed by the initial value, then by what the after region yields
-            return _exclusive(parent.arguments[i], entry, seen) and _exclusive(
-                parent.after_region.block.last_op.operands[i], entry, seen
+            return _exclusive(parent.arguments[i], entry, repeating_ancestor(parent), seen) and _exclusive(
+                parent.after_region.block.last_op.operands[i], entry, parent, seen
             )
         # the after region gets what the condition forwards
-        return _exclusive(parent.before_region.block.last_op.args[i], entry, seen)
+        return _exclusive(parent.before_region.block.last_op.args[i], entry, parent, seen)
     return False
 
 
-def _exclusive(value: SSAValue, entry: bool, seen: frozenset) -> bool:
-    return value.has_one_use() and owns_memory(value, entry, seen)
+def _exclusive(value: SSAValue, entry: bool, within: Operation | None, seen: frozenset) -> bool:
+    return value.has_one_use() and owns_memory(value, entry, within, seen)
 
 
 def _loop_operand_index(op: Operation, result_index: int) -> int:
@@ -346,7 +375,11 @@ def can_consume(source: SSAValue, op: Operation, entry: bool) -> bool:
         if isinstance(source, OpResult)
         else source.owner is op.parent_block()
     )
-    return source.has_one_use() and defined_here and owns_memory(source, entry)
+    return (
+        source.has_one_use()
+        and defined_here
+        and owns_memory(source, entry, repeating_ancestor(op))
+    )
 
 
 # --------------------------------------------------------------------------------------
