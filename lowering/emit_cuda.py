@@ -114,6 +114,21 @@ def _float_literal(value: float, t: Attribute) -> str:
     return value.hex() + ("f" if single else "")
 
 
+_RESERVED = set(
+    """alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t
+    char32_t class compl const constexpr const_cast continue decltype default delete do double
+    dynamic_cast else enum explicit export extern false float for friend goto if inline int
+    long mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected
+    public register reinterpret_cast return short signed sizeof static static_assert
+    static_cast struct switch template this thread_local throw true try typedef typeid
+    typename union unsigned using virtual void volatile wchar_t while xor xor_eq
+    threadIdx blockIdx blockDim gridDim warpSize isnan signbit min max abs llabs
+    NAN INFINITY main""".split()
+)
+"""Names a generated variable must not take (C++ keywords, CUDA built-ins); the names of
+the functions rules call are added below, from the rule table."""
+
+
 @dataclass
 class CudaPrinter:
     stream: IO[str]
@@ -128,14 +143,23 @@ class CudaPrinter:
 
     def name(self, value: SSAValue) -> str:
         if value not in self.names:
-            base = re.sub(r"[^A-Za-z0-9_]", "_", value.name_hint or "v")
-            candidate, n = f"{base}", 0
-            while candidate in self.used or not candidate[0].isalpha():
-                n += 1
-                candidate = f"{base}_{n}" if base[0].isalpha() else f"v{base}_{n}"
-            self.used.add(candidate)
-            self.names[value] = candidate
+            self.names[value] = self.fresh(value.name_hint or "v")
         return self.names[value]
+
+    def fresh(self, hint: str) -> str:
+        """A C identifier no other variable, parameter, keyword or called function has."""
+        base = re.sub(r"[^A-Za-z0-9_]", "_", hint)
+        if not base[0].isalpha():
+            base = "v" + base
+        candidate, n = base, 0
+        while candidate in self.used or candidate in _RESERVED or candidate.startswith(("soacc_", "__")):
+            n += 1
+            candidate = f"{base}_{n}"
+        self.used.add(candidate)
+        return candidate
+
+    def reserve(self, name: str) -> None:
+        self.used.add(name)
 
     def define(self, value: SSAValue, expr: str) -> None:
         self.line(f"{c_type(value.type)} {self.name(value)} = {expr};")
@@ -154,6 +178,12 @@ class CudaPrinter:
         for arg in f.body.block.args:
             name = self.name(arg)
             if isinstance(arg.type, MemRefType):
+                # its offset, sizes and strides are parameters too: no local may take their names
+                rank = arg.type.get_num_dims()
+                for derived in [f"{name}_offset", *[f"{name}_{k}{d}" for k in ("size", "stride") for d in range(rank)]]:
+                    if derived in self.used:
+                        raise self.error(f, f"has a value named {derived}, which the parameters of %{arg.name_hint} need")
+                    self.reserve(derived)
                 params.append(f"{c_type(arg.type.element_type)}* __restrict__ {name}")
                 params.append(f"long long {name}_offset")
                 params += [f"long long {name}_size{d}" for d in range(arg.type.get_num_dims())]
@@ -298,8 +328,8 @@ def _cast(kind: str) -> Callable[[CudaPrinter, Operation], None]:
         (x,) = _operands(p, op)
         src, dst = op.operands[0].type, op.results[0].type
         to = c_type(dst)
-        if kind == "trunc" and to == "bool":
-            expr = f"(({x} & 1) != 0)"
+        if to == "bool" and c_type(src) != "bool":
+            expr = f"(({x} & 1) != 0)"  # to i1: the lowest bit
         elif kind == "signed" and c_type(src) == "bool":
             expr = f"({to})(-(int){x})"  # i1 read as signed
         elif kind == "unsigned" and c_type(src) != "bool":
@@ -337,10 +367,13 @@ def _negf(p: CudaPrinter, op: arith.NegfOp) -> None:
     p.define(op.results[0], f"-{p.name(op.operands[0])}")
 
 
-def _int_math(fn32: str, fn64: str) -> Callable[[CudaPrinter, Operation], None]:
+def _int_math(fn32: str, fn64: str, on_i1: str) -> Callable[[CudaPrinter, Operation], None]:
     def rule(p: CudaPrinter, op: Operation) -> None:
         (x,) = _operands(p, op)
         t = op.results[0].type
+        if c_type(t) == "bool":
+            p.define(op.results[0], on_i1.format(x=x))
+            return
         wide = c_type(t) == "long long"
         p.define(op.results[0], f"({c_type(t)}){(fn64 if wide else fn32).format(x=x, u=_unsigned(t))}")
 
@@ -387,7 +420,7 @@ def _assign(p: CudaPrinter, targets: Sequence[str], values: Sequence[str]) -> No
         return
     temps = []
     for t, v in zip(targets, values):
-        tmp = f"{t}_next"
+        tmp = p.fresh(f"{t}_next")
         p.line(f"auto {tmp} = {v};")
         temps.append(tmp)
     for t, tmp in zip(targets, temps):
@@ -582,9 +615,9 @@ _HANDLERS: dict[type[Operation], Callable] = {
     mathd.TruncOp: _unary_float("truncf", "trunc"),
     mathd.FPowIOp: _fpowi,
     mathd.IPowIOp: _ipowi,
-    mathd.CtPopOp: _int_math("__popc(({u}){x})", "__popcll(({u}){x})"),
-    mathd.CountLeadingZerosOp: _int_math("__clz({x})", "__clzll({x})"),
-    mathd.CountTrailingZerosOp: _int_math("({x} == 0 ? 32 : __ffs({x}) - 1)", "({x} == 0 ? 64 : __ffsll({x}) - 1)"),
+    mathd.CtPopOp: _int_math("__popc(({u}){x})", "__popcll(({u}){x})", "{x}"),
+    mathd.CountLeadingZerosOp: _int_math("__clz({x})", "__clzll({x})", "!{x}"),
+    mathd.CountTrailingZerosOp: _int_math("({x} == 0 ? 32 : __ffs({x}) - 1)", "({x} == 0 ? 64 : __ffsll({x}) - 1)", "!{x}"),
     scf.IfOp: _scf_if,
     scf.ForOp: _scf_for,
     scf.WhileOp: _scf_while,
@@ -599,6 +632,16 @@ _HANDLERS: dict[type[Operation], Callable] = {
     gpu.BarrierOp: _barrier,
     gpu.ReturnOp: _return,
 }
+
+
+# the functions rules call are reserved names too: every name in their templates
+_RESERVED.update(
+    word
+    for rule in _HANDLERS.values()
+    for cell in (rule.__closure__ or ())
+    if isinstance(cell.cell_contents, str)
+    for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", cell.cell_contents)
+)
 
 
 def emit_cuda(module: ModuleOp, output: IO[str]) -> None:
