@@ -124,6 +124,8 @@ class KernelBody:
     def store(self, value: SSAValue | Row, row: Row, index: SSAValue, where: Operation) -> None:
         """Writes a scalar, or copies a row, to row `index` of `row`."""
         target = Row(row.view, (*row.prefix, index))
+        if not isinstance(value, Row) and isinstance(value.type, MemRefType):
+            value = Row(value, ())  # a whole view (captured from outside) is copied
         if not isinstance(value, Row):
             self.b.insert(memref.StoreOp.get(value, row.view, list(target.prefix)))
             return

@@ -640,7 +640,7 @@ _RESERVED.update(
     for rule in _HANDLERS.values()
     for cell in (rule.__closure__ or ())
     if isinstance(cell.cell_contents, str)
-    for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", cell.cell_contents)
+    for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", re.sub(r"\{\w+\}", "", cell.cell_contents))
 )
 
 

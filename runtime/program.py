@@ -190,6 +190,12 @@ def apply_pipeline(module: ModuleOp, pipeline: str, parser: LocatingParser | Non
     except DiagnosticException as error:
         where = located_message(parser, module, error) if parser else f"error: {error}"
         raise ProgramError(where.removeprefix("error: ")) from None
+    try:
+        module.verify()
+    except DiagnosticException as error:
+        raise ProgramError(
+            f"the passes {pipeline} made invalid IR (a bug in soacc): {error}"
+        ) from None
 
 
 class Program:

@@ -95,9 +95,10 @@ class ReferenceExecutor:
         statistics = Statistics()
         interpreter.set_data(MemFunctions, "statistics", statistics)
         self.last_statistics = statistics
-        level2 = ENTRY_SIGNATURE in interpreter.get_op_for_symbol(function).attributes
+        callee = interpreter.get_op_for_symbol(function)
+        level2 = ENTRY_SIGNATURE in callee.attributes
         if level2:
-            args = _to_host_blocks(args)
+            args = _to_host_blocks(args, callee.attributes[ENTRY_SIGNATURE].inputs.data)
         try:
             with np.errstate(all="ignore"):  # wrap-around and inf/NaN are MLIR semantics
                 results = tuple(interpreter.call_op(function, tuple(args)))
@@ -113,13 +114,17 @@ class ReferenceExecutor:
             raise ExecutionError(f"{where}: {message}") from None
 
 
-def _to_host_blocks(args: Sequence) -> list:
-    """Each array argument as a (host block, view) pair: the caller's memory, not an
-    allocation of the program's."""
+def _to_host_blocks(args: Sequence, types: Sequence) -> list:
+    """Each array argument (of any rank, 0 included) as a (host block, view) pair: the
+    caller's memory, not an allocation of the program's."""
+    from xdsl.dialects.builtin import TensorType
+
     out: list = []
-    for a in args:
-        if isinstance(a, np.ndarray) and a.ndim > 0:
-            array = np.ascontiguousarray(a)
+    for a, t in zip(args, types):
+        if isinstance(t, TensorType):
+            array = np.asarray(a)
+            if not array.flags.c_contiguous:
+                array = array.copy()  # (np.ascontiguousarray would make a 0-d array 1-d)
             out += [Block(array.reshape(-1).view(np.uint8), "host"), array]
         else:
             out.append(a)

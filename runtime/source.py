@@ -7,7 +7,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 
 class LocatingParser(Parser):
@@ -22,7 +22,12 @@ class LocatingParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self.pos
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except VerifyException as error:
+            # a type constraint of the op's syntax failed while parsing it: say where
+            line_end = self.source_text.find("\n", start)
+            self.raise_error(str(error), start, line_end if line_end > start else self.pos)
         self.op_offsets[op] = start
         return op
 

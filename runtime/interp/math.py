@@ -65,6 +65,8 @@ def _erf(x):
 def _bit_count(fn_name: str) -> Callable:
     def count(x):
         x = np.asarray(x)
+        if x.dtype == np.bool_:  # a 1-bit integer: ctpop is x, ctlz and cttz are !x
+            return x.copy() if fn_name == "ctpop" else ~x
         u = x.view(unsigned_dtype(x.dtype))
         width = u.dtype.itemsize * 8
         if fn_name == "ctpop":

@@ -1,0 +1,63 @@
+"""Smaller faults a review found: rank-0 array arguments at level 2, bit counts on i1,
+a type error found while parsing, and a map yielding a whole captured array lowered to
+a kernel (each checked at level 1 and level 2 through rt_util.run where it runs)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from rt_util import assert_array, run
+
+import soacc
+
+RANK0 = """func.func @main(%a: tensor<?xf32>, %s: tensor<f32>) -> (tensor<?xf32>, tensor<f32>) {
+  %m = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%e: f32):
+    soac.yield %e : f32
+  }
+  func.return %m, %s : tensor<?xf32>, tensor<f32>
+}"""
+
+CTLZ_I1 = """func.func @main(%a: tensor<?xi1>) -> (tensor<?xi1>, tensor<?xi1>, tensor<?xi1>) {
+  %r:3 = soac.map(%a) : (tensor<?xi1>) -> (tensor<?xi1>, tensor<?xi1>, tensor<?xi1>) {
+  ^bb0(%x: i1):
+    %l = math.ctlz %x : i1
+    %t = math.cttz %x : i1
+    %p = math.ctpop %x : i1
+    soac.yield %l, %t, %p : i1, i1, i1
+  }
+  func.return %r#0, %r#1, %r#2 : tensor<?xi1>, tensor<?xi1>, tensor<?xi1>
+}"""
+
+
+def test_a_rank_0_array_argument_runs_at_both_levels():
+    m, s = run(RANK0, np.arange(3, dtype=np.float32), np.array(5.0, np.float32))
+    assert_array(m, [0, 1, 2], np.float32)
+    assert s == np.float32(5.0)
+
+
+def test_bit_counts_of_i1():
+    lz, tz, pop = run(CTLZ_I1, np.array([True, False]))
+    assert_array(lz, [False, True], np.bool_)
+    assert_array(tz, [False, True], np.bool_)
+    assert_array(pop, [True, False], np.bool_)
+
+
+def test_a_type_error_found_while_parsing_is_located():
+    src = """func.func @main(%a: tensor<?xf32>) -> index {
+  %r = soac.map(%a) : (tensor<?xf32>) -> index {
+  ^bb0(%e: f32):
+    soac.yield %e : f32
+  }
+  func.return %r : index
+}"""
+    with pytest.raises(soacc.ProgramError, match=r"<input>:2:3"):
+        soacc.compile(src)
+
+
+def test_a_map_yielding_a_captured_array_lowers_to_a_valid_kernel():
+    path = Path(__file__).parents[1] / "lowering" / "programs" / "map_yields_a_captured_array.mlir"
+    program = soacc.compile(path, backend="numpy", pipeline="convert-soac-to-mem,convert-mem-to-gpu")
+    program.module.verify()
