@@ -103,7 +103,16 @@ class Alternatives:
     options: tuple
 
 
-SizeExpr = Const | Scalar | Dim | Sum | Alternatives
+@dataclass(frozen=True)
+class Choice:
+    """The size of an `if`'s result: one branch's or the other's, by its condition."""
+
+    condition: SSAValue
+    if_true: object
+    if_false: object
+
+
+SizeExpr = Const | Scalar | Dim | Sum | Alternatives | Choice
 
 
 def _lambda_input(arg: BlockArgument) -> tuple[Operation, SSAValue] | None:
@@ -174,12 +183,17 @@ def derive_dim(value: SSAValue, axis: int) -> SizeExpr:
                 return Scalar(ranges[axis][1])
             return Dim(op.source, len(entries) + axis - len(ranges))
         case scf.IfOp():
-            # both branches must agree on the size, symbolically
-            sizes = tuple(dict.fromkeys(canonical(Dim(yielded(r), axis)) for r in op.regions if r.blocks))
-            return sizes[0] if len(sizes) == 1 else Alternatives(sizes)
+            sizes = [canonical(Dim(yielded(r), axis)) for r in op.regions if r.blocks]
+            if len(set(sizes)) == 1:
+                return sizes[0]
+            # decided by the condition when it is known before the combinator runs;
+            # otherwise a regular program makes the branches agree (checked when written)
+            return Choice(op.cond, sizes[0], sizes[1])
         case arith.SelectOp():
-            sizes = tuple(dict.fromkeys(canonical(Dim(v, axis)) for v in op.operands[1:]))
-            return sizes[0] if len(sizes) == 1 else Alternatives(sizes)
+            sizes = [canonical(Dim(v, axis)) for v in op.operands[1:]]
+            if len(set(sizes)) == 1:
+                return sizes[0]
+            return Choice(op.cond, sizes[0], sizes[1])
         case scf.ForOp():
             carried = list(op.body.block.args[1:])
             proved = _loop_keeps_sizes(op.iter_args, carried, carried, yielded_values(op.body))
@@ -238,6 +252,8 @@ def canonical(expr: SizeExpr, assumed: dict | None = None, depth: int = 0) -> Si
             return Sum(tuple(canonical(t, assumed, depth + 1) for t in terms))
         case Alternatives(options=options):
             return Alternatives(tuple(canonical(o, assumed, depth + 1) for o in options))
+        case Choice(condition=c, if_true=a, if_false=b):
+            return Choice(c, canonical(a, assumed, depth + 1), canonical(b, assumed, depth + 1))
         case Dim(array=a, axis=axis):
             if (a, axis) in assumed:
                 return assumed[(a, axis)]
@@ -514,6 +530,11 @@ class FunctionConverter:
                     if self.computable(option):
                         return self.size_of(option, where)
                 raise CannotBufferise(where, "no branch's size of an array it makes can be computed before it")
+            case Choice(condition=c, if_true=a, if_false=b):
+                if self.computable(Scalar(c)) and self.computable(a) and self.computable(b):
+                    cond, x, y = self.size_of(Scalar(c), where), self.size_of(a, where), self.size_of(b, where)
+                    return self.insert(arith.SelectOp(cond, x, y)).result
+                return self.size_of(Alternatives((a, b)), where)
             case Sum(terms=terms):
                 total = self.size_of(terms[0], where)
                 for t in terms[1:]:
@@ -555,6 +576,8 @@ class FunctionConverter:
                 return all(self.computable(t, depth + 1) for t in terms)
             case Alternatives(options=options):
                 return any(self.computable(o, depth + 1) for o in options)
+            case Choice(if_true=a, if_false=b):
+                return self.computable(a, depth + 1) or self.computable(b, depth + 1)
             case Scalar(value=v):
                 if v in self.scope:
                     return True

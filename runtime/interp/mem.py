@@ -105,9 +105,16 @@ def _view_name(op: Operation, value=None) -> str:
     return f"%{v.name_hint}" if v is not None and v.name_hint else "the view"
 
 
-def _write(op: Operation, dest: np.ndarray, value, what: str) -> None:
-    """dest[...] = value, with the shapes checked (an irregular row is an error)."""
+def _write(op: Operation, dest: np.ndarray, value, what: str, exact_from: int | None = None) -> None:
+    """dest[...] = value, with the shapes checked: from axis `exact_from` on (the value's
+    own axes, past the lanes) they must be equal, not merely broadcastable, so that a row
+    of the wrong size is an error rather than silently stretched."""
     value = np.asarray(value)
+    if exact_from is not None and value.shape[exact_from:] != np.shape(dest)[exact_from:]:
+        raise ExecutionError(
+            f"{what}: a value of shape {list(value.shape[exact_from:])} does not fit a "
+            f"destination of shape {list(np.shape(dest)[exact_from:])} (arrays must be regular)"
+        )
     if isinstance(dest, GatheredSlice) and dest.source is not None:
         if np.broadcast_shapes(value.shape, dest.shape) != dest.shape:
             raise ExecutionError(
@@ -254,7 +261,7 @@ class MemFunctions(InterpreterFunctions):
         for out, value in zip(outputs, results):
             if value is out:
                 continue  # the row was built in place
-            _write(op, out, fill_lane_axis(value, axis, n), "mem.map output")
+            _write(op, out, fill_lane_axis(value, axis, n), "mem.map output", exact_from=axis)
         return ()
 
     @impl(mem.ReduceOp)
@@ -266,7 +273,7 @@ class MemFunctions(InterpreterFunctions):
         if not outputs:
             return tuple(results)
         for out, value in zip(outputs, results):
-            _write(op, out, value, "mem.reduce output")
+            _write(op, out, value, "mem.reduce output", exact_from=lanes(interpreter).depth)
         return ()
 
     @impl(mem.ScanOp)
@@ -276,7 +283,7 @@ class MemFunctions(InterpreterFunctions):
         with _kernel(interpreter):
             results = reduce_or_scan(interpreter, op, inputs, neutral, scan=True)
         for out, value in zip(outputs, results):
-            _write(op, out, value, "mem.scan output")
+            _write(op, out, value, "mem.scan output", exact_from=lanes(interpreter).depth)
         return ()
 
     @impl(mem.ScatterOp)
@@ -306,7 +313,7 @@ class MemFunctions(InterpreterFunctions):
             if np.ndim(out) == axis + 1:  # a scalar per lane
                 out[row] = value
             else:
-                _write(op, out[row], value, "mem.gpu_body output")
+                _write(op, out[row], value, "mem.gpu_body output", exact_from=axis)
         return ()
 
     # --- constructors -----------------------------------------------------------------
