@@ -22,7 +22,7 @@ from soacc.runtime.errors import ArgumentError, ProgramError
 from soacc.dialects.mem import BlockType
 from soacc.runtime.reference import ENTRY_SIGNATURE, ReferenceExecutor
 from soacc.runtime.statistics import Statistics
-from soacc.runtime.source import LocatingParser, located_message
+from soacc.runtime.source import LocatingParser, first_use_before_definition, located_message
 
 
 def make_context() -> Context:
@@ -273,4 +273,10 @@ def _parse_with(parser: LocatingParser) -> ModuleOp:
         module.verify()
     except VerifyException as error:
         raise ProgramError(located_message(parser, module, error).removeprefix("error: ")) from None
+    misuse = first_use_before_definition(module)
+    if misuse is not None:
+        op, value = misuse
+        name = f"%{value.name_hint}" if value.name_hint else "a value"
+        where = parser.location(op) or "<input>"
+        raise ProgramError(f"{where}: error: {op.name} uses {name} before it is defined")
     return module

@@ -94,3 +94,17 @@ def test_a_row_size_chosen_by_a_condition_known_before_the_map(condition):
 def test_rows_of_different_sizes_are_an_error_at_both_levels():
     with pytest.raises(soacc.ExecutionError):
         run(ROW_SIZE_BY_ROW, np.array([1, 2, 3], np.float32), np.array([0, 1], np.int64))
+
+
+def test_a_value_used_before_its_definition_is_a_located_error():
+    src = """func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %r = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %y = arith.addf %x, %z : f32
+    soac.yield %y : f32
+  }
+  %z = arith.constant 1.0 : f32
+  func.return %r : tensor<?xf32>
+}"""
+    with pytest.raises(soacc.ProgramError, match=r"<input>:4:5: error: arith.addf uses %z before it is defined"):
+        soacc.compile(src)
