@@ -4,8 +4,8 @@ names the kernel.
 
 PyCUDA's `prepared_async_call` re-reads its options, imports its packer and walks its
 texture references on every call (10.6 us of host time per launch on an H100 machine,
-against CuPy's 7.2 us; 6.9-7.3 us this way, against 5.6-6.0 us, measured by
-benchmarks/launch_overhead.py); a launch here packs the arguments with a precompiled
+against CuPy's 7.2 us; 6.2-7.3 us this way, against CuPy's 5.6-8.9 us on two machines,
+measured by benchmarks/launch_overhead.py); a launch here packs the arguments with a precompiled
 `struct.Struct` (native alignment, as the kernel's parameter buffer wants) and calls
 the function's `_launch_kernel` directly (the primitive `prepared_async_call` ends in;
 PyCUDA is pinned to a version that has it).
