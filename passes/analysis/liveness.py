@@ -22,11 +22,6 @@ class LastUses:
     """Values nobody uses (results of the previous op, arguments of the block): dead
     before this op runs."""
 
-    def last_user(self, value: SSAValue) -> Operation | None:
-        for op, values in self.dies_after.items():
-            if value in values:
-                return op
-        return None
 
 
 def _used_values(op: Operation) -> set[SSAValue]:

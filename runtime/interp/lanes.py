@@ -213,14 +213,6 @@ def is_uniform(x) -> bool:
     return np.size(x) == 1
 
 
-def any_active(state: LaneState, cond) -> bool:
-    return bool(np.any(active_values(state, cond)))
-
-
-def all_active(state: LaneState, cond) -> bool:
-    return bool(np.all(active_values(state, cond)))
-
-
 def lane_grids(shape: Sequence[int], depth: int) -> tuple[np.ndarray, ...]:
     """Open index grids over the first `depth` axes of an array of `shape` (an axis of
     length 1 indexes 0), for NumPy advanced indexing per lane."""
