@@ -17,4 +17,9 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return MEM
 
-    return {"soac": get_soac, "mem": get_mem}
+    def get_soacc_gpu() -> Dialect:
+        from soacc.dialects.soacc_gpu import SOACC_GPU
+
+        return SOACC_GPU
+
+    return {"soac": get_soac, "mem": get_mem, "soacc_gpu": get_soacc_gpu}

@@ -1,0 +1,225 @@
+"""
+The `soacc_gpu` dialect: what kernels need that xDSL's `gpu` dialect lacks.
+
+Kernels at level 3 are `gpu.func`s whose bodies are `arith`/`math`/`scf`/`memref` and
+`gpu` ids and barriers. Cooperation within a block and between blocks needs a little
+more, and only that is here (named `soacc_gpu` so it cannot clash with xDSL's `gpu`):
+
+- `soacc_gpu.shuffle`: a warp shuffle (CUDA's `__shfl_*_sync` over the full warp);
+- `soacc_gpu.shared`: a statically sized array in the block's shared memory;
+- `soacc_gpu.atomic_rmw` / `soacc_gpu.atomic_cas`: atomic read-modify-write and
+  compare-and-swap on global or shared memory, returning the old value;
+- `soacc_gpu.load_volatile` / `soacc_gpu.store_volatile`: loads and stores that go to
+  memory (not a register or a non-coherent cache), for flags other blocks publish;
+- `soacc_gpu.fence`: orders this thread's writes before its later ones for the whole
+  device (`__threadfence`).
+
+```mlir
+%up = soacc_gpu.shuffle up %x, %c1 : f32
+%s = soacc_gpu.shared : memref<8xf32>
+%old = soacc_gpu.atomic_rmw addi %one, %h[%bin] : i32, memref<?xi32, strided<[?], offset: ?>>
+```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    StringAttr,
+    i32,
+)
+from xdsl.ir import Attribute, Dialect, SSAValue
+from xdsl.irdl import (
+    AnyAttr,
+    IRDLOperation,
+    VarConstraint,
+    irdl_op_definition,
+    operand_def,
+    prop_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+)
+from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, Pure
+from xdsl.utils.exceptions import VerifyException
+
+SHUFFLE_MODES = ("down", "up", "xor", "idx")
+
+ATOMIC_KINDS = ("addi", "addf", "maxs", "mins", "maxu", "minu", "andi", "ori", "xori", "exch")
+"""Kinds of atomic_rmw: the ones CUDA has atomics for (on some types; the cuda target
+says which combinations it can write)."""
+
+
+def _is_scalar(t: Attribute) -> bool:
+    return isinstance(t, IntegerType | IndexType | AnyFloat)
+
+
+def _check_indexed(name: str, ref: SSAValue, indices: Sequence[SSAValue], value_type: Attribute | None = None) -> MemRefType:
+    t = ref.type
+    assert isinstance(t, MemRefType)
+    if len(indices) != t.get_num_dims():
+        raise VerifyException(f"{name} needs {t.get_num_dims()} indices for a memref of rank {t.get_num_dims()}, got {len(indices)}")
+    if value_type is not None and value_type != t.element_type:
+        raise VerifyException(f"{name} of a {value_type} on a memref of {t.element_type}")
+    return t
+
+
+@irdl_op_definition
+class ShuffleOp(IRDLOperation):
+    """Exchanges a value within the warp; every lane of the warp must execute it.
+    `down k`: lane i gets lane i+k's value (its own where i+k is past the warp);
+    `up k`: lane i gets lane i-k's (its own where i < k); `xor k`: lane i^k's;
+    `idx k`: lane k's."""
+
+    name = "soacc_gpu.shuffle"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    mode = prop_def(StringAttr)
+    value = operand_def(T)
+    offset = operand_def(i32)
+    result = result_def(T)
+    traits = traits_def(Pure())
+    assembly_format = "$mode $value `,` $offset attr-dict `:` type($value)"
+
+    def __init__(self, mode: str, value: SSAValue, offset: SSAValue):
+        super().__init__(operands=[value, offset], result_types=[value.type], properties={"mode": StringAttr(mode)})
+
+    def verify_(self) -> None:
+        if self.mode.data not in SHUFFLE_MODES:
+            raise VerifyException(f"soacc_gpu.shuffle mode is one of {', '.join(SHUFFLE_MODES)}, not '{self.mode.data}'")
+        if not _is_scalar(self.value.type):
+            raise VerifyException(f"soacc_gpu.shuffle exchanges scalars, not {self.value.type}")
+        if self.result.type != self.value.type:
+            raise VerifyException("soacc_gpu.shuffle result type must be its value's type")
+
+
+@irdl_op_definition
+class SharedOp(IRDLOperation):
+    """An array in the block's shared memory, static in shape, uninitialised; every
+    thread of the block sees the same one."""
+
+    name = "soacc_gpu.shared"
+    result = result_def(MemRefType)
+    traits = traits_def(MemoryAllocEffect())
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, t: MemRefType):
+        super().__init__(result_types=[t])
+
+    def verify_(self) -> None:
+        t = self.result.type
+        assert isinstance(t, MemRefType)
+        if not t.has_static_shape():
+            raise VerifyException(f"soacc_gpu.shared arrays have a static shape, not {t}")
+        if not _is_scalar(t.element_type):
+            raise VerifyException(f"soacc_gpu.shared arrays hold scalars, not {t.element_type}")
+
+
+@irdl_op_definition
+class AtomicRMWOp(IRDLOperation):
+    """`ref[indices] = ref[indices] <kind> value`, atomically; the result is the old value."""
+
+    name = "soacc_gpu.atomic_rmw"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    kind = prop_def(StringAttr)
+    value = operand_def(T)
+    ref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    result = result_def(T)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "$kind $value `,` $ref `[` $indices `]` attr-dict `:` type($value) `,` type($ref)"
+
+    def __init__(self, kind: str, value: SSAValue, ref: SSAValue, indices: Sequence[SSAValue]):
+        super().__init__(operands=[value, ref, indices], result_types=[value.type], properties={"kind": StringAttr(kind)})
+
+    def verify_(self) -> None:
+        if self.kind.data not in ATOMIC_KINDS:
+            raise VerifyException(f"soacc_gpu.atomic_rmw kind is one of {', '.join(ATOMIC_KINDS)}, not '{self.kind.data}'")
+        _check_indexed(self.name, self.ref, self.indices, self.value.type)
+
+
+@irdl_op_definition
+class AtomicCasOp(IRDLOperation):
+    """If `ref[indices]` has the bits of `expected`, it becomes `desired`, atomically;
+    the result is the old value (compare its bits with `expected` to know)."""
+
+    name = "soacc_gpu.atomic_cas"
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    expected = operand_def(T)
+    desired = operand_def(T)
+    ref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    result = result_def(T)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "$expected `,` $desired `,` $ref `[` $indices `]` attr-dict `:` type($expected) `,` type($ref)"
+
+    def __init__(self, expected: SSAValue, desired: SSAValue, ref: SSAValue, indices: Sequence[SSAValue]):
+        super().__init__(operands=[expected, desired, ref, indices], result_types=[expected.type])
+
+    def verify_(self) -> None:
+        _check_indexed(self.name, self.ref, self.indices, self.expected.type)
+        if self.desired.type != self.expected.type:
+            raise VerifyException("soacc_gpu.atomic_cas expected and desired values have one type")
+
+
+@irdl_op_definition
+class LoadVolatileOp(IRDLOperation):
+    """A load that always reads memory (another block may have written it)."""
+
+    name = "soacc_gpu.load_volatile"
+    ref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    result = result_def()
+    traits = traits_def(MemoryReadEffect())
+    assembly_format = "$ref `[` $indices `]` attr-dict `:` type($ref) `->` type($result)"
+
+    def __init__(self, ref: SSAValue, indices: Sequence[SSAValue]):
+        t = ref.type
+        assert isinstance(t, MemRefType)
+        super().__init__(operands=[ref, indices], result_types=[t.element_type])
+
+    def verify_(self) -> None:
+        _check_indexed(self.name, self.ref, self.indices, self.result.type)
+
+
+@irdl_op_definition
+class StoreVolatileOp(IRDLOperation):
+    """A store that goes to memory at once (other blocks wait for it)."""
+
+    name = "soacc_gpu.store_volatile"
+    value = operand_def()
+    ref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "$value `,` $ref `[` $indices `]` attr-dict `:` type($value) `,` type($ref)"
+
+    def __init__(self, value: SSAValue, ref: SSAValue, indices: Sequence[SSAValue]):
+        super().__init__(operands=[value, ref, indices])
+
+    def verify_(self) -> None:
+        _check_indexed(self.name, self.ref, self.indices, self.value.type)
+
+
+@irdl_op_definition
+class FenceOp(IRDLOperation):
+    """The thread's writes before it are seen by every thread of the device before its
+    writes after it (`__threadfence()`)."""
+
+    name = "soacc_gpu.fence"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__()
+
+
+SOACC_GPU = Dialect(
+    "soacc_gpu",
+    [ShuffleOp, SharedOp, AtomicRMWOp, AtomicCasOp, LoadVolatileOp, StoreVolatileOp, FenceOp],
+    [],
+)

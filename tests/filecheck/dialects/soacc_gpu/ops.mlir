@@ -1,0 +1,26 @@
+// RUN: soacc-opt %s | soacc-opt | filecheck %s
+// Round trip of every soacc_gpu op.
+
+"gpu.module"() <{sym_name = "kernels"}> ({
+  "gpu.func"() <{function_type = (f32, memref<?xi32, strided<[?], offset: ?>>, memref<?xi32, strided<[?], offset: ?>>, index) -> (), kernel}> ({
+    ^bb0(%x: f32, %h: memref<?xi32, strided<[?], offset: ?>>, %flags: memref<?xi32, strided<[?], offset: ?>>, %i: index):
+      %c1 = arith.constant 1 : i32
+      // CHECK: %{{.*}} = soacc_gpu.shuffle "down" %{{.*}}, %{{.*}} : f32
+      %d = soacc_gpu.shuffle "down" %x, %c1 : f32
+      // CHECK: %{{.*}} = soacc_gpu.shuffle "up" %{{.*}}, %{{.*}} : f32
+      %u = soacc_gpu.shuffle "up" %x, %c1 : f32
+      // CHECK: %{{.*}} = soacc_gpu.shared : memref<256xf32>
+      %s = soacc_gpu.shared : memref<256xf32>
+      // CHECK: %{{.*}} = soacc_gpu.atomic_rmw "addi" %{{.*}}, %{{.*}}[%{{.*}}] : i32, memref<?xi32, strided<[?], offset: ?>>
+      %old = soacc_gpu.atomic_rmw "addi" %c1, %h[%i] : i32, memref<?xi32, strided<[?], offset: ?>>
+      // CHECK: %{{.*}} = soacc_gpu.atomic_cas %{{.*}}, %{{.*}}, %{{.*}}[%{{.*}}] : i32, memref<?xi32, strided<[?], offset: ?>>
+      %prev = soacc_gpu.atomic_cas %old, %c1, %h[%i] : i32, memref<?xi32, strided<[?], offset: ?>>
+      // CHECK: soacc_gpu.store_volatile %{{.*}}, %{{.*}}[%{{.*}}] : i32, memref<?xi32, strided<[?], offset: ?>>
+      soacc_gpu.store_volatile %c1, %flags[%i] : i32, memref<?xi32, strided<[?], offset: ?>>
+      // CHECK: soacc_gpu.fence
+      soacc_gpu.fence
+      // CHECK: %{{.*}} = soacc_gpu.load_volatile %{{.*}}[%{{.*}}] : memref<?xi32, strided<[?], offset: ?>> -> i32
+      %f = soacc_gpu.load_volatile %flags[%i] : memref<?xi32, strided<[?], offset: ?>> -> i32
+      "gpu.return"() : () -> ()
+  }) {sym_name = "k"} : () -> ()
+}) : () -> ()
