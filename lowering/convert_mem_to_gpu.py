@@ -48,238 +48,16 @@ from xdsl.utils.exceptions import PassFailedException
 from soacc.dialects import mem
 from soacc.dialects.soac import SliceSpec
 
-THREADS_PER_BLOCK = 256
-MAX_BLOCKS = 65536  # a grid-stride loop covers the rest
-
-
-class CannotLower(Exception):
-    def __init__(self, op: Operation, message: str):
-        super().__init__(message)
-        self.op = op
-
-
-@dataclass(frozen=True)
-class Row:
-    """A part of a view addressed inside a kernel: `view[prefix..., ...]`."""
-
-    view: SSAValue
-    prefix: tuple[SSAValue, ...]
-
-    @property
-    def rank(self) -> int:
-        t = self.view.type
-        assert isinstance(t, MemRefType)
-        return t.get_num_dims() - len(self.prefix)
-
-
-def _index(b: Builder, n: int) -> SSAValue:
-    return b.insert(arith.ConstantOp(IntegerAttr(n, IndexType()))).results[0]
-
-
-def captured_values(op: Operation) -> list[SSAValue]:
-    """Values the op's regions use but do not define, in first-use order."""
-    inner_ops = set(op.walk())
-    inner_blocks = {b for o in inner_ops for r in o.regions for b in r.blocks}
-    seen: dict[SSAValue, None] = {}
-    for o in op.walk():
-        if o is op:
-            continue
-        for v in o.operands:
-            owner = v.owner
-            if isinstance(owner, Operation) and owner in inner_ops:
-                continue
-            if isinstance(owner, Block) and owner in inner_blocks:
-                continue
-            seen[v] = None
-    return list(seen)
-
-
-class KernelBody:
-    """Translates level-2 lambda code into the code one thread runs."""
-
-    def __init__(self, builder: Builder, values: dict[SSAValue, SSAValue | Row]):
-        self.b = builder
-        self.values = values
-
-    def value(self, v: SSAValue) -> SSAValue:
-        new = self.values[v]
-        if isinstance(new, Row):
-            raise KeyError(v)
-        return new
-
-    def row(self, v: SSAValue) -> Row:
-        new = self.values[v]
-        if isinstance(new, Row):
-            return new
-        if isinstance(new.type, MemRefType):
-            return Row(new, ())
-        raise KeyError(v)
-
-    def element_or_row(self, row: Row, index: SSAValue) -> SSAValue | Row:
-        """Row `index` of `row`: an element when that leaves no dimension."""
-        if row.rank == 1:
-            return self.b.insert(memref.LoadOp.get(row.view, [*row.prefix, index])).res
-        return Row(row.view, (*row.prefix, index))
-
-    def store(self, value: SSAValue | Row, row: Row, index: SSAValue, where: Operation) -> None:
-        """Writes a scalar, or copies a row, to row `index` of `row`."""
-        target = Row(row.view, (*row.prefix, index))
-        if not isinstance(value, Row) and isinstance(value.type, MemRefType):
-            value = Row(value, ())  # a whole view (captured from outside) is copied
-        if not isinstance(value, Row):
-            self.b.insert(memref.StoreOp.get(value, row.view, list(target.prefix)))
-            return
-        if value == target:
-            return  # built in place
-        self.copy(value, target)
-
-    def copy(self, source: Row, target: Row) -> None:
-        """An element-by-element copy, one nested loop per dimension."""
-        if source.rank == 0:
-            x = self.b.insert(memref.LoadOp.get(source.view, list(source.prefix))).res
-            self.b.insert(memref.StoreOp.get(x, target.view, list(target.prefix)))
-            return
-        n = self.dim(source, 0)
-        self.loop(n, lambda j: self.copy(Row(source.view, (*source.prefix, j)), Row(target.view, (*target.prefix, j))))
-
-    def dim(self, row: Row, axis: int) -> SSAValue:
-        position = _index(self.b, len(row.prefix) + axis)
-        return self.b.insert(memref.DimOp(row.view, position)).result
-
-    def loop(self, n: SSAValue, body, carried: Sequence[SSAValue] = ()) -> list[SSAValue]:
-        """for j in 0..n: body(j, *carried) -> new carried values."""
-        zero, one = _index(self.b, 0), _index(self.b, 1)
-        block = Block(arg_types=[IndexType(), *[c.type for c in carried]])
-        outer = self.b
-        self.b = Builder(InsertPoint.at_end(block))
-        try:
-            results = body(block.args[0], *block.args[1:]) or []
-            self.b.insert(scf.YieldOp(*results))
-        finally:
-            self.b = outer
-        loop = self.b.insert(scf.ForOp(zero, n, one, list(carried), Region(block)))
-        return list(loop.results)
-
-    # --- ops -----------------------------------------------------------------------------
-
-    def translate_block(self, block: Block, stop_at_terminator: bool = True) -> None:
-        for op in block.ops:
-            if stop_at_terminator and op is block.last_op and op.has_trait(IsTerminator):
-                return
-            self.translate(op)
-
-    def translate(self, op: Operation) -> None:
-        match op:
-            case mem.LoadOp():
-                row = self.row(op.view)
-                load = self.b.insert(memref.LoadOp.get(row.view, [*row.prefix, *[self.value(i) for i in op.indices]]))
-                self.values[op.result] = load.res
-            case mem.StoreOp():
-                row = self.row(op.view)
-                self.b.insert(memref.StoreOp.get(self.value(op.value), row.view, [*row.prefix, *[self.value(i) for i in op.indices]]))
-            case mem.SizeOp():
-                self.values[op.result] = self.dim(self.row(op.view), op.dim.value.data)
-            case mem.SliceOp() if all(k == SliceSpec.FIXED for k in op.kinds.get_values()):
-                row = self.row(op.source)
-                self.values[op.result] = Row(row.view, (*row.prefix, *[self.value(i) for i in op.spec]))
-            case mem.MapOp():
-                self.nested_map(op)
-            case mem.ReduceOp() if not op.outputs:
-                self.nested_reduce(op)
-            case mem.ScanOp():
-                self.nested_scan(op)
-            case mem.AllocOp():
-                raise CannotLower(
-                    op,
-                    "allocates inside a kernel; per-thread memory must first be expanded into "
-                    "one allocation before the launch, which is not done yet",
-                )
-            case scf.IfOp() | scf.ForOp() | scf.WhileOp():
-                self.structured(op)
-            case scf.YieldOp() | scf.ConditionOp():
-                self.b.insert(op.clone(value_mapper={v: self.value(v) for v in op.operands}))
-            case _ if op.dialect_name() in ("arith", "math") and not op.regions:
-                new = op.clone(value_mapper={v: self.value(v) for v in op.operands})
-                self.b.insert(new)
-                for old_r, new_r in zip(op.results, new.results):
-                    self.values[old_r] = new_r
-            case _:
-                raise CannotLower(op, "cannot run inside a kernel yet")
-
-    def structured(self, op: Operation) -> None:
-        if any(isinstance(r.type, MemRefType | mem.BlockType) for r in op.results):
-            raise CannotLower(op, "carries arrays through control flow inside a kernel, which is not supported yet")
-        new = op.clone(value_mapper={v: self.value(v) for v in op.operands})
-        # the regions are translated afresh (they may hold mem ops)
-        for old_region, new_region in zip(op.regions, new.regions):
-            for old_block, new_block in zip(old_region.blocks, new_region.blocks):
-                for inner in list(new_block.ops):
-                    new_block.erase_op(inner, safe_erase=False)
-                for old_arg, new_arg in zip(old_block.args, new_block.args):
-                    self.values[old_arg] = new_arg
-                outer = self.b
-                self.b = Builder(InsertPoint.at_end(new_block))
-                try:
-                    self.translate_block(old_block, stop_at_terminator=False)
-                finally:
-                    self.b = outer
-        self.b.insert(new)
-        for old_r, new_r in zip(op.results, new.results):
-            self.values[old_r] = new_r
-
-    def nested_map(self, op: mem.MapOp) -> None:
-        k = len(op.inputs)
-        ins = [self.row(v) for v in op.inputs]
-        outs = [self.row(v) for v in op.outputs]
-        body = op.body.block
-        array_outs = [o for o in outs if o.rank > 1]
-
-        def row_body(j: SSAValue):
-            for param, source in zip(body.args[:k], ins):
-                self.values[param] = self.element_or_row(source, j)
-            for param, out in zip(body.args[k:], array_outs):
-                self.values[param] = Row(out.view, (*out.prefix, j))
-            self.translate_block(body)
-            for value, out in zip(body.last_op.operands, outs):
-                self.store(self.values[value], out, j, op)
-
-        self.loop(self.dim(ins[0], 0), row_body)
-
-    def _operator(self, region: Region, left: Sequence[SSAValue], right: Sequence[SSAValue]) -> list[SSAValue]:
-        block = region.block
-        for param, v in zip(block.args, [*left, *right]):
-            self.values[param] = v
-        self.translate_block(block)
-        return [self.value(v) for v in block.last_op.operands]
-
-    def nested_reduce(self, op: mem.ReduceOp) -> None:
-        ins = [self.row(v) for v in op.inputs]
-        if any(r.rank != 1 for r in ins):
-            raise CannotLower(op, "reduces rows inside a kernel, which is not supported yet")
-        neutral = [self.value(v) for v in op.neutral]
-
-        def step(j: SSAValue, *acc: SSAValue):
-            xs = [self.element_or_row(r, j) for r in ins]
-            return self._operator(op.body, acc, xs)
-
-        results = self.loop(self.dim(ins[0], 0), step, neutral)
-        for old, new in zip(op.results_, results):
-            self.values[old] = new
-
-    def nested_scan(self, op: mem.ScanOp) -> None:
-        ins = [self.row(v) for v in op.inputs]
-        outs = [self.row(v) for v in op.outputs]
-        if any(r.rank != 1 for r in ins):
-            raise CannotLower(op, "scans rows inside a kernel, which is not supported yet")
-
-        def step(j: SSAValue, *acc: SSAValue):
-            xs = [self.element_or_row(r, j) for r in ins]
-            new = self._operator(op.body, acc, xs)
-            for v, out in zip(new, outs):
-                self.store(v, out, j, op)
-            return new
-
-        self.loop(self.dim(ins[0], 0), step, [self.value(v) for v in op.neutral])
+from soacc.lowering.kernel_body import (
+    MAX_BLOCKS,
+    THREADS_PER_BLOCK,
+    CannotLower,
+    KernelBody,
+    Row,
+    captured_values,
+    index_constant as _index,
+)
+from soacc.lowering.gpu_reduce import lower_reduce
 
 
 def _grid_stride_kernel(name: str, operands: Sequence[SSAValue], row_body) -> gpu.FuncOp:
@@ -441,7 +219,7 @@ def _fail(error: CannotLower) -> PassFailedException:
 
 
 class ConvertMemToGpuPass(ModulePass):
-    """Outlines host-level maps into gpu kernels (the first part of level 2 to level 3)."""
+    """Outlines host-level kernels into gpu kernels and their launches (level 2 to level 3)."""
 
     name = "convert-mem-to-gpu"
 
@@ -452,20 +230,17 @@ class ConvertMemToGpuPass(ModulePass):
             for f in op.ops
             if isinstance(f, func.FuncOp)
             for k in f.walk()
-            if type(k) in _BUILDERS and not _inside_kernel(k)
+            if type(k) in _LOWERINGS and not _inside_kernel(k)
         ]
+
+        def add_kernel(kernel: gpu.FuncOp) -> str:
+            kernels.append(kernel)
+            return kernel.sym_name.data
+
         try:
-            for k in host_kernels:
-                kind, build, rows_of = _BUILDERS[type(k)]
-                name = f"{kind}{len(kernels)}"
-                kernel, operands = build(k, name)
-                kernels.append(kernel)
-                b = Builder(InsertPoint.before(k))
-                if rows_of is None:  # a single thread
-                    one = _index(b, 1)
-                    b.insert(gpu.LaunchFuncOp(SymbolRefAttr("kernels", [name]), [one, one, one], [one, one, one], kernelOperands=operands))
-                else:
-                    _launch(b, name, operands, b.insert(mem.SizeOp(rows_of(k), 0)).result)
+            for index, k in enumerate(host_kernels):
+                kind, lower = _LOWERINGS[type(k)]
+                lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel)
                 Rewriter.erase_op(k)
         except CannotLower as error:
             raise _fail(error) from None
@@ -475,15 +250,32 @@ class ConvertMemToGpuPass(ModulePass):
             op.attributes["gpu.container_module"] = UnitAttr()
 
 
-_BUILDERS = {
-    mem.MapOp: ("map", build_map_kernel, lambda k: k.inputs[0]),
-    mem.IotaOp: ("iota", build_iota_kernel, lambda k: k.output),
-    mem.FillOp: ("fill", build_fill_kernel, lambda k: k.output),
-    mem.ScatterOp: ("scatter", build_scatter_kernel, lambda k: k.indices),
-    mem.GpuBodyOp: ("gpu_body", build_gpu_body_kernel, None),
+def _one_kernel(build, rows_of):
+    """A lowering that builds one kernel and launches it: over the rows of rows_of(op)
+    (grid-stride), or on one thread where rows_of is None."""
+
+    def lower(k: Operation, name: str, b: Builder, add_kernel) -> None:
+        kernel, operands = build(k, name)
+        add_kernel(kernel)
+        if rows_of is None:
+            one = _index(b, 1)
+            b.insert(gpu.LaunchFuncOp(SymbolRefAttr("kernels", [name]), [one, one, one], [one, one, one], kernelOperands=operands))
+        else:
+            _launch(b, name, operands, b.insert(mem.SizeOp(rows_of(k), 0)).result)
+
+    return lower
+
+
+_LOWERINGS = {
+    mem.MapOp: ("map", _one_kernel(build_map_kernel, lambda k: k.inputs[0])),
+    mem.IotaOp: ("iota", _one_kernel(build_iota_kernel, lambda k: k.output)),
+    mem.FillOp: ("fill", _one_kernel(build_fill_kernel, lambda k: k.output)),
+    mem.ScatterOp: ("scatter", _one_kernel(build_scatter_kernel, lambda k: k.indices)),
+    mem.GpuBodyOp: ("gpu_body", _one_kernel(build_gpu_body_kernel, None)),
+    mem.ReduceOp: ("reduce", lower_reduce),
 }
-"""Kernel ops lowered so far: name prefix, kernel builder, and the view whose outer size
-is the kernel's row count (None: one thread)."""
+"""Each host-level kernel op: its kernels' name prefix, and its lowering
+(op, name, builder before the op, add_kernel) that adds kernels and writes the launches."""
 
 
 def _inside_kernel(op: Operation) -> bool:

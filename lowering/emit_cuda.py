@@ -1,7 +1,8 @@
 """The `cuda` target: CUDA C for the kernels of a module (`gpu.module`/`gpu.func`).
 
-Kernel bodies are `arith`, `math`, `scf`, `memref.load`/`memref.store`/`memref.dim` and
-the `gpu` thread, block and grid ids, barriers and returns. The C keeps MLIR's meaning,
+Kernel bodies are `arith`, `math`, `scf`, `memref.load`/`memref.store`/`memref.dim`,
+the `gpu` thread, block and grid ids, barriers and returns, and `soacc_gpu`'s shuffles,
+shared arrays, atomics, volatile accesses and fences. The C keeps MLIR's meaning,
 not C's: integers wrap (signed arithmetic is done on unsigned types), `u` ops read the
 bits as unsigned, i1 read as a signed integer is -1, `maximumf`/`minimumf` propagate NaN
 and order -0.0 below +0.0, float constants are written exactly (hexadecimal, or their
@@ -37,6 +38,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.utils.target import Target
+
+from soacc.dialects import soacc_gpu
 
 
 class EmissionError(DiagnosticException):
@@ -534,6 +537,106 @@ def _return(p: CudaPrinter, op: Operation) -> None:
     p.line("return;")
 
 
+# --- soacc_gpu: cooperation within and between blocks -------------------------------------
+
+_FULL_WARP = "0xffffffffu"
+
+
+def _shuffle(p: CudaPrinter, op: soacc_gpu.ShuffleOp) -> None:
+    x, offset = _operands(p, op)
+    fn = {"down": "__shfl_down_sync", "up": "__shfl_up_sync", "xor": "__shfl_xor_sync", "idx": "__shfl_sync"}[op.mode.data]
+    t = c_type(op.result.type)
+    if t == "bool":  # shuffles move 32- and 64-bit words
+        p.define(op.result, f"{fn}({_FULL_WARP}, (int){x}, {offset}) != 0")
+    else:
+        p.define(op.result, f"{fn}({_FULL_WARP}, {x}, {offset})")
+
+
+def _shared(p: CudaPrinter, op: soacc_gpu.SharedOp) -> None:
+    t = op.result.type
+    name = p.name(op.result)
+    shape = t.get_shape()
+    strides = [math.prod(shape[d + 1 :]) for d in range(len(shape))]
+    derived = {f"{name}_offset": 0, **{f"{name}_size{d}": n for d, n in enumerate(shape)}, **{f"{name}_stride{d}": s for d, s in enumerate(strides)}}
+    for d in derived:
+        if d in p.used:
+            raise p.error(op, f"has a value named {d}, which the shared array %{op.result.name_hint} needs")
+        p.reserve(d)
+    p.line(f"__shared__ {c_type(t.element_type)} {name}[{max(math.prod(shape), 1)}];")
+    for d, n in derived.items():
+        p.line(f"const long long {d} = {n};")
+
+
+_ATOMIC_FUNCTIONS = {
+    "addi": "atomicAdd", "addf": "atomicAdd", "maxs": "atomicMax", "mins": "atomicMin",
+    "maxu": "atomicMax", "minu": "atomicMin", "andi": "atomicAnd", "ori": "atomicOr",
+    "xori": "atomicXor", "exch": "atomicExch",
+}
+
+
+def _atomic_operand_type(kind: str, t: str) -> str | None:
+    """The C type CUDA's atomic of this kind takes for a value of C type t (None: no
+    such atomic). Integer additions and bit operations wrap, so they use unsigned types."""
+    if t in ("float", "double"):
+        return t if kind in ("addf", "exch") and (kind == "addf" or t == "float") else None
+    if kind == "addf" or t == "bool":
+        return None
+    if kind in ("maxs", "mins"):
+        return t if t in ("int", "long long") else None
+    if t == "int":
+        return "unsigned int" if kind != "exch" else "int"
+    if t == "long long":
+        return "unsigned long long"
+    return None
+
+
+def _atomic_rmw(p: CudaPrinter, op: soacc_gpu.AtomicRMWOp) -> None:
+    t = c_type(op.value.type)
+    kind = op.kind.data
+    u = _atomic_operand_type(kind, t)
+    if u is None:
+        raise p.error(op, f"{kind} on {t} has no CUDA atomic")
+    address = f"({u}*)&{p.element(op.ref, op.indices)}"
+    p.define(op.result, f"({t}){_ATOMIC_FUNCTIONS[kind]}({address}, ({u}){p.name(op.value)})")
+
+
+_AS_BITS = {"float": ("unsigned int", "__float_as_uint", "__uint_as_float"),
+            "double": ("unsigned long long", "(unsigned long long)__double_as_longlong", "__longlong_as_double")}
+
+
+def _atomic_cas(p: CudaPrinter, op: soacc_gpu.AtomicCasOp) -> None:
+    t = c_type(op.expected.type)
+    expected, desired = p.name(op.expected), p.name(op.desired)
+    if t in _AS_BITS:
+        u, to_bits, from_bits = _AS_BITS[t]
+        address = f"({u}*)&{p.element(op.ref, op.indices)}"
+        if t == "double":
+            from_bits = "__longlong_as_double"
+            p.define(op.result, f"{from_bits}((long long)atomicCAS({address}, {to_bits}({expected}), {to_bits}({desired})))")
+        else:
+            p.define(op.result, f"{from_bits}(atomicCAS({address}, {to_bits}({expected}), {to_bits}({desired})))")
+        return
+    u = {"int": "unsigned int", "long long": "unsigned long long"}.get(t)
+    if u is None:
+        raise p.error(op, f"on {t} has no CUDA compare-and-swap")
+    address = f"({u}*)&{p.element(op.ref, op.indices)}"
+    p.define(op.result, f"({t})atomicCAS({address}, ({u}){expected}, ({u}){desired})")
+
+
+def _load_volatile(p: CudaPrinter, op: soacc_gpu.LoadVolatileOp) -> None:
+    t = c_type(op.result.type)
+    p.define(op.result, f"*(volatile {t}*)&{p.element(op.ref, op.indices)}")
+
+
+def _store_volatile(p: CudaPrinter, op: soacc_gpu.StoreVolatileOp) -> None:
+    t = c_type(op.value.type)
+    p.line(f"*(volatile {t}*)&{p.element(op.ref, op.indices)} = {p.name(op.value)};")
+
+
+def _fence(p: CudaPrinter, op: soacc_gpu.FenceOp) -> None:
+    p.line("__threadfence();")
+
+
 _HANDLERS: dict[type[Operation], Callable] = {
     arith.ConstantOp: _constant,
     arith.AddiOp: _wrapping("+", "^"),
@@ -631,6 +734,13 @@ _HANDLERS: dict[type[Operation], Callable] = {
     gpu.GlobalIdOp: _global_id,
     gpu.BarrierOp: _barrier,
     gpu.ReturnOp: _return,
+    soacc_gpu.ShuffleOp: _shuffle,
+    soacc_gpu.SharedOp: _shared,
+    soacc_gpu.AtomicRMWOp: _atomic_rmw,
+    soacc_gpu.AtomicCasOp: _atomic_cas,
+    soacc_gpu.LoadVolatileOp: _load_volatile,
+    soacc_gpu.StoreVolatileOp: _store_volatile,
+    soacc_gpu.FenceOp: _fence,
 }
 
 

@@ -1,0 +1,179 @@
+"""Kernels for a host-level `mem.reduce`: one pass over the data, then a tiny pass over
+one partial result per block.
+
+Pass 1 (`reduce<k>_partials`), on at most REDUCE_BLOCKS blocks:
+- a commutative operator (the `commutative` flag): every thread folds the elements of
+  a grid-stride loop (coalesced: consecutive threads read consecutive elements), four
+  independent loads per iteration so that a thread keeps several reads in flight;
+- any other operator: block b takes a contiguous chunk of the input and thread t a
+  contiguous part of that chunk, so every fold keeps the input's order.
+Then the block combines its threads' values in thread order (warp shuffles, then one
+value per warp through shared memory) and thread 0 writes the block's partial.
+
+Pass 2 (`reduce<k>_final`), one block: the partials in order, as a non-commutative
+operator, into the 0-d output views. An empty input gives the neutral elements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, gpu, memref
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, SymbolRefAttr
+from xdsl.ir import SSAValue
+
+from soacc.dialects import mem
+from soacc.lowering.gpu_cooperation import block_id, block_reduce, thread_ids
+from soacc.lowering.kernel_body import (
+    THREADS_PER_BLOCK,
+    CannotLower,
+    KernelBody,
+    captured_values,
+    index_constant,
+    kernel_function,
+)
+from soacc.runtime.dtypes import numpy_dtype
+
+REDUCE_BLOCKS = 1024
+"""Blocks of pass 1: enough to fill an H100 (132 SMs x 8 blocks of 256 threads); more
+would only lengthen pass 2."""
+
+UNROLL = 4
+
+
+def host_temporary(b: Builder, element_type, count: SSAValue, space: mem.MemorySpaceAttr) -> SSAValue:
+    """A new rank-1 device view of `count` elements (its block dies with it)."""
+    size = index_constant(b, numpy_dtype(element_type).itemsize)
+    nbytes = b.insert(arith.MuliOp(size, count)).results[0]
+    block = b.insert(mem.AllocOp(nbytes, space)).results[0]
+    block.name_hint = "partials_mem"
+    view = b.insert(mem.ViewOp(block, index_constant(b, 0), [count], mem.view_type(element_type, [DYNAMIC_INDEX], space))).results[0]
+    view.name_hint = "partials"
+    return view
+
+
+def launch(b: Builder, kernel: str, blocks: SSAValue, operands: Sequence[SSAValue]) -> None:
+    one = index_constant(b, 1)
+    b.insert(
+        gpu.LaunchFuncOp(
+            SymbolRefAttr("kernels", [kernel]),
+            [blocks, one, one],
+            [index_constant(b, THREADS_PER_BLOCK), one, one],
+            kernelOperands=list(operands),
+        )
+    )
+
+
+def _combiner(kb: KernelBody, op: mem.ReduceOp):
+    return lambda left, right: kb.apply_operator(op.body, left, right)
+
+
+def _fold_contiguous(kb: KernelBody, op: mem.ReduceOp, inputs: Sequence[SSAValue], start: SSAValue, end: SSAValue, neutral: Sequence[SSAValue]) -> list[SSAValue]:
+    """This thread's ordered fold of inputs[start:end] split evenly over the block:
+    thread t folds a contiguous part of it."""
+    tid, _, _ = thread_ids(kb)
+    threads = kb.constant(THREADS_PER_BLOCK)
+    length = kb.op(arith.SubiOp(end, start))
+    per_thread = kb.op(arith.CeilDivUIOp(length, threads))
+    mine = kb.op(arith.AddiOp(start, kb.op(arith.MuliOp(tid, per_thread))))
+    first = kb.op(arith.MinUIOp(mine, end))
+    last = kb.op(arith.MinUIOp(kb.op(arith.AddiOp(first, per_thread)), end))
+    combine = _combiner(kb, op)
+
+    def step(i, *acc):
+        return combine(list(acc), [kb.op(memref.LoadOp.get(x, [i])) for x in inputs])
+
+    return kb.range_loop(first, last, kb.constant(1), step, neutral)
+
+
+def _fold_grid_stride(kb: KernelBody, op: mem.ReduceOp, inputs: Sequence[SSAValue], n: SSAValue, neutral: Sequence[SSAValue]) -> list[SSAValue]:
+    """This thread's fold of elements gid, gid + T, ... (any order: the operator is
+    commutative), UNROLL independent loads at a time."""
+    x = gpu.DimensionAttr(gpu.DimensionEnum.X)
+    gid = kb.op(gpu.GlobalIdOp(x))
+    threads = kb.op(arith.MuliOp(kb.op(gpu.GridDimOp(x)), kb.op(gpu.BlockDimOp(x))))
+    combine = _combiner(kb, op)
+    stride = kb.op(arith.MuliOp(threads, kb.constant(UNROLL)))
+    # whole groups: gid + j*T for j < UNROLL all inside n while base + (UNROLL-1)*T < n
+    span = kb.op(arith.MuliOp(threads, kb.constant(UNROLL - 1)))
+    limit = kb.op(arith.SubiOp(kb.op(arith.MaxUIOp(n, span)), span))
+
+    def group(i, *acc):
+        loaded = []
+        for j in range(UNROLL):
+            at = i if j == 0 else kb.op(arith.AddiOp(i, kb.op(arith.MuliOp(threads, kb.constant(j)))))
+            loaded.append([kb.op(memref.LoadOp.get(v, [at])) for v in inputs])
+        # a balanced tree keeps the four loads independent of the running value
+        pair0 = combine(loaded[0], loaded[1])
+        pair1 = combine(loaded[2], loaded[3])
+        return combine(list(acc), combine(pair0, pair1))
+
+    acc = kb.range_loop(gid, limit, stride, group, neutral)
+    # the rest: from the first index the groups did not take
+    groups_done = kb.op(arith.CeilDivUIOp(kb.op(arith.SubiOp(kb.op(arith.MaxUIOp(limit, gid)), gid)), stride))
+    rest = kb.op(arith.AddiOp(gid, kb.op(arith.MuliOp(groups_done, stride))))
+
+    def single(i, *acc):
+        return combine(list(acc), [kb.op(memref.LoadOp.get(v, [i])) for v in inputs])
+
+    return kb.range_loop(rest, n, threads, single, acc)
+
+
+def lower_reduce(op: mem.ReduceOp, name: str, b: Builder, add_kernel) -> None:
+    """Replaces a host-level mem.reduce (b is before it) by two launches."""
+    if any(v.type.get_num_dims() != 1 for v in op.inputs):
+        raise CannotLower(op, "reduces arrays of rows at host level; only arrays of scalars are supported so far")
+    captured = [v for v in captured_values(op) if v not in op.inputs and v not in op.outputs]
+    element_types = [v.type.element_type for v in op.inputs]
+    space = mem.space_of(op.inputs[0].type)
+    n = b.insert(mem.SizeOp(op.inputs[0], 0)).result
+    wanted = b.insert(arith.CeilDivUIOp(n, index_constant(b, THREADS_PER_BLOCK))).results[0]
+    capped = b.insert(arith.MinUIOp(wanted, index_constant(b, REDUCE_BLOCKS))).results[0]
+    blocks = b.insert(arith.MaxUIOp(capped, index_constant(b, 1))).results[0]
+    partials = [host_temporary(b, t, blocks, space) for t in element_types]
+    commutative = op.commutative is not None
+    k = len(op.inputs)
+
+    def partial_pass(kb: KernelBody, params, extra) -> None:
+        inputs = params[len(captured) + k : len(captured) + 2 * k]
+        neutral = params[len(captured) : len(captured) + k]
+        outs = params[len(captured) + 2 * k :]
+        (count,) = extra
+        if commutative:
+            acc = _fold_grid_stride(kb, op, inputs, count, neutral)
+        else:
+            x = gpu.DimensionAttr(gpu.DimensionEnum.X)
+            chunk = kb.op(arith.CeilDivUIOp(count, kb.op(gpu.GridDimOp(x))))
+            start = kb.op(arith.MinUIOp(kb.op(arith.MuliOp(block_id(kb), chunk)), count))
+            end = kb.op(arith.MinUIOp(kb.op(arith.AddiOp(start, chunk)), count))
+            acc = _fold_contiguous(kb, op, inputs, start, end, neutral)
+        total = block_reduce(kb, acc, _combiner(kb, op), neutral)
+        tid, _, _ = thread_ids(kb)
+        first = kb.op(arith.CmpiOp(tid, kb.constant(0), "eq"))
+        bid = block_id(kb)
+        kb.when(first, lambda: _store_each(kb, total, outs, [bid]))
+
+    def final_pass(kb: KernelBody, params, extra) -> None:
+        neutral = params[len(captured) : len(captured) + k]
+        parts = params[len(captured) + k : len(captured) + 2 * k]
+        outs = params[len(captured) + 2 * k :]
+        (count,) = extra
+        acc = _fold_contiguous(kb, op, parts, kb.constant(0), count, neutral)
+        total = block_reduce(kb, acc, _combiner(kb, op), neutral)
+        tid, _, _ = thread_ids(kb)
+        first = kb.op(arith.CmpiOp(tid, kb.constant(0), "eq"))
+        kb.when(first, lambda: _store_each(kb, total, outs, []))
+
+    operands1 = [*captured, *op.neutral, *op.inputs, *partials]
+    first_name = add_kernel(kernel_function(f"{name}_partials", operands1, [("count", IndexType())], partial_pass))
+    launch(b, first_name, blocks, [*operands1, n])
+    operands2 = [*captured, *op.neutral, *partials, *op.outputs]
+    second_name = add_kernel(kernel_function(f"{name}_final", operands2, [("count", IndexType())], final_pass))
+    launch(b, second_name, index_constant(b, 1), [*operands2, blocks])
+
+
+def _store_each(kb: KernelBody, values: Sequence[SSAValue], views: Sequence[SSAValue], indices: Sequence[SSAValue]) -> None:
+    for v, view in zip(values, views):
+        kb.b.insert(memref.StoreOp.get(v, view, list(indices)))
+

@@ -1,0 +1,301 @@
+"""What kernel builders share: how level-2 lambda code becomes the code one thread
+runs (`KernelBody`), rows addressed in place (`Row`), and the error for what cannot run
+in a kernel (`CannotLower`, reported at the op by convert-mem-to-gpu)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, gpu, memref, scf
+from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, MemRefType
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+from xdsl.traits import IsTerminator
+
+from soacc.dialects import mem
+from soacc.dialects.soac import SliceSpec
+
+THREADS_PER_BLOCK = 256
+MAX_BLOCKS = 65536  # a grid-stride loop covers the rest
+
+
+class CannotLower(Exception):
+    def __init__(self, op: Operation, message: str):
+        super().__init__(message)
+        self.op = op
+
+
+@dataclass(frozen=True)
+class Row:
+    """A part of a view addressed inside a kernel: `view[prefix..., ...]`."""
+
+    view: SSAValue
+    prefix: tuple[SSAValue, ...]
+
+    @property
+    def rank(self) -> int:
+        t = self.view.type
+        assert isinstance(t, MemRefType)
+        return t.get_num_dims() - len(self.prefix)
+
+
+def index_constant(b: Builder, n: int) -> SSAValue:
+    return b.insert(arith.ConstantOp(IntegerAttr(n, IndexType()))).results[0]
+
+
+def captured_values(op: Operation) -> list[SSAValue]:
+    """Values the op's regions use but do not define, in first-use order."""
+    inner_ops = set(op.walk())
+    inner_blocks = {b for o in inner_ops for r in o.regions for b in r.blocks}
+    seen: dict[SSAValue, None] = {}
+    for o in op.walk():
+        if o is op:
+            continue
+        for v in o.operands:
+            owner = v.owner
+            if isinstance(owner, Operation) and owner in inner_ops:
+                continue
+            if isinstance(owner, Block) and owner in inner_blocks:
+                continue
+            seen[v] = None
+    return list(seen)
+
+
+class KernelBody:
+    """Translates level-2 lambda code into the code one thread runs."""
+
+    def __init__(self, builder: Builder, values: dict[SSAValue, SSAValue | Row]):
+        self.b = builder
+        self.values = values
+
+    def value(self, v: SSAValue) -> SSAValue:
+        new = self.values[v]
+        if isinstance(new, Row):
+            raise KeyError(v)
+        return new
+
+    def row(self, v: SSAValue) -> Row:
+        new = self.values[v]
+        if isinstance(new, Row):
+            return new
+        if isinstance(new.type, MemRefType):
+            return Row(new, ())
+        raise KeyError(v)
+
+    def element_or_row(self, row: Row, index: SSAValue) -> SSAValue | Row:
+        """Row `index` of `row`: an element when that leaves no dimension."""
+        if row.rank == 1:
+            return self.b.insert(memref.LoadOp.get(row.view, [*row.prefix, index])).res
+        return Row(row.view, (*row.prefix, index))
+
+    def store(self, value: SSAValue | Row, row: Row, index: SSAValue, where: Operation) -> None:
+        """Writes a scalar, or copies a row, to row `index` of `row`."""
+        target = Row(row.view, (*row.prefix, index))
+        if not isinstance(value, Row) and isinstance(value.type, MemRefType):
+            value = Row(value, ())  # a whole view (captured from outside) is copied
+        if not isinstance(value, Row):
+            self.b.insert(memref.StoreOp.get(value, row.view, list(target.prefix)))
+            return
+        if value == target:
+            return  # built in place
+        self.copy(value, target)
+
+    def copy(self, source: Row, target: Row) -> None:
+        """An element-by-element copy, one nested loop per dimension."""
+        if source.rank == 0:
+            x = self.b.insert(memref.LoadOp.get(source.view, list(source.prefix))).res
+            self.b.insert(memref.StoreOp.get(x, target.view, list(target.prefix)))
+            return
+        n = self.dim(source, 0)
+        self.loop(n, lambda j: self.copy(Row(source.view, (*source.prefix, j)), Row(target.view, (*target.prefix, j))))
+
+    def dim(self, row: Row, axis: int) -> SSAValue:
+        position = index_constant(self.b, len(row.prefix) + axis)
+        return self.b.insert(memref.DimOp(row.view, position)).result
+
+    def loop(self, n: SSAValue, body, carried: Sequence[SSAValue] = ()) -> list[SSAValue]:
+        """for j in 0..n: body(j, *carried) -> new carried values."""
+        return self.range_loop(index_constant(self.b, 0), n, index_constant(self.b, 1), body, carried)
+
+    def range_loop(self, lb: SSAValue, ub: SSAValue, step: SSAValue, body, carried: Sequence[SSAValue] = ()) -> list[SSAValue]:
+        """for j in lb, lb+step, ... < ub: body(j, *carried) -> new carried values."""
+        block = Block(arg_types=[IndexType(), *[c.type for c in carried]])
+        outer = self.b
+        self.b = Builder(InsertPoint.at_end(block))
+        try:
+            results = body(block.args[0], *block.args[1:]) or []
+            self.b.insert(scf.YieldOp(*results))
+        finally:
+            self.b = outer
+        loop = self.b.insert(scf.ForOp(lb, ub, step, list(carried), Region(block)))
+        return list(loop.results)
+
+    def when(self, condition: SSAValue, then, otherwise=None, result_types: Sequence = ()) -> list[SSAValue]:
+        """if condition: then() else otherwise(); each returns the results (if any)."""
+        regions = []
+        for branch in (then, otherwise):
+            if branch is None:
+                regions.append(Region(Block([scf.YieldOp()])) if result_types else Region())
+                continue
+            block = Block()
+            outer = self.b
+            self.b = Builder(InsertPoint.at_end(block))
+            try:
+                results = branch() or []
+                self.b.insert(scf.YieldOp(*results))
+            finally:
+                self.b = outer
+            regions.append(Region(block))
+        op = self.b.insert(scf.IfOp(condition, list(result_types), regions[0], regions[1]))
+        return list(op.results)
+
+    def op(self, operation: Operation) -> SSAValue:
+        """Inserts an op and gives its (first) result."""
+        self.b.insert(operation)
+        return operation.results[0] if operation.results else None  # type: ignore[return-value]
+
+    def constant(self, value: int, t=None) -> SSAValue:
+        return self.op(arith.ConstantOp(IntegerAttr(value, t or IndexType())))
+
+    # --- ops -----------------------------------------------------------------------------
+
+    def translate_block(self, block: Block, stop_at_terminator: bool = True) -> None:
+        for op in block.ops:
+            if stop_at_terminator and op is block.last_op and op.has_trait(IsTerminator):
+                return
+            self.translate(op)
+
+    def translate(self, op: Operation) -> None:
+        match op:
+            case mem.LoadOp():
+                row = self.row(op.view)
+                load = self.b.insert(memref.LoadOp.get(row.view, [*row.prefix, *[self.value(i) for i in op.indices]]))
+                self.values[op.result] = load.res
+            case mem.StoreOp():
+                row = self.row(op.view)
+                self.b.insert(memref.StoreOp.get(self.value(op.value), row.view, [*row.prefix, *[self.value(i) for i in op.indices]]))
+            case mem.SizeOp():
+                self.values[op.result] = self.dim(self.row(op.view), op.dim.value.data)
+            case mem.SliceOp() if all(k == SliceSpec.FIXED for k in op.kinds.get_values()):
+                row = self.row(op.source)
+                self.values[op.result] = Row(row.view, (*row.prefix, *[self.value(i) for i in op.spec]))
+            case mem.MapOp():
+                self.nested_map(op)
+            case mem.ReduceOp() if not op.outputs:
+                self.nested_reduce(op)
+            case mem.ScanOp():
+                self.nested_scan(op)
+            case mem.AllocOp():
+                raise CannotLower(
+                    op,
+                    "allocates inside a kernel; per-thread memory must first be expanded into "
+                    "one allocation before the launch, which is not done yet",
+                )
+            case scf.IfOp() | scf.ForOp() | scf.WhileOp():
+                self.structured(op)
+            case scf.YieldOp() | scf.ConditionOp():
+                self.b.insert(op.clone(value_mapper={v: self.value(v) for v in op.operands}))
+            case _ if op.dialect_name() in ("arith", "math") and not op.regions:
+                new = op.clone(value_mapper={v: self.value(v) for v in op.operands})
+                self.b.insert(new)
+                for old_r, new_r in zip(op.results, new.results):
+                    self.values[old_r] = new_r
+            case _:
+                raise CannotLower(op, "cannot run inside a kernel yet")
+
+    def structured(self, op: Operation) -> None:
+        if any(isinstance(r.type, MemRefType | mem.BlockType) for r in op.results):
+            raise CannotLower(op, "carries arrays through control flow inside a kernel, which is not supported yet")
+        new = op.clone(value_mapper={v: self.value(v) for v in op.operands})
+        # the regions are translated afresh (they may hold mem ops)
+        for old_region, new_region in zip(op.regions, new.regions):
+            for old_block, new_block in zip(old_region.blocks, new_region.blocks):
+                for inner in list(new_block.ops):
+                    new_block.erase_op(inner, safe_erase=False)
+                for old_arg, new_arg in zip(old_block.args, new_block.args):
+                    self.values[old_arg] = new_arg
+                outer = self.b
+                self.b = Builder(InsertPoint.at_end(new_block))
+                try:
+                    self.translate_block(old_block, stop_at_terminator=False)
+                finally:
+                    self.b = outer
+        self.b.insert(new)
+        for old_r, new_r in zip(op.results, new.results):
+            self.values[old_r] = new_r
+
+    def nested_map(self, op: mem.MapOp) -> None:
+        k = len(op.inputs)
+        ins = [self.row(v) for v in op.inputs]
+        outs = [self.row(v) for v in op.outputs]
+        body = op.body.block
+        array_outs = [o for o in outs if o.rank > 1]
+
+        def row_body(j: SSAValue):
+            for param, source in zip(body.args[:k], ins):
+                self.values[param] = self.element_or_row(source, j)
+            for param, out in zip(body.args[k:], array_outs):
+                self.values[param] = Row(out.view, (*out.prefix, j))
+            self.translate_block(body)
+            for value, out in zip(body.last_op.operands, outs):
+                self.store(self.values[value], out, j, op)
+
+        self.loop(self.dim(ins[0], 0), row_body)
+
+    def apply_operator(self, region: Region, left: Sequence[SSAValue], right: Sequence[SSAValue]) -> list[SSAValue]:
+        block = region.block
+        for param, v in zip(block.args, [*left, *right]):
+            self.values[param] = v
+        self.translate_block(block)
+        return [self.value(v) for v in block.last_op.operands]
+
+    def nested_reduce(self, op: mem.ReduceOp) -> None:
+        ins = [self.row(v) for v in op.inputs]
+        if any(r.rank != 1 for r in ins):
+            raise CannotLower(op, "reduces rows inside a kernel, which is not supported yet")
+        neutral = [self.value(v) for v in op.neutral]
+
+        def step(j: SSAValue, *acc: SSAValue):
+            xs = [self.element_or_row(r, j) for r in ins]
+            return self.apply_operator(op.body, acc, xs)
+
+        results = self.loop(self.dim(ins[0], 0), step, neutral)
+        for old, new in zip(op.results_, results):
+            self.values[old] = new
+
+    def nested_scan(self, op: mem.ScanOp) -> None:
+        ins = [self.row(v) for v in op.inputs]
+        outs = [self.row(v) for v in op.outputs]
+        if any(r.rank != 1 for r in ins):
+            raise CannotLower(op, "scans rows inside a kernel, which is not supported yet")
+
+        def step(j: SSAValue, *acc: SSAValue):
+            xs = [self.element_or_row(r, j) for r in ins]
+            new = self.apply_operator(op.body, acc, xs)
+            for v, out in zip(new, outs):
+                self.store(v, out, j, op)
+            return new
+
+        self.loop(self.dim(ins[0], 0), step, [self.value(v) for v in op.neutral])
+
+
+
+
+def kernel_function(name: str, operands: Sequence[SSAValue], extra: Sequence[tuple[str, object]], build) -> gpu.FuncOp:
+    """A kernel whose parameters are `operands` (host values, keeping their names) and
+    then `extra` (name, type) parameters; build(kb, params, extra_params) writes its body
+    with a KernelBody that maps each operand to its parameter."""
+    block = Block(arg_types=[*[v.type for v in operands], *[t for _, t in extra]])
+    params = list(block.args[: len(operands)])
+    extra_params = list(block.args[len(operands) :])
+    for param, v in zip(params, operands):
+        if v.name_hint:
+            param.name_hint = v.name_hint
+    for param, (hint, _) in zip(extra_params, extra):
+        param.name_hint = hint
+    kb = KernelBody(Builder(InsertPoint.at_end(block)), dict(zip(operands, params)))
+    build(kb, params, extra_params)
+    kb.b.insert(gpu.ReturnOp([]))
+    return gpu.FuncOp(name, FunctionType.from_lists(block.arg_types, []), Region(block), kernel=True)
