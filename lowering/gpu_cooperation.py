@@ -68,10 +68,12 @@ def warp_reduce(kb: KernelBody, values: Sequence[SSAValue], combine: Combine) ->
     """Lane 0 gets the combination of all 32 lanes' values in lane order (the other
     lanes get partial results)."""
     values = list(values)
-    offset = WARP // 2
-    while offset:
+    # offsets grow, so lane i (a multiple of 2*offset) always holds lanes i..i+2*offset-1
+    # combined in order; halving offsets would pair lane 0 with lane 16 first
+    offset = 1
+    while offset < WARP:
         values = combine(values, shuffle(kb, "down", values, offset))
-        offset //= 2
+        offset *= 2
     return values
 
 
