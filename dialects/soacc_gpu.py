@@ -11,6 +11,10 @@ more, and only that is here (named `soacc_gpu` so it cannot clash with xDSL's `g
   compare-and-swap on global or shared memory, returning the old value;
 - `soacc_gpu.load_volatile` / `soacc_gpu.store_volatile`: loads and stores that go to
   memory (not a register or a non-coherent cache), for flags other blocks publish;
+- `soacc_gpu.view`: a typed array at a byte offset of a kernel's scratch buffer (the
+  arrays a thread allocates, expanded into one allocation before the launch);
+- `soacc_gpu.row`: a row of a view as a view value (xDSL's memref.subview would do,
+  but its rank-reducing dynamic form is clumsy to build and to check);
 - `soacc_gpu.fence`: orders this thread's writes before its later ones for the whole
   device (`__threadfence`).
 
@@ -27,16 +31,20 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    I64,
     AnyFloat,
+    DenseArrayBase,
     IndexType,
     IntegerType,
     MemRefType,
     StringAttr,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (
     AnyAttr,
+    AttrSizedOperandSegments,
     IRDLOperation,
     VarConstraint,
     irdl_op_definition,
@@ -206,6 +214,84 @@ class StoreVolatileOp(IRDLOperation):
 
 
 @irdl_op_definition
+class ViewOp(IRDLOperation):
+    """A typed array at a byte offset of a buffer (memory a kernel was given for its
+    threads' own arrays): all sizes and strides (in elements) given."""
+
+    name = "soacc_gpu.view"
+    buffer = operand_def(MemRefType)
+    byte_offset = operand_def(IndexType)
+    sizes = var_operand_def(IndexType)
+    strides = var_operand_def(IndexType)
+    result = result_def(MemRefType)
+    traits = traits_def(Pure())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = (
+        "$buffer `[` $byte_offset `]` `sizes` `(` $sizes `)` `strides` `(` $strides `)` "
+        "attr-dict `:` type($buffer) `->` type($result)"
+    )
+
+    def __init__(self, buffer: SSAValue, byte_offset: SSAValue, sizes: Sequence[SSAValue], strides: Sequence[SSAValue], t: MemRefType):
+        super().__init__(operands=[buffer, byte_offset, sizes, strides], result_types=[t])
+
+    def verify_(self) -> None:
+        t = self.result.type
+        assert isinstance(t, MemRefType)
+        rank = t.get_num_dims()
+        if len(self.sizes) != rank or len(self.strides) != rank:
+            raise VerifyException(f"soacc_gpu.view of rank {rank} needs {rank} sizes and {rank} strides")
+
+
+@irdl_op_definition
+class RowOp(IRDLOperation):
+    """The part of a view with its leading indices fixed (`view[i, j, ...]`), as a view
+    of the remaining dimensions: a row of an array as a value of its own (for example
+    to choose one of two rows by an `scf.if`)."""
+
+    name = "soacc_gpu.row"
+    source = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    result = result_def(MemRefType)
+    traits = traits_def(Pure())
+    assembly_format = "$source `[` $indices `]` attr-dict `:` type($source) `->` type($result)"
+
+    def __init__(self, source: SSAValue, indices: Sequence[SSAValue], t: MemRefType):
+        super().__init__(operands=[source, indices], result_types=[t])
+
+    def verify_(self) -> None:
+        s, r = self.source.type, self.result.type
+        assert isinstance(s, MemRefType) and isinstance(r, MemRefType)
+        if s.get_num_dims() - len(self.indices) != r.get_num_dims() or s.element_type != r.element_type:
+            raise VerifyException(f"soacc_gpu.row of {s} with {len(self.indices)} indices cannot be a {r}")
+
+
+@irdl_op_definition
+class SliceOp(IRDLOperation):
+    """A part of a view as a view, as mem.slice (kinds: 0 a fixed index, 1 a range
+    offset:count, 2 a strided range offset:count:stride; dimensions past them whole)."""
+
+    name = "soacc_gpu.slice"
+    source = operand_def(MemRefType)
+    spec = var_operand_def(IndexType)
+    kinds = prop_def(DenseArrayBase.constr(I64))
+    result = result_def(MemRefType)
+    traits = traits_def(Pure())
+    assembly_format = "$source `[` $spec `]` `kinds` $kinds attr-dict `:` type($source) `->` type($result)"
+
+    def __init__(self, source: SSAValue, kinds: Sequence[int], spec: Sequence[SSAValue], t: MemRefType):
+        super().__init__(operands=[source, spec], result_types=[t], properties={"kinds": DenseArrayBase.from_list(i64, kinds)})
+
+    def verify_(self) -> None:
+        kinds = self.kinds.get_values()
+        if any(k not in (0, 1, 2) for k in kinds) or len(self.spec) != sum(k + 1 for k in kinds):
+            raise VerifyException("soacc_gpu.slice kinds are 0, 1 or 2, with 1, 2 or 3 operands each")
+        s, r = self.source.type, self.result.type
+        assert isinstance(s, MemRefType) and isinstance(r, MemRefType)
+        if s.get_num_dims() - kinds.count(0) != r.get_num_dims() or len(kinds) > s.get_num_dims():
+            raise VerifyException(f"soacc_gpu.slice of {s} with kinds {list(kinds)} cannot be a {r}")
+
+
+@irdl_op_definition
 class FenceOp(IRDLOperation):
     """The thread's writes before it are seen by every thread of the device before its
     writes after it (`__threadfence()`)."""
@@ -220,6 +306,6 @@ class FenceOp(IRDLOperation):
 
 SOACC_GPU = Dialect(
     "soacc_gpu",
-    [ShuffleOp, SharedOp, AtomicRMWOp, AtomicCasOp, LoadVolatileOp, StoreVolatileOp, FenceOp],
+    [ShuffleOp, SharedOp, AtomicRMWOp, AtomicCasOp, LoadVolatileOp, StoreVolatileOp, ViewOp, RowOp, SliceOp, FenceOp],
     [],
 )

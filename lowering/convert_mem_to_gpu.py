@@ -29,6 +29,7 @@ from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, func, gpu, memref, scf
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     FunctionType,
     IndexType,
     IntegerAttr,
@@ -37,8 +38,9 @@ from xdsl.dialects.builtin import (
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
+    i64,
 )
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import IsTerminator
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -58,6 +60,8 @@ from soacc.lowering.kernel_body import (
     index_constant as _index,
 )
 from soacc.lowering.gpu_reduce import lower_reduce
+from soacc.lowering.gpu_hist import lower_hist
+from soacc.lowering.kernel_scratch import SCRATCH_BLOCKS, ScratchBlock, ScratchPlan, plan_scratch, scratch_buffer
 
 
 def _grid_stride_kernel(name: str, operands: Sequence[SSAValue], row_body) -> gpu.FuncOp:
@@ -128,35 +132,44 @@ def build_scatter_kernel(op: mem.ScatterOp, name: str) -> tuple[gpu.FuncOp, list
     return _grid_stride_kernel(name, operands, row), operands
 
 
-def build_gpu_body_kernel(op: mem.GpuBodyOp, name: str) -> tuple[gpu.FuncOp, list[SSAValue]]:
+def build_gpu_body_kernel(op: mem.GpuBodyOp, name: str, plan: ScratchPlan | None = None) -> tuple[gpu.FuncOp, list[SSAValue]]:
     """A single-threaded kernel: the body runs once; value j goes to element 0 of output j."""
     captured = [v for v in captured_values(op) if v not in op.outputs]
     operands = [*captured, *op.outputs]
-    block = Block(arg_types=[v.type for v in operands])
+    scratch_types = _scratch_params(op, plan) if plan else []
+    block = Block(arg_types=[*[v.type for v in operands], *[t for _, t in scratch_types]])
     for param, v in zip(block.args, operands):
         if v.name_hint:
             param.name_hint = v.name_hint
+    for param, (hint, _) in zip(block.args[len(operands) :], scratch_types):
+        param.name_hint = hint
     body = KernelBody(Builder(InsertPoint.at_end(block)), dict(zip(operands, block.args)))
-    body.translate_block(op.body.block)
     zero = _index(body.b, 0)
-    outs = block.args[len(captured) :]
+    _bind_scratch(body.b, body, plan, block.args[len(operands) :], zero)
+    body.translate_block(op.body.block)
+    outs = block.args[len(captured) : len(operands)]
     for value, out in zip(op.body.block.last_op.operands, outs):
         body.store(body.values[value], Row(out, ()), zero, op)
     body.b.insert(gpu.ReturnOp([]))
     return gpu.FuncOp(name, FunctionType.from_lists(block.arg_types, []), Region(block), kernel=True), operands
 
 
-def build_map_kernel(op: mem.MapOp, name: str) -> tuple[gpu.FuncOp, list[SSAValue]]:
+def build_map_kernel(op: mem.MapOp, name: str, plan: ScratchPlan | None = None) -> tuple[gpu.FuncOp, list[SSAValue]]:
     """The kernel of a host-level map, and the host values to launch it with (the
-    captured values, the inputs, the outputs; then the row count)."""
+    captured values, the inputs, the outputs; then the row count, then the scratch
+    memory of `plan`)."""
     captured = [v for v in captured_values(op) if v not in op.inputs and v not in op.outputs]
     operands = [*captured, *op.inputs, *op.outputs]
-    block = Block(arg_types=[*[v.type for v in operands], IndexType()])
-    *params, n = block.args
+    scratch_types = _scratch_params(op, plan)
+    block = Block(arg_types=[*[v.type for v in operands], IndexType(), *[t for _, t in scratch_types]])
+    params = block.args[: len(operands)]
+    n = block.args[len(operands)]
     for param, v in zip(params, operands):
         if v.name_hint:
             param.name_hint = v.name_hint
     n.name_hint = "rows"
+    for param, (hint, _) in zip(block.args[len(operands) + 1 :], scratch_types):
+        param.name_hint = hint
     b = Builder(InsertPoint.at_end(block))
     values: dict[SSAValue, SSAValue | Row] = dict(zip(operands, params))
     first = b.insert(gpu.GlobalIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))).result
@@ -173,6 +186,7 @@ def build_map_kernel(op: mem.MapOp, name: str) -> tuple[gpu.FuncOp, list[SSAValu
     i = row_block.args[0]
     i.name_hint = "row"
     body = KernelBody(Builder(InsertPoint.at_end(row_block)), values)
+    _bind_scratch(b, body, plan, block.args[len(operands) + 1 :], first)
     lam = op.body.block
     for param, view in zip(lam.args[:k], in_params):
         body.values[param] = body.element_or_row(Row(view, ()), i)
@@ -187,6 +201,24 @@ def build_map_kernel(op: mem.MapOp, name: str) -> tuple[gpu.FuncOp, list[SSAValu
     b.insert(gpu.ReturnOp([]))
     kernel = gpu.FuncOp(name, FunctionType.from_lists(block.arg_types, []), Region(block), kernel=True)
     return kernel, operands
+
+
+def _scratch_params(op: Operation, plan: ScratchPlan | None) -> list[tuple[str, Attribute]]:
+    if plan is None:
+        return []
+    space = mem.space_of(next(v for v in op.operands if isinstance(v.type, MemRefType)).type)
+    buffer = mem.view_type(i64, [DYNAMIC_INDEX], space)
+    return [("scratch", buffer), ("scratch_per_thread", IndexType()), *[(f"slot{j}", IndexType()) for j in range(len(plan.allocs))]]
+
+
+def _bind_scratch(b: Builder, body: KernelBody, plan: ScratchPlan | None, params: Sequence[SSAValue], thread: SSAValue) -> None:
+    """Each alloc's slot for this thread: its region starts at thread * per_thread."""
+    if plan is None:
+        return
+    buffer, per_thread, *slots = params
+    base = b.insert(arith.MuliOp(thread, per_thread)).results[0]
+    for alloc, slot in zip(plan.allocs, slots):
+        body.scratch[alloc] = ScratchBlock(buffer, b.insert(arith.AddiOp(base, slot)).results[0])
 
 
 def _launch(b: Builder, kernel: str, operands: Sequence[SSAValue], rows: SSAValue) -> None:
@@ -250,29 +282,53 @@ class ConvertMemToGpuPass(ModulePass):
             op.attributes["gpu.container_module"] = UnitAttr()
 
 
-def _one_kernel(build, rows_of):
+def _one_kernel(build, rows_of, allocates: bool = False):
     """A lowering that builds one kernel and launches it: over the rows of rows_of(op)
-    (grid-stride), or on one thread where rows_of is None."""
+    (grid-stride), or on one thread where rows_of is None. Where `allocates`, arrays the
+    lambdas allocate get slots in a scratch buffer allocated before the launch."""
 
     def lower(k: Operation, name: str, b: Builder, add_kernel) -> None:
-        kernel, operands = build(k, name)
+        plan = plan_scratch(k, b) if allocates else None
+        kernel, operands = build(k, name, plan) if allocates else build(k, name)
         add_kernel(kernel)
+        one = _index(b, 1)
+        threads = _index(b, THREADS_PER_BLOCK)
         if rows_of is None:
-            one = _index(b, 1)
-            b.insert(gpu.LaunchFuncOp(SymbolRefAttr("kernels", [name]), [one, one, one], [one, one, one], kernelOperands=operands))
-        else:
-            _launch(b, name, operands, b.insert(mem.SizeOp(rows_of(k), 0)).result)
+            launch_operands = list(operands)
+            if plan is not None:
+                launch_operands += [scratch_buffer(b, plan, one, mem.space_of(plan_space(k))), plan.per_thread, *plan.slot_offsets]
+            b.insert(gpu.LaunchFuncOp(SymbolRefAttr("kernels", [name]), [one, one, one], [one, one, one], kernelOperands=launch_operands))
+            return
+        rows = b.insert(mem.SizeOp(rows_of(k), 0)).result
+        needed = b.insert(arith.CeilDivUIOp(rows, threads)).results[0]
+        cap = _index(b, MAX_BLOCKS if plan is None else SCRATCH_BLOCKS)
+        blocks = b.insert(arith.MaxUIOp(b.insert(arith.MinUIOp(needed, cap)).results[0], one)).results[0]
+        launch_operands = [*operands, rows]
+        if plan is not None:
+            all_threads = b.insert(arith.MuliOp(blocks, threads)).results[0]
+            launch_operands += [scratch_buffer(b, plan, all_threads, mem.space_of(plan_space(k))), plan.per_thread, *plan.slot_offsets]
+        b.insert(
+            gpu.LaunchFuncOp(
+                SymbolRefAttr("kernels", [name]), [blocks, one, one], [threads, one, one], kernelOperands=launch_operands
+            )
+        )
 
     return lower
 
 
+def plan_space(op: Operation) -> Attribute:
+    """The type of one of the kernel's views (its space is the kernel's device)."""
+    return next(v for v in op.operands if isinstance(v.type, MemRefType)).type
+
+
 _LOWERINGS = {
-    mem.MapOp: ("map", _one_kernel(build_map_kernel, lambda k: k.inputs[0])),
+    mem.MapOp: ("map", _one_kernel(build_map_kernel, lambda k: k.inputs[0], allocates=True)),
     mem.IotaOp: ("iota", _one_kernel(build_iota_kernel, lambda k: k.output)),
     mem.FillOp: ("fill", _one_kernel(build_fill_kernel, lambda k: k.output)),
     mem.ScatterOp: ("scatter", _one_kernel(build_scatter_kernel, lambda k: k.indices)),
-    mem.GpuBodyOp: ("gpu_body", _one_kernel(build_gpu_body_kernel, None)),
+    mem.GpuBodyOp: ("gpu_body", _one_kernel(build_gpu_body_kernel, None, allocates=True)),
     mem.ReduceOp: ("reduce", lower_reduce),
+    mem.HistOp: ("hist", lower_hist),
 }
 """Each host-level kernel op: its kernels' name prefix, and its lowering
 (op, name, builder before the op, add_kernel) that adds kernels and writes the launches."""

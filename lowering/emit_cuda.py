@@ -164,6 +164,22 @@ class CudaPrinter:
     def reserve(self, name: str) -> None:
         self.used.add(name)
 
+    def view_fields(self, value: SSAValue) -> list[str]:
+        """The C variables of a memref value: pointer, offset, sizes, strides."""
+        name = self.name(value)
+        rank = value.type.get_num_dims()
+        return [name, f"{name}_offset", *[f"{name}_{k}{d}" for k in ("size", "stride") for d in range(rank)]]
+
+    def declare_view(self, op: Operation, value: SSAValue) -> None:
+        """Declares the C variables of a memref value defined by op."""
+        fields = self.view_fields(value)
+        for d in fields[1:]:
+            if d in self.used:
+                raise self.error(op, f"has a value named {d}, which the view %{value.name_hint} needs")
+            self.reserve(d)
+        self.line(f"{c_type(value.type.element_type)}* {fields[0]};")
+        self.line("long long " + ", ".join(fields[1:]) + ";")
+
     def define(self, value: SSAValue, expr: str) -> None:
         self.line(f"{c_type(value.type)} {self.name(value)} = {expr};")
 
@@ -413,7 +429,24 @@ def _absi(p: CudaPrinter, op: Operation) -> None:
 
 def _declare_results(p: CudaPrinter, op: Operation) -> None:
     for r in op.results:
-        p.line(f"{c_type(r.type)} {p.name(r)};")
+        if isinstance(r.type, MemRefType):
+            p.declare_view(op, r)
+        else:
+            p.line(f"{c_type(r.type)} {p.name(r)};")
+
+
+def _targets_and_values(p: CudaPrinter, targets: Sequence[SSAValue], values: Sequence[SSAValue]) -> tuple[list[str], list[str]]:
+    """C variables to assign and what to assign them: a memref is all its fields."""
+    ts: list[str] = []
+    vs: list[str] = []
+    for t, v in zip(targets, values):
+        if isinstance(t.type, MemRefType):
+            ts += p.view_fields(t)
+            vs += p.view_fields(v)
+        else:
+            ts.append(p.name(t))
+            vs.append(p.name(v))
+    return ts, vs
 
 
 def _assign(p: CudaPrinter, targets: Sequence[str], values: Sequence[str]) -> None:
@@ -433,20 +466,20 @@ def _assign(p: CudaPrinter, targets: Sequence[str], values: Sequence[str]) -> No
 def _scf_if(p: CudaPrinter, op: scf.IfOp) -> None:
     _declare_results(p, op)
     p.line(f"if ({p.name(op.cond)}) {{")
-    _region_assigning(p, op.true_region.block, [p.name(r) for r in op.results])
+    _region_assigning(p, op.true_region.block, list(op.results))
     if op.false_region.blocks:
         p.line("} else {")
-        _region_assigning(p, op.false_region.block, [p.name(r) for r in op.results])
+        _region_assigning(p, op.false_region.block, list(op.results))
     p.line("}")
 
 
-def _region_assigning(p: CudaPrinter, block: Block, targets: Sequence[str]) -> None:
+def _region_assigning(p: CudaPrinter, block: Block, targets: Sequence[SSAValue]) -> None:
     """A region's ops, then its yield assigned to `targets`."""
     p.indent += 1
     for op in block.ops:
         if isinstance(op, scf.YieldOp):
             if targets:
-                _assign(p, targets, [p.name(v) for v in op.operands])
+                _assign(p, *_targets_and_values(p, targets, op.operands))
         else:
             p.print_op(op)
     p.indent -= 1
@@ -460,7 +493,9 @@ def _scf_for(p: CudaPrinter, op: scf.ForOp) -> None:
     lb, ub, step = p.name(op.lb), p.name(op.ub), p.name(op.step)
     t = c_type(iv.type)
     p.line(f"for ({t} {p.name(iv)} = {lb}; {p.name(iv)} < {ub}; {p.name(iv)} += {step}) {{")
-    _region_assigning(p, body, [p.name(a) for a in carried])
+    if any(isinstance(a.type, MemRefType) for a in carried):
+        raise p.error(op, "carries a memref, which the cuda target does not write yet")
+    _region_assigning(p, body, list(carried))
     p.line("}")
     for arg, result in zip(carried, op.results):
         p.define(result, p.name(arg))
@@ -490,7 +525,9 @@ def _scf_while(p: CudaPrinter, op: scf.WhileOp) -> None:
         else:
             p.print_op(inner)
     p.indent -= 1
-    _region_assigning(p, after, [p.name(a) for a in before.args])
+    if any(isinstance(a.type, MemRefType) for a in [*before.args, *after.args]):
+        raise p.error(op, "carries a memref, which the cuda target does not write yet")
+    _region_assigning(p, after, list(before.args))
     p.line("}")
 
 
@@ -633,6 +670,63 @@ def _store_volatile(p: CudaPrinter, op: soacc_gpu.StoreVolatileOp) -> None:
     p.line(f"*(volatile {t}*)&{p.element(op.ref, op.indices)} = {p.name(op.value)};")
 
 
+def _view(p: CudaPrinter, op: soacc_gpu.ViewOp) -> None:
+    t = op.result.type
+    name = p.name(op.result)
+    rank = t.get_num_dims()
+    derived = [f"{name}_offset", *[f"{name}_{k}{d}" for k in ("size", "stride") for d in range(rank)]]
+    for d in derived:
+        if d in p.used:
+            raise p.error(op, f"has a value named {d}, which the view %{op.result.name_hint} needs")
+        p.reserve(d)
+    source = p.name(op.buffer)
+    p.line(f"{c_type(t.element_type)}* {name} = ({c_type(t.element_type)}*)((char*)({source} + {source}_offset) + {p.name(op.byte_offset)});")
+    p.line(f"const long long {name}_offset = 0;")
+    for d in range(rank):
+        p.line(f"const long long {name}_size{d} = {p.name(op.sizes[d])};")
+        p.line(f"const long long {name}_stride{d} = {p.name(op.strides[d])};")
+
+
+def _row(p: CudaPrinter, op: soacc_gpu.RowOp) -> None:
+    t = op.result.type
+    name = p.name(op.result)
+    source = p.name(op.source)
+    fixed = len(op.indices)
+    p.declare_view(op, op.result)
+    terms = [f"{source}_offset"] + [f"{p.name(i)} * {source}_stride{d}" for d, i in enumerate(op.indices)]
+    p.line(f"{name} = {source};")
+    p.line(f"{name}_offset = {' + '.join(terms)};")
+    for d in range(t.get_num_dims()):
+        p.line(f"{name}_size{d} = {source}_size{d + fixed};")
+        p.line(f"{name}_stride{d} = {source}_stride{d + fixed};")
+
+
+def _slice(p: CudaPrinter, op: soacc_gpu.SliceOp) -> None:
+    name = p.name(op.result)
+    source = p.name(op.source)
+    p.declare_view(op, op.result)
+    spec = [p.name(v) for v in op.spec]
+    offset = [f"{source}_offset"]
+    out = 0
+    position = 0
+    kinds = list(op.kinds.get_values())
+    for d, kind in enumerate(kinds):
+        start = spec[position]
+        offset.append(f"{start} * {source}_stride{d}")
+        if kind != 0:
+            p.line(f"{name}_size{out} = {spec[position + 1]};")
+            step = f" * {spec[position + 2]}" if kind == 2 else ""
+            p.line(f"{name}_stride{out} = {source}_stride{d}{step};")
+            out += 1
+        position += kind + 1
+    for d in range(len(kinds), op.source.type.get_num_dims()):
+        p.line(f"{name}_size{out} = {source}_size{d};")
+        p.line(f"{name}_stride{out} = {source}_stride{d};")
+        out += 1
+    p.line(f"{name} = {source};")
+    p.line(f"{name}_offset = {' + '.join(offset)};")
+
+
 def _fence(p: CudaPrinter, op: soacc_gpu.FenceOp) -> None:
     p.line("__threadfence();")
 
@@ -740,6 +834,9 @@ _HANDLERS: dict[type[Operation], Callable] = {
     soacc_gpu.AtomicCasOp: _atomic_cas,
     soacc_gpu.LoadVolatileOp: _load_volatile,
     soacc_gpu.StoreVolatileOp: _store_volatile,
+    soacc_gpu.ViewOp: _view,
+    soacc_gpu.RowOp: _row,
+    soacc_gpu.SliceOp: _slice,
     soacc_gpu.FenceOp: _fence,
 }
 

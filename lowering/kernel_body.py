@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, memref, scf
-from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, MemRefType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, FunctionType, IndexType, IntegerAttr, MemRefType, StridedLayoutAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
@@ -69,6 +69,8 @@ class KernelBody:
     def __init__(self, builder: Builder, values: dict[SSAValue, SSAValue | Row]):
         self.b = builder
         self.values = values
+        self.scratch: dict[Operation, object] = {}
+        """Each mem.alloc of the kernel's lambdas: its thread's slot (a ScratchBlock)."""
 
     def value(self, v: SSAValue) -> SSAValue:
         new = self.values[v]
@@ -181,22 +183,39 @@ class KernelBody:
             case mem.SliceOp() if all(k == SliceSpec.FIXED for k in op.kinds.get_values()):
                 row = self.row(op.source)
                 self.values[op.result] = Row(row.view, (*row.prefix, *[self.value(i) for i in op.spec]))
+            case mem.SliceOp():
+                from soacc.dialects import soacc_gpu
+
+                source = self.materialise(op.source)
+                t = op.result.type
+                self.values[op.result] = self.op(
+                    soacc_gpu.SliceOp(source, list(op.kinds.get_values()), [self.value(v) for v in op.spec], t)
+                )
             case mem.MapOp():
                 self.nested_map(op)
             case mem.ReduceOp() if not op.outputs:
                 self.nested_reduce(op)
             case mem.ScanOp():
                 self.nested_scan(op)
+            case mem.AllocOp() if op in self.scratch:
+                self.values[op.results[0]] = self.scratch[op]  # type: ignore[assignment]
             case mem.AllocOp():
-                raise CannotLower(
-                    op,
-                    "allocates inside a kernel; per-thread memory must first be expanded into "
-                    "one allocation before the launch, which is not done yet",
-                )
+                raise CannotLower(op, "allocates inside a kernel that has no scratch memory for it")
+            case mem.ViewOp():
+                self.scratch_view(op)
             case scf.IfOp() | scf.ForOp() | scf.WhileOp():
                 self.structured(op)
             case scf.YieldOp() | scf.ConditionOp():
-                self.b.insert(op.clone(value_mapper={v: self.value(v) for v in op.operands}))
+                self.b.insert(op.clone(value_mapper={v: self.materialise(v) for v in op.operands}))
+            case mem.ArrayOp():
+                out = self.row(op.output)
+                for j, element in enumerate(op.elements):
+                    self.store(self.values[element], out, index_constant(self.b, j), op)
+            case mem.FillOp():
+                out = self.row(op.output)
+                self.loop(self.dim(out, 0), lambda j: self.store(self.values[op.value], out, j, op))
+            case mem.CopyOp():
+                self.copy(self.row(op.source), self.row(op.dest))
             case _ if op.dialect_name() in ("arith", "math") and not op.regions:
                 new = op.clone(value_mapper={v: self.value(v) for v in op.operands})
                 self.b.insert(new)
@@ -205,9 +224,48 @@ class KernelBody:
             case _:
                 raise CannotLower(op, "cannot run inside a kernel yet")
 
+    def scratch_view(self, op: mem.ViewOp) -> None:
+        """A view of a thread's slot: the slot's offset plus the view's, row-major unless
+        strides are given."""
+        from soacc.dialects import soacc_gpu
+
+        slot = self.values[op.block]
+        t = op.result.type
+        assert isinstance(t, MemRefType)
+        dynamic = iter(op.sizes)
+        sizes = [self.value(next(dynamic)) if d == DYNAMIC_INDEX else index_constant(self.b, d) for d in t.get_shape()]
+        if op.strides:
+            strides = [self.value(s) for s in op.strides]
+        else:
+            strides = []
+            running = index_constant(self.b, 1)
+            for size in reversed(sizes):
+                strides.insert(0, running)
+                running = self.op(arith.MuliOp(running, size))
+        offset = self.op(arith.AddiOp(slot.byte_offset, self.value(op.byte_offset)))  # type: ignore[union-attr]
+        self.values[op.result] = self.op(soacc_gpu.ViewOp(slot.buffer, offset, sizes, strides, t))  # type: ignore[union-attr]
+
+    def materialise(self, v: SSAValue) -> SSAValue:
+        """v as an SSA value of the kernel: a row addressed by fixed indices becomes a
+        view of its own (soacc_gpu.row)."""
+        from soacc.dialects import soacc_gpu
+
+        new = self.values[v]
+        if not isinstance(new, Row):
+            return new
+        if not new.prefix:
+            return new.view
+        t = new.view.type
+        assert isinstance(t, MemRefType)
+        rest = t.get_shape()[len(new.prefix) :]
+        row_type = MemRefType(t.element_type, rest, StridedLayoutAttr([None] * len(rest), None), t.memory_space)
+        return self.op(soacc_gpu.RowOp(new.view, list(new.prefix), row_type))
+
     def structured(self, op: Operation) -> None:
-        if any(isinstance(r.type, MemRefType | mem.BlockType) for r in op.results):
-            raise CannotLower(op, "carries arrays through control flow inside a kernel, which is not supported yet")
+        if any(isinstance(r.type, mem.BlockType) for r in op.results) or (
+            not isinstance(op, scf.IfOp) and any(isinstance(r.type, MemRefType) for r in op.results)
+        ):
+            raise CannotLower(op, "carries arrays through a loop inside a kernel, which is not supported yet")
         new = op.clone(value_mapper={v: self.value(v) for v in op.operands})
         # the regions are translated afresh (they may hold mem ops)
         for old_region, new_region in zip(op.regions, new.regions):

@@ -1,8 +1,8 @@
 // RUN: soacc-opt %s -p convert-mem-to-gpu --verify-diagnostics | filecheck %s
 
-// A lambda that allocates (here for an array literal) cannot become a kernel until
-// per-thread memory is expanded into one allocation made before the launch: the pass
-// says so at the allocation.
+// Each thread of a kernel gets its arrays from one scratch buffer allocated before the
+// launch, so their sizes must be known on the host: an array whose size a thread
+// computes from its row (here from the element %x) is reported at the allocation.
 
 builtin.module {
   func.func @main(%a_host_mem: !mem.block<host>, %a_host: memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) -> (!mem.block<host>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?xf32>) -> tensor<?xf32>} {
@@ -21,15 +21,16 @@ builtin.module {
     %r = mem.view %r_mem[%7] sizes(%4) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
     mem.map ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%r : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
     ^bb0(%x: f32):
-      %8 = arith.constant 2 : index
+      %k = arith.fptosi %x : f32 to i32
+      %8 = arith.index_cast %k : i32 to index
       %9 = arith.constant 4 : index
       %10 = arith.muli %9, %8 : index
-      %pair_mem = mem.alloc %10 : !mem.block<device>
+      %many_mem = mem.alloc %10 : !mem.block<device>
       %11 = arith.constant 0 : index
-      %pair = mem.view %pair_mem[%11] : !mem.block<device> -> memref<2xf32, strided<[?], offset: ?>, #mem.space<device>>
-      mem.array [%x, %x] outs(%pair : memref<2xf32, strided<[?], offset: ?>, #mem.space<device>>)
-      %c1 = arith.constant 1 : index
-      %y = mem.load %pair[%c1] : memref<2xf32, strided<[?], offset: ?>, #mem.space<device>>
+      %many = mem.view %many_mem[%11] sizes(%8) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+      mem.fill %x, %many : f32, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+      %c0 = arith.constant 0 : index
+      %y = mem.load %many[%c0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
       mem.yield %y : f32
     }
     %12 = mem.size %r[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
@@ -44,4 +45,4 @@ builtin.module {
 }
 
 
-// CHECK: convert-mem-to-gpu: mem.alloc allocates inside a kernel; per-thread memory must first be expanded into one allocation before the launch, which is not done yet
+// CHECK: convert-mem-to-gpu: mem.alloc allocates memory whose size depends on what a thread computes (it uses a lambda parameter); kernels can only allocate sizes known before the launch

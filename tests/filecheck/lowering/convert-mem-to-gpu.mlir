@@ -146,3 +146,64 @@ builtin.module {
 // CUDA: extern "C" __global__ void fill0(
 // CUDA: extern "C" __global__ void scatter1(
 // CUDA: extern "C" __global__ void gpu_body2(
+
+// -----
+
+// A lambda that allocates (here for an array literal): the allocation becomes a slot
+// in one scratch buffer allocated before the launch, a region of 16-byte-aligned slots
+// per thread of a grid capped at 1024 blocks; inside, the view is the thread's slot.
+
+builtin.module {
+  func.func @main(%a_host_mem: !mem.block<host>, %a_host: memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) -> (!mem.block<host>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?xf32>) -> tensor<?xf32>} {
+    %0 = mem.size %a_host[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+    %1 = arith.constant 4 : index
+    %2 = arith.muli %1, %0 : index
+    %a_mem = mem.alloc %2 : !mem.block<device>
+    %3 = arith.constant 0 : index
+    %a = mem.view %a_mem[%3] sizes(%0) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    mem.copy %a_host, %a : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %4 = mem.size %a[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %5 = arith.constant 4 : index
+    %6 = arith.muli %5, %4 : index
+    %r_mem = mem.alloc %6 : !mem.block<device>
+    %7 = arith.constant 0 : index
+    %r = mem.view %r_mem[%7] sizes(%4) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    mem.map ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%r : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+    ^bb0(%x: f32):
+      %8 = arith.constant 2 : index
+      %9 = arith.constant 4 : index
+      %10 = arith.muli %9, %8 : index
+      %pair_mem = mem.alloc %10 : !mem.block<device>
+      %11 = arith.constant 0 : index
+      %pair = mem.view %pair_mem[%11] : !mem.block<device> -> memref<2xf32, strided<[?], offset: ?>, #mem.space<device>>
+      mem.array [%x, %x] outs(%pair : memref<2xf32, strided<[?], offset: ?>, #mem.space<device>>)
+      %c1 = arith.constant 1 : index
+      %y = mem.load %pair[%c1] : memref<2xf32, strided<[?], offset: ?>, #mem.space<device>>
+      mem.yield %y : f32
+    }
+    %12 = mem.size %r[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %13 = arith.constant 4 : index
+    %14 = arith.muli %13, %12 : index
+    %r_host_mem = mem.alloc %14 : !mem.block<host>
+    %15 = arith.constant 0 : index
+    %r_host = mem.view %r_host_mem[%15] sizes(%12) : !mem.block<host> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+    mem.copy %r, %r_host : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+    func.return %r_host_mem, %r_host : !mem.block<host>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+  }
+}
+
+
+// CHECK:      %scratch_mem = mem.alloc {{%[0-9]+}} : !mem.block<device>
+// CHECK:      %scratch = mem.view %scratch_mem
+// CHECK:      "gpu.launch_func"({{.*}}, %a, %r, {{%[0-9]+}}, %scratch, {{%[0-9]+}}, {{%[0-9]+}}) <{kernel = @kernels::@map0
+// CHECK:      "gpu.func"()
+// CHECK:        [[FIRST:%[0-9]+]] = "gpu.global_id"()
+// CHECK:        [[BASE:%[0-9]+]] = arith.muli [[FIRST]], %scratch_per_thread : index
+// CHECK:        [[SLOT:%[0-9]+]] = arith.addi [[BASE]], %slot0 : index
+// CHECK:        scf.for %row
+// CHECK:          [[AT:%[0-9]+]] = arith.addi [[SLOT]], {{%[0-9]+}} : index
+// CHECK:          [[PAIR:%[0-9]+]] = soacc_gpu.view %scratch[[[AT]]] sizes({{%[0-9]+}}) strides({{%[0-9]+}})
+// CHECK:          memref.store {{%[0-9]+}}, [[PAIR]]
+// CHECK:          memref.load [[PAIR]]
+
+// CUDA: float* {{.*}} = (float*)((char*)(scratch + scratch_offset) + {{.*}});

@@ -21,6 +21,9 @@
       soacc_gpu.fence
       // CHECK: %{{.*}} = soacc_gpu.load_volatile %{{.*}}[%{{.*}}] : memref<?xi32, strided<[?], offset: ?>> -> i32
       %f = soacc_gpu.load_volatile %flags[%i] : memref<?xi32, strided<[?], offset: ?>> -> i32
+      %c0 = arith.constant 0 : index
+      // CHECK: %{{.*}} = soacc_gpu.view %{{.*}}[%{{.*}}] sizes(%{{.*}}) strides(%{{.*}}) : memref<?xi32, strided<[?], offset: ?>> -> memref<?xf32, strided<[?], offset: ?>>
+      %v = soacc_gpu.view %h[%c0] sizes(%i) strides(%i) : memref<?xi32, strided<[?], offset: ?>> -> memref<?xf32, strided<[?], offset: ?>>
       "gpu.return"() : () -> ()
   }) {sym_name = "k"} : () -> ()
 }) : () -> ()
