@@ -60,6 +60,7 @@ from soacc.lowering.kernel_body import (
     index_constant as _index,
 )
 from soacc.lowering.gpu_reduce import lower_reduce
+from soacc.lowering.gpu_segmented import lower_segmented_map
 from soacc.lowering.gpu_hist import lower_hist
 from soacc.lowering.kernel_scratch import SCRATCH_BLOCKS, ScratchBlock, ScratchPlan, plan_scratch, scratch_buffer
 
@@ -291,27 +292,33 @@ def _one_kernel(build, rows_of, allocates: bool = False):
         plan = plan_scratch(k, b) if allocates else None
         kernel, operands = build(k, name, plan) if allocates else build(k, name)
         add_kernel(kernel)
-        one = _index(b, 1)
-        threads = _index(b, THREADS_PER_BLOCK)
-        if rows_of is None:
-            launch_operands = list(operands)
+
+        def launch(b: Builder) -> None:
+            one = _index(b, 1)
+            threads = _index(b, THREADS_PER_BLOCK)
+            if rows_of is None:
+                launch_operands = list(operands)
+                if plan is not None:
+                    launch_operands += [scratch_buffer(b, plan, one, mem.space_of(plan_space(k))), plan.per_thread, *plan.slot_offsets]
+                b.insert(gpu.LaunchFuncOp(SymbolRefAttr("kernels", [name]), [one, one, one], [one, one, one], kernelOperands=launch_operands))
+                return
+            rows = b.insert(mem.SizeOp(rows_of(k), 0)).result
+            needed = b.insert(arith.CeilDivUIOp(rows, threads)).results[0]
+            cap = _index(b, MAX_BLOCKS if plan is None else SCRATCH_BLOCKS)
+            blocks = b.insert(arith.MaxUIOp(b.insert(arith.MinUIOp(needed, cap)).results[0], one)).results[0]
+            launch_operands = [*operands, rows]
             if plan is not None:
-                launch_operands += [scratch_buffer(b, plan, one, mem.space_of(plan_space(k))), plan.per_thread, *plan.slot_offsets]
-            b.insert(gpu.LaunchFuncOp(SymbolRefAttr("kernels", [name]), [one, one, one], [one, one, one], kernelOperands=launch_operands))
-            return
-        rows = b.insert(mem.SizeOp(rows_of(k), 0)).result
-        needed = b.insert(arith.CeilDivUIOp(rows, threads)).results[0]
-        cap = _index(b, MAX_BLOCKS if plan is None else SCRATCH_BLOCKS)
-        blocks = b.insert(arith.MaxUIOp(b.insert(arith.MinUIOp(needed, cap)).results[0], one)).results[0]
-        launch_operands = [*operands, rows]
-        if plan is not None:
-            all_threads = b.insert(arith.MuliOp(blocks, threads)).results[0]
-            launch_operands += [scratch_buffer(b, plan, all_threads, mem.space_of(plan_space(k))), plan.per_thread, *plan.slot_offsets]
-        b.insert(
-            gpu.LaunchFuncOp(
-                SymbolRefAttr("kernels", [name]), [blocks, one, one], [threads, one, one], kernelOperands=launch_operands
+                all_threads = b.insert(arith.MuliOp(blocks, threads)).results[0]
+                launch_operands += [scratch_buffer(b, plan, all_threads, mem.space_of(plan_space(k))), plan.per_thread, *plan.slot_offsets]
+            b.insert(
+                gpu.LaunchFuncOp(
+                    SymbolRefAttr("kernels", [name]), [blocks, one, one], [threads, one, one], kernelOperands=launch_operands
+                )
             )
-        )
+
+        if isinstance(k, mem.MapOp) and plan is None and lower_segmented_map(k, name, b, add_kernel, launch):
+            return
+        launch(b)
 
     return lower
 

@@ -2,9 +2,11 @@
 // RUN: soacc-opt %s -p convert-mem-to-gpu -t cuda --split-input-file | filecheck %s --check-prefix=CUDA
 
 // A host-level map whose rows are reduced (a segmented reduction) and scaled by a
-// captured scalar becomes one kernel: a grid-stride loop over the rows, each row
-// reduced sequentially by its thread, reading row elements through the 2-D view (no
-// copy); the host launches it with the captured values, the views and the row count.
+// captured scalar gets two kernels, and the host picks one by row length: for rows of
+// at least 128 elements a block per row (its threads read consecutive elements, combine
+// in the block, and thread 0 stores); for shorter rows a grid-stride loop over the rows,
+// each reduced sequentially by its thread. Both read rows through the 2-D view (no copy)
+// and are launched with the captured values, the views and the row count.
 
 builtin.module {
   func.func @main(%a_host_mem: !mem.block<host>, %a_host: memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>, %s: f32) -> (!mem.block<host>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?x?xf32>, f32) -> tensor<?xf32>} {
@@ -48,7 +50,12 @@ builtin.module {
 
 // CHECK:      mem.alloc
 // CHECK-NOT:  mem.map
-// CHECK:      "gpu.launch_func"({{.*}}, %zero, %s, %a, %sums, [[ROWS:%[0-9]+]]) <{kernel = @kernels::@map0
+// CHECK:      [[LENGTH:%[0-9]+]] = mem.size %a[1]
+// CHECK:      [[LONG:%[0-9]+]] = arith.cmpi uge, [[LENGTH]], {{%[0-9]+}} : index
+// CHECK:      scf.if [[LONG]] {
+// CHECK:        "gpu.launch_func"({{.*}}, %zero, %s, %a, %sums, {{%[0-9]+}}) <{kernel = @kernels::@map0_block_per_row,
+// CHECK:      } else {
+// CHECK:        "gpu.launch_func"({{.*}}, %zero, %s, %a, %sums, [[ROWS:%[0-9]+]]) <{kernel = @kernels::@map0,
 // CHECK:      "gpu.module"() <{sym_name = "kernels"}> ({
 // CHECK-NEXT:   "gpu.func"() <{function_type = (f32, f32, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, index) -> (), kernel}> ({
 // CHECK:          [[FIRST:%[0-9]+]] = "gpu.global_id"() <{dimension = #gpu<dim x>}> : () -> index
@@ -60,6 +67,18 @@ builtin.module {
 // CHECK:            %u = arith.mulf [[SUM]], %s : f32
 // CHECK-NEXT:       memref.store %u, %sums[%row]
 // CHECK:          "gpu.return"() : () -> ()
+// CHECK:        }) {sym_name = "map0"}
+// CHECK:        "gpu.func"()
+// CHECK:          [[BID:%[0-9]+]] = "gpu.block_id"()
+// CHECK:          scf.for [[ROW:%[0-9]+]] = [[BID]] to %rows step {{%[0-9]+}} {
+// CHECK:            [[TID:%[0-9]+]] = "gpu.thread_id"()
+// CHECK:            scf.for {{.*}} iter_args({{.*}} = %zero) -> (f32)
+// CHECK:            soacc_gpu.shuffle "down"
+// CHECK:            soacc_gpu.shared : memref<8xf32>
+// CHECK:            gpu.barrier
+// CHECK:            %u = arith.mulf {{%[0-9]+}}, %s : f32
+// CHECK:            memref.store %u, %sums[[[ROW]]]
+// CHECK:        }) {sym_name = "map0_block_per_row"}
 
 // CUDA: extern "C" __global__ void map0(float zero, float s, float* __restrict__ a, long long a_offset, long long a_size0, long long a_size1, long long a_stride0, long long a_stride1, float* __restrict__ sums, long long sums_offset, long long sums_size0, long long sums_stride0, long long rows) {
 // CUDA:   for (long long row = {{.*}}; row < rows; row += {{.*}}) {
