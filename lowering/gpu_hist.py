@@ -1,0 +1,281 @@
+"""The kernel of a host-level `mem.hist` (reduce-by-index): for every i,
+`dest[indices[i]] = op(dest[indices[i]], values[i])`, in place; indices outside dest
+(negative ones too) are ignored. The operator is associative and commutative, so the
+updates may happen in any order: each is one atomic update of a bin.
+
+How a bin is updated:
+- `atomic`: the operator is one arith op on its two parameters for which CUDA has an
+  atomic on the element type (add, min, max, and, or, xor of 32/64-bit integers; add of
+  f32/f64): one `soacc_gpu.atomic_rmw`;
+- `cas`: any other operator on a 32- or 64-bit element: a compare-and-swap loop (read
+  the bin, combine, swap the result in if the bin still holds the bits read, else retry
+  with what it holds). Bits are compared, not values, so a NaN cannot make it loop
+  forever; a bin the operator leaves unchanged is not written (a max seldom changes one).
+
+Where the bins live while the input is read:
+- `shared`: the bin count is static and the bins fit SHARED_BUDGET: each block builds a
+  sub-histogram in shared memory (initialised to the neutral element) from a grid-stride
+  part of the input, then merges it into dest with one global update per bin it changed.
+  Contention is spread over the blocks and shared-memory atomics are cheap;
+- `global`: otherwise every element updates dest directly.
+
+Rows as values (a destination of rank > 1) and elements narrower than 32 bits (i1) need
+a lock per bin, since no atomic covers a whole row or a byte: they are reported. (A
+hist combines one value per element, so a tuple operator cannot reach this level.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, gpu, memref, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    MemRefType,
+)
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from soacc.dialects import mem, soacc_gpu
+from soacc.lowering.gpu_cooperation import barrier
+from soacc.lowering.gpu_reduce import launch
+from soacc.lowering.kernel_body import (
+    THREADS_PER_BLOCK,
+    CannotLower,
+    KernelBody,
+    Row,
+    captured_values,
+    index_constant,
+    kernel_function,
+)
+from soacc.runtime.dtypes import numpy_dtype
+
+SHARED_BUDGET = 32 * 1024
+"""Bytes of static shared memory a sub-histogram may take (of the 48 KiB a block may
+declare statically): several blocks still fit on one SM."""
+
+SHARED_BLOCKS = 264
+"""Blocks of the shared-memory kernel: two per SM of an H100 (132 SMs). Each block
+merges every bin it changed, so more blocks would mostly add merge work."""
+
+GLOBAL_BLOCKS = 1024
+"""Blocks of the global-memory kernel: enough to fill an H100 (132 SMs x 8 blocks of
+256 threads); a grid-stride loop covers the rest."""
+
+UNROLL = 4
+"""Input elements a thread loads before it updates any of them (loads in flight)."""
+
+_ATOMIC_KINDS = {
+    arith.AddiOp: "addi",
+    arith.AddfOp: "addf",
+    arith.MaxSIOp: "maxs",
+    arith.MinSIOp: "mins",
+    arith.MaxUIOp: "maxu",
+    arith.MinUIOp: "minu",
+    arith.AndIOp: "andi",
+    arith.OrIOp: "ori",
+    arith.XOrIOp: "xori",
+}
+"""The arith ops CUDA has an atomic for. arith's type rules leave the integer ones on
+integers and addf on floats; CUDA has each of those on every 32/64-bit type."""
+
+
+Update = Callable[[KernelBody, SSAValue, SSAValue, SSAValue], None]
+"""update(kb, ref, index, value): ref[index] = op(ref[index], value), atomically."""
+
+
+def _word_sized(t: Attribute) -> bool:
+    """A 32- or 64-bit scalar: what CUDA's atomicCAS (and so every update here) takes."""
+    if isinstance(t, IndexType | Float32Type | Float64Type):
+        return True
+    return isinstance(t, IntegerType) and t.width.data in (32, 64)
+
+
+def atomic_kind(op: mem.HistOp) -> str | None:
+    """The atomic_rmw kind of the operator when it is one arith op on its two
+    parameters (in either order) that CUDA has an atomic for; None otherwise."""
+    lam = op.body.block
+    ops = list(lam.ops)
+    if len(ops) != 2 or not _word_sized(op.dest.type.element_type):
+        return None
+    combine, result = ops
+    kind = _ATOMIC_KINDS.get(type(combine))
+    if kind is None or list(result.operands) != [combine.results[0]]:
+        return None
+    left, right = lam.args
+    if list(combine.operands) not in ([left, right], [right, left]):
+        return None
+    return kind
+
+
+def static_bins(op: mem.HistOp) -> int | None:
+    """The number of bins when dest's type fixes it."""
+    n = op.dest.type.get_shape()[0]
+    return None if n == DYNAMIC_INDEX else n
+
+
+def fits_shared_memory(op: mem.HistOp) -> bool:
+    bins = static_bins(op)
+    return bins is not None and bins * numpy_dtype(op.dest.type.element_type).itemsize <= SHARED_BUDGET
+
+
+def lower_hist(op: mem.HistOp, name: str, b: Builder, add_kernel) -> None:
+    """Replaces a host-level mem.hist (b is before it) by one launch."""
+    dest_type = op.dest.type
+    assert isinstance(dest_type, MemRefType)
+    if dest_type.get_num_dims() != 1:
+        raise CannotLower(
+            op,
+            "combines rows (its destination has rank > 1): no atomic covers a whole row, so "
+            "this needs a lock per bin, which is not supported yet",
+        )
+    element = dest_type.element_type
+    if not _word_sized(element):
+        raise CannotLower(
+            op,
+            f"combines {element} values: CUDA's atomics and compare-and-swap take 32- and "
+            "64-bit words, so this needs a lock per bin, which is not supported yet",
+        )
+    kind = atomic_kind(op)
+    in_shared = fits_shared_memory(op)
+    captured = [v for v in captured_values(op) if v not in (op.dest, op.indices, op.values, op.neutral)]
+    operands = [*captured, op.neutral, op.dest, op.indices, op.values]
+
+    def update(kb: KernelBody, ref: SSAValue, index: SSAValue, value: SSAValue) -> None:
+        if kind is not None:
+            kb.op(soacc_gpu.AtomicRMWOp(kind, value, ref, [index]))
+        else:
+            _combine_by_cas(kb, op, ref, index, value)
+
+    def build(kb: KernelBody, params, extra) -> None:
+        neutral, dest, indices, values = params[len(captured) :]
+        (count,) = extra
+        if in_shared:
+            _shared_histogram(kb, static_bins(op), neutral, dest, indices, values, count, update)
+        else:
+            bins = kb.dim(Row(dest, ()), 0)
+            _each_element(kb, indices, values, count, bins, lambda k, v: update(kb, dest, k, v))
+
+    strategy = f"{'shared' if in_shared else 'global'}_{'atomic' if kind is not None else 'cas'}"
+    kernel = add_kernel(kernel_function(f"{name}_{strategy}", operands, [("count", IndexType())], build))
+    n = b.insert(mem.SizeOp(op.indices, 0)).result
+    cap = SHARED_BLOCKS if in_shared else GLOBAL_BLOCKS
+    wanted = b.insert(arith.CeilDivUIOp(n, index_constant(b, THREADS_PER_BLOCK))).results[0]
+    capped = b.insert(arith.MinUIOp(wanted, index_constant(b, cap))).results[0]
+    blocks = b.insert(arith.MaxUIOp(capped, index_constant(b, 1))).results[0]
+    launch(b, kernel, blocks, [*operands, n])
+
+
+
+def _shared_histogram(kb: KernelBody, bins: int, neutral, dest, indices, values, count, update: Update) -> None:
+    """The block's sub-histogram in shared memory, from its grid-stride part of the
+    input, then merged into dest (bins still neutral are skipped: combining the neutral
+    element changes nothing)."""
+    sub = kb.op(soacc_gpu.SharedOp(MemRefType(neutral.type, [bins])))
+    sub.name_hint = "sub_histogram"
+    tid = kb.op(gpu.ThreadIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X)))
+    size = kb.constant(bins)
+    threads = kb.constant(THREADS_PER_BLOCK)
+
+    def initialise(j: SSAValue) -> None:
+        kb.b.insert(memref.StoreOp.get(neutral, sub, [j]))
+
+    kb.range_loop(tid, size, threads, initialise)
+    barrier(kb)
+    _each_element(kb, indices, values, count, size, lambda k, v: update(kb, sub, k, v))
+    barrier(kb)
+
+    def merge(j: SSAValue) -> None:
+        partial = kb.op(memref.LoadOp.get(sub, [j]))
+        changed = kb.op(arith.CmpiOp(_bits(kb, partial), _bits(kb, neutral), "ne"))
+        kb.when(changed, lambda: update(kb, dest, j, partial))
+
+    kb.range_loop(tid, size, threads, merge)
+
+
+def _each_element(kb: KernelBody, indices, values, count, bins, update: Callable[[SSAValue, SSAValue], None]) -> None:
+    """update(bin, value) for every input element of this thread whose bin is in
+    [0, bins): elements gid, gid + T, ... (T threads in the grid; coalesced), UNROLL of
+    them loaded before any is used."""
+    x = gpu.DimensionAttr(gpu.DimensionEnum.X)
+    gid = kb.op(gpu.GlobalIdOp(x))
+    threads = kb.op(arith.MuliOp(kb.op(gpu.GridDimOp(x)), kb.op(gpu.BlockDimOp(x))))
+    stride = kb.op(arith.MuliOp(threads, kb.constant(UNROLL)))
+
+    def load(i: SSAValue) -> tuple[SSAValue, SSAValue]:
+        k = kb.op(memref.LoadOp.get(indices, [i]))
+        if not isinstance(k.type, IndexType):
+            k = kb.op(arith.IndexCastOp(k, IndexType()))  # sign-extends: negatives become huge
+        return k, kb.op(memref.LoadOp.get(values, [i]))
+
+    def use(loaded: tuple[SSAValue, SSAValue]) -> None:
+        k, v = loaded
+        inside = kb.op(arith.CmpiOp(k, bins, "ult"))  # unsigned: rejects negative bins too
+        kb.when(inside, lambda: update(k, v))
+
+    # whole groups: gid + j*T for j < UNROLL all below count while base + (UNROLL-1)*T < count
+    span = kb.op(arith.MuliOp(threads, kb.constant(UNROLL - 1)))
+    limit = kb.op(arith.SubiOp(kb.op(arith.MaxUIOp(count, span)), span))
+
+    def group(i: SSAValue) -> None:
+        loaded = [load(i if j == 0 else kb.op(arith.AddiOp(i, kb.op(arith.MuliOp(threads, kb.constant(j)))))) for j in range(UNROLL)]
+        for item in loaded:
+            use(item)
+
+    kb.range_loop(gid, limit, stride, group)
+    # the rest, one at a time: from the first element no group took
+    groups_done = kb.op(arith.CeilDivUIOp(kb.op(arith.SubiOp(kb.op(arith.MaxUIOp(limit, gid)), gid)), stride))
+    rest = kb.op(arith.AddiOp(gid, kb.op(arith.MuliOp(groups_done, stride))))
+    kb.range_loop(rest, count, threads, lambda i: use(load(i)))
+
+
+def _bits(kb: KernelBody, v: SSAValue) -> SSAValue:
+    """The value as an integer of its width, so that comparisons are of bits (NaN
+    equals itself, -0.0 differs from 0.0)."""
+    t = v.type
+    if isinstance(t, Float32Type | Float64Type):
+        return kb.op(arith.BitcastOp(v, IntegerType(t.bitwidth)))
+    return v
+
+
+def _combine_by_cas(kb: KernelBody, op: mem.HistOp, ref: SSAValue, index: SSAValue, value: SSAValue) -> None:
+    """ref[index] = op(ref[index], value) atomically, by compare-and-swap:
+
+        seen = ref[index]                       (volatile: not a stale cached copy)
+        do { assumed = seen; desired = op(assumed, value);
+             seen = desired has assumed's bits ? assumed : atomic_cas(assumed, desired)
+        } while (seen's bits differ from assumed's)
+    """
+    t = value.type
+    first = kb.op(soacc_gpu.LoadVolatileOp(ref, [index]))
+    before = Block(arg_types=[t])
+    assumed = before.args[0]
+    assumed.name_hint = "assumed"
+    outer = kb.b
+    kb.b = Builder(InsertPoint.at_end(before))
+    try:
+        (desired,) = kb.apply_operator(op.body, [assumed], [value])
+        assumed_bits = _bits(kb, assumed)
+        unchanged = kb.op(arith.CmpiOp(_bits(kb, desired), assumed_bits, "eq"))
+        (seen,) = kb.when(
+            unchanged,
+            lambda: [assumed],
+            lambda: [kb.op(soacc_gpu.AtomicCasOp(assumed, desired, ref, [index]))],
+            [t],
+        )
+        seen.name_hint = "seen"
+        retry = kb.op(arith.CmpiOp(_bits(kb, seen), assumed_bits, "ne"))
+        kb.b.insert(scf.ConditionOp(retry, seen))
+    finally:
+        kb.b = outer
+    after = Block(arg_types=[t])
+    after.add_op(scf.YieldOp(after.args[0]))
+    kb.b.insert(scf.WhileOp([first], [t], Region(before), Region(after)))
+
+
+__all__ = ["SHARED_BUDGET", "atomic_kind", "fits_shared_memory", "lower_hist", "static_bins"]
