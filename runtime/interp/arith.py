@@ -92,7 +92,7 @@ def _unsigned_binary(fn):
     return lambda a, b: _signed_like(fn(_unsigned(a), _unsigned(b)), a)
 
 
-_BINARY: dict[type[Operation], Callable] = {
+BINARY: dict[type[Operation], Callable] = {
     arith.AddiOp: _bool_aware(np.add, np.logical_xor),
     arith.SubiOp: _bool_aware(np.subtract, np.logical_xor),
     arith.MuliOp: _bool_aware(np.multiply, np.logical_and),
@@ -123,7 +123,7 @@ _BINARY: dict[type[Operation], Callable] = {
     arith.MinnumfOp: np.fmin,
 }
 
-_CMPI: dict[str, Callable] = {
+CMPI: dict[str, Callable] = {
     "eq": np.equal,
     "ne": np.not_equal,
     "slt": _signed_compare(np.less),
@@ -141,7 +141,7 @@ def _unordered(a, b):
     return np.isnan(a) | np.isnan(b)
 
 
-_CMPF: dict[str, Callable] = {
+CMPF: dict[str, Callable] = {
     "false": lambda a, b: np.zeros(np.broadcast_shapes(np.shape(a), np.shape(b)), bool),
     "oeq": np.equal,
     "ogt": np.greater,
@@ -200,6 +200,22 @@ def _bitcast(x, dtype):
     return np.asarray(x).view(dtype)
 
 
+CASTS: dict[type[Operation], Callable[[np.ndarray, np.dtype], np.ndarray]] = {
+    arith.ExtSIOp: _signed_cast,
+    arith.TruncIOp: _cast,
+    arith.IndexCastOp: _cast,
+    arith.SIToFPOp: _signed_cast,
+    arith.FPToSIOp: _cast,
+    arith.ExtFOp: _cast,
+    arith.TruncFOp: _cast,
+    arith.ExtUIOp: _from_unsigned,
+    arith.UIToFPOp: _from_unsigned,
+    arith.FPToUIOp: _float_to_unsigned,
+    arith.BitcastOp: _bitcast,
+}
+"""Casts by op: (value, result dtype) -> value."""
+
+
 def constant_value(value, result_type) -> np.ndarray:
     """The NumPy value of an arith.constant's attribute."""
     dtype = numpy_dtype(result_type)
@@ -224,11 +240,11 @@ class ArithFunctions(InterpreterFunctions):
 
     @impl(arith.CmpiOp)
     def run_cmpi(self, interpreter: Interpreter, op: arith.CmpiOp, args):
-        return (_CMPI[arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]](*args),)
+        return (CMPI[arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]](*args),)
 
     @impl(arith.CmpfOp)
     def run_cmpf(self, interpreter: Interpreter, op: arith.CmpfOp, args):
-        return (_CMPF[arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]](*args),)
+        return (CMPF[arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]](*args),)
 
     @impl(arith.SelectOp)
     def run_select(self, interpreter: Interpreter, op: arith.SelectOp, args):
@@ -242,20 +258,10 @@ class ArithFunctions(InterpreterFunctions):
     def run_negf(self, interpreter: Interpreter, op: arith.NegfOp, args):
         return (np.negative(args[0]),)
 
-    run_extsi = impl(arith.ExtSIOp)(_typed_cast_impl(_signed_cast))
-    run_trunci = impl(arith.TruncIOp)(_typed_cast_impl(_cast))
-    run_index_cast = impl(arith.IndexCastOp)(_typed_cast_impl(_cast))
-    run_sitofp = impl(arith.SIToFPOp)(_typed_cast_impl(_signed_cast))
-    run_fptosi = impl(arith.FPToSIOp)(_typed_cast_impl(_cast))
-    run_extf = impl(arith.ExtFOp)(_typed_cast_impl(_cast))
-    run_truncf = impl(arith.TruncFOp)(_typed_cast_impl(_cast))
-    run_extui = impl(arith.ExtUIOp)(_typed_cast_impl(_from_unsigned))
-    run_uitofp = impl(arith.UIToFPOp)(_typed_cast_impl(_from_unsigned))
-    run_fptoui = impl(arith.FPToUIOp)(_typed_cast_impl(_float_to_unsigned))
-    run_bitcast = impl(arith.BitcastOp)(_typed_cast_impl(_bitcast))
 
-
-# The binary ops come from the table, then the class is registered once, complete.
-for _op_type, _fn in _BINARY.items():
+# The binary ops and casts come from the tables, then the class is registered once, complete.
+for _op_type, _fn in BINARY.items():
     setattr(ArithFunctions, f"run_{_op_type.name.split('.')[1]}", impl(_op_type)(_binary_impl(_fn)))
+for _op_type, _convert in CASTS.items():
+    setattr(ArithFunctions, f"run_{_op_type.name.split('.')[1]}", impl(_op_type)(_typed_cast_impl(_convert)))
 ArithFunctions = register_impls(ArithFunctions)

@@ -104,7 +104,7 @@ def _ipowi(base, exp):
     return result[()] if result.ndim == 0 else result
 
 
-_FUNCTIONS: dict[type[Operation], Callable] = {
+FUNCTIONS: dict[type[Operation], Callable] = {
     math.AbsFOp: np.abs,
     math.AbsIOp: np.abs,
     math.AcosOp: np.arccos,
@@ -158,6 +158,6 @@ class MathFunctions(InterpreterFunctions):
     pass
 
 
-for _op_type, _fn in _FUNCTIONS.items():
+for _op_type, _fn in FUNCTIONS.items():
     setattr(MathFunctions, f"run_{_op_type.name.split('.')[1]}", impl(_op_type)(_impl(_fn)))
 MathFunctions = register_impls(MathFunctions)
