@@ -19,6 +19,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 
 from soacc.runtime.dtypes import numpy_dtype
 from soacc.runtime.errors import ExecutionError
+from soacc.runtime.interp.mem import statistics
 
 _FORMAT = {"b": "?", "i": "i", "l": "q", "q": "q", "f": "f", "d": "d"}
 
@@ -89,6 +90,7 @@ class GpuLaunchFunctions(InterpreterFunctions):
         name = op.kernel.nested_references.data[-1].data
         kernel = Kernel(module, name, fmt, LaunchCounters(), "the program's kernels")
         kernel(grid[:2] if grid[2] == 1 else grid, block, *kernel_args)
+        statistics(interpreter).kernel_launches += 1
         try:
             device.synchronize()
         except cuda.Error as error:

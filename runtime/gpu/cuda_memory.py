@@ -1,0 +1,150 @@
+"""The device as the host code uses it, on PyCUDA: allocations from the memory pool,
+transfers, soacc's strided copy kernel and kernel launches, all on the context's
+default stream, so each runs after the ones before it.
+
+Launches and device-to-device copies are asynchronous; a failing kernel is reported by
+the next operation that waits for the device (a read into host memory, or the
+synchronisation at the end of a call), naming the kernels launched since the host last
+waited. PyCUDA is imported when an instance is made, never by importing this module.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from soacc.runtime.errors import ExecutionError
+
+MAX_COPY_RANK = 8
+"""The most dimensions the strided copy kernel takes (after merging dimensions)."""
+
+STRIDED_COPY_SOURCE = r"""// soacc's strided copy between two device views (runtime/gpu/cuda_memory.py).
+#define SOACC_MAX_COPY_RANK 8
+
+// The shape and the element strides of both sides; passed by value.
+struct soacc_copy_shape {
+  long long rank;
+  long long size[SOACC_MAX_COPY_RANK];
+  long long source_stride[SOACC_MAX_COPY_RANK];
+  long long destination_stride[SOACC_MAX_COPY_RANK];
+};
+
+// Grid-stride over the elements in row-major order; any grid covers any count.
+template <typename T>
+__device__ __forceinline__ void soacc_copy_strided(T* destination, const T* source, long long count,
+                                                   const soacc_copy_shape& s) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < count;
+       i += (long long)gridDim.x * blockDim.x) {
+    long long rest = i, from = 0, to = 0;
+    for (long long d = s.rank - 1; d >= 0; --d) {
+      long long c = rest % s.size[d];
+      rest /= s.size[d];
+      from += c * s.source_stride[d];
+      to += c * s.destination_stride[d];
+    }
+    destination[to] = source[from];
+  }
+}
+
+extern "C" __global__ void soacc_copy_strided_1(unsigned char* d, const unsigned char* s, long long n, soacc_copy_shape shape) { soacc_copy_strided(d, s, n, shape); }
+extern "C" __global__ void soacc_copy_strided_2(unsigned short* d, const unsigned short* s, long long n, soacc_copy_shape shape) { soacc_copy_strided(d, s, n, shape); }
+extern "C" __global__ void soacc_copy_strided_4(unsigned int* d, const unsigned int* s, long long n, soacc_copy_shape shape) { soacc_copy_strided(d, s, n, shape); }
+extern "C" __global__ void soacc_copy_strided_8(unsigned long long* d, const unsigned long long* s, long long n, soacc_copy_shape shape) { soacc_copy_strided(d, s, n, shape); }
+"""
+
+STRIDED_COPY_FORMAT = "PPq" + "q" * (1 + 3 * MAX_COPY_RANK)
+"""destination, source, count, then the struct: rank, sizes, source and destination strides."""
+
+_THREADS = 256
+_MAX_BLOCKS = 65536
+
+
+def strided_copy_arguments(
+    destination: int, destination_strides: Sequence[int], source: int, source_strides: Sequence[int], shape: Sequence[int]
+) -> tuple:
+    """The strided copy kernel's arguments, in STRIDED_COPY_FORMAT's order."""
+    rank = len(shape)
+    if rank > MAX_COPY_RANK:
+        raise ExecutionError(f"a copy between views of {rank} dimensions that cannot be merged; at most {MAX_COPY_RANK} are supported")
+    pad = [0] * (MAX_COPY_RANK - rank)
+    count = 1
+    for n in shape:
+        count *= n
+    return (
+        destination, source, count, rank,
+        *shape, *pad, *source_strides, *pad, *destination_strides, *pad,
+    )
+
+
+class CudaMemory:
+    """The PyCUDA implementation of host_runtime.DeviceMemory."""
+
+    def __init__(self, device, pool, module_cache):
+        import pycuda.driver as cuda
+
+        from soacc.runtime.gpu.kernels import Kernel, LaunchCounters
+
+        self._cuda = cuda
+        self.device = device
+        self.pool = pool
+        self.launches = LaunchCounters()
+        self._recent: deque[str] = deque(maxlen=4)
+        self._since_wait = 0
+        copies = module_cache.load(STRIDED_COPY_SOURCE, "soacc's strided copy kernels")
+        self._copy_kernels = {
+            size: Kernel(copies, f"soacc_copy_strided_{size}", STRIDED_COPY_FORMAT, self.launches, "soacc's strided copy kernels")
+            for size in (1, 2, 4, 8)
+        }
+
+    def allocate(self, nbytes: int) -> Any:
+        return self.pool.allocate(nbytes)
+
+    def write(self, address: int, source: np.ndarray) -> None:
+        if source.nbytes:
+            self._do(self._cuda.memcpy_htod, address, source)
+
+    def read(self, destination: np.ndarray, address: int) -> None:
+        if destination.nbytes:
+            self._do(self._cuda.memcpy_dtoh, destination, address)
+        self._waited()
+
+    def copy(self, destination: int, source: int, nbytes: int) -> None:
+        if nbytes:
+            self._do(self._cuda.memcpy_dtod, destination, source, nbytes)
+
+    def copy_strided(self, itemsize, destination, destination_strides, source, source_strides, shape) -> None:
+        args = strided_copy_arguments(destination, destination_strides, source, source_strides, shape)
+        blocks = max(1, min((args[2] + _THREADS - 1) // _THREADS, _MAX_BLOCKS))
+        self.launch(self._copy_kernels[itemsize], (blocks, 1, 1), (_THREADS, 1, 1), args, 0)
+
+    def launch(self, kernel, grid: tuple, block: tuple, args: tuple, shared: int) -> None:
+        kernel(grid, block, *args, shared=shared)
+        self._recent.append(kernel.name)
+        self._since_wait += 1
+
+    def synchronize(self) -> None:
+        self._do(self.device.synchronize)
+        self._waited()
+
+    def _do(self, operation, *args) -> None:
+        try:
+            operation(*args)
+        except self._cuda.Error as error:
+            raise ExecutionError(f"the GPU reported an error: {error}{self._launched_since_wait()}") from None
+
+    def _waited(self) -> None:
+        self._recent.clear()
+        self._since_wait = 0
+
+    def _launched_since_wait(self) -> str:
+        if not self._since_wait:
+            return ""
+        names = ", ".join(self._recent)
+        return (
+            f" (after {self._since_wait} kernel launch(es) since the host last waited for the GPU; "
+            f"the last: {names})"
+        )

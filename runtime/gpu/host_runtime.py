@@ -1,0 +1,232 @@
+"""What the emitted host code calls (`rt` in lowering/emit_host.py's modules): allocation,
+copies between any two spaces, scalar reads and writes, array literals and kernel
+launches, each counted in the run's Statistics exactly as the reference executor counts
+them (runtime/interp/mem.py is the definition).
+
+The device itself is a `DeviceMemory` (runtime/gpu/cuda_memory.py on PyCUDA): this
+module decides how to move data (one memcpy where both sides are dense, the strided
+copy kernel or a staging buffer otherwise), the device does it. Launches and device
+copies are asynchronous; a read into host memory waits for the device, so the host
+sees every earlier kernel's writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from soacc.runtime.errors import ExecutionError
+from soacc.runtime.gpu.arrays import DeviceBlock, HostBlock, View, dense_strides
+from soacc.runtime.statistics import Statistics
+
+
+class DeviceMemory(Protocol):
+    """A device as the host code uses it; every operation is ordered after the earlier
+    ones. Addresses are ints, strides are in elements."""
+
+    def allocate(self, nbytes: int) -> Any:
+        """A buffer with an int `ptr`; freed when the last reference to it dies."""
+
+    def write(self, address: int, source: np.ndarray) -> None:
+        """Host to device: the bytes of a C-contiguous array."""
+
+    def read(self, destination: np.ndarray, address: int) -> None:
+        """Device to host into a C-contiguous array; waits for the device."""
+
+    def copy(self, destination: int, source: int, nbytes: int) -> None:
+        """Device to device, non-overlapping."""
+
+    def copy_strided(
+        self, itemsize: int, destination: int, destination_strides: Sequence[int],
+        source: int, source_strides: Sequence[int], shape: Sequence[int],
+    ) -> None:
+        """Device to device, element by element, non-overlapping."""
+
+    def launch(self, kernel: Any, grid: tuple, block: tuple, args: tuple, shared: int) -> None: ...
+
+    def synchronize(self) -> None:
+        """Waits for everything launched so far (and reports what failed)."""
+
+
+class HostRuntime:
+    """The runtime of one program's host code. `statistics` is replaced per call by the
+    executor; blocks count themselves freed in the Statistics they were allocated in."""
+
+    def __init__(self, memory: DeviceMemory, kernels: Mapping[str, Any]):
+        self.memory = memory
+        self.kernels = kernels
+        self.statistics = Statistics()
+
+    # --- blocks --------------------------------------------------------------------------
+
+    def alloc_host(self, nbytes) -> HostBlock:
+        """mem.alloc in host memory."""
+        nbytes = _allocation_size(nbytes)
+        block = HostBlock(np.empty(nbytes, np.uint8), self.statistics)
+        self.statistics.allocated("host", nbytes)
+        return block
+
+    def alloc_device(self, nbytes) -> DeviceBlock:
+        """mem.alloc in device memory (from the pool)."""
+        nbytes = _allocation_size(nbytes)
+        block = DeviceBlock(self.memory.allocate(nbytes), nbytes, self.statistics)
+        self.statistics.allocated("device", nbytes)
+        return block
+
+    # --- data movement -------------------------------------------------------------------
+
+    def copy(self, source: View, dest: View) -> None:
+        """mem.copy, counted as one copy of the destination's bytes."""
+        if source.shape != dest.shape:
+            raise ExecutionError(
+                f"copies an array of shape {list(source.shape)} into one of shape {list(dest.shape)}"
+            )
+        self.statistics.copied(source.block.space, dest.block.space, dest.nbytes)
+        self._move(source, dest)
+
+    def load(self, view: View, indices: Sequence):
+        """mem.load: from device memory, a synchronous read."""
+        offset = view.element_byte_offset(indices)
+        block = view.block
+        if isinstance(block, HostBlock):
+            return np.ndarray((), view.dtype, buffer=block.buffer, offset=offset)[()]
+        value = np.empty(1, view.dtype)
+        self.memory.read(value, block.address + offset)
+        self.statistics.sync_reads += 1
+        return value[0]
+
+    def store(self, value, view: View, indices: Sequence) -> None:
+        """mem.store: into device memory, a host-to-device write of one element."""
+        offset = view.element_byte_offset(indices)
+        block = view.block
+        if isinstance(block, HostBlock):
+            np.ndarray((), view.dtype, buffer=block.buffer, offset=offset)[()] = value
+            return
+        self.memory.write(block.address + offset, np.array([value], view.dtype))
+        self.statistics.scalar_writes += 1
+
+    def array(self, elements: Sequence, dest: View) -> None:
+        """mem.array: rows (scalars, or views of one row each) written to `dest`; into
+        device memory it counts as one host-to-device copy of the whole array, as the
+        reference executor counts it (the literal is built on the host)."""
+        rows = dest.shape[0] if dest.shape else 0
+        if len(elements) != rows:
+            raise ExecutionError(f"writes {len(elements)} rows into an array of {rows} rows")
+        if elements and isinstance(elements[0], View):
+            for i, row in enumerate(elements):
+                destination_row = dest.slice([i])
+                if row.shape != destination_row.shape:
+                    raise ExecutionError(
+                        f"row {i} has shape {list(row.shape)}; the array's rows have shape "
+                        f"{list(destination_row.shape)}"
+                    )
+                self._move(row, destination_row)
+        elif elements:
+            self._from_host(np.array(elements, dest.dtype).reshape(dest.shape), dest)
+        if dest.on_device:
+            self.statistics.copied("host", dest.block.space, dest.nbytes)
+
+    # --- kernels -------------------------------------------------------------------------
+
+    def launch(self, name: str, grid: Sequence, block: Sequence, *args, shared=0) -> None:
+        """gpu.launch_func: asynchronous."""
+        self.statistics.kernel_launches += 1
+        self.memory.launch(
+            self.kernels[name],
+            (int(grid[0]), int(grid[1]), int(grid[2])),
+            (int(block[0]), int(block[1]), int(block[2])),
+            args,
+            int(shared),
+        )
+
+    # --- how data moves ------------------------------------------------------------------
+
+    def _move(self, source: View, dest: View) -> None:
+        """Copies the elements of `source` to `dest` (same shape), uncounted."""
+        if not dest.count:
+            return
+        if isinstance(source.block, HostBlock):
+            self._from_host(source.array, dest)
+        elif isinstance(dest.block, HostBlock):
+            self._to_host(source, dest.array)
+        elif _overlap(source, dest):
+            staging = self.memory.allocate(source.nbytes)
+            self._device_to_device(source, staging.ptr, dense_strides(source.shape))
+            self._device_to_device_from(staging.ptr, dense_strides(source.shape), dest)
+        else:
+            self._device_to_device(source, dest.address, dest.strides)
+
+    def _from_host(self, values: np.ndarray, dest: View) -> None:
+        if isinstance(dest.block, HostBlock):
+            np.copyto(dest.array, values)
+            return
+        values = np.ascontiguousarray(values, dest.dtype)
+        if dest.is_dense():
+            self.memory.write(dest.address, values)
+            return
+        staging = self.memory.allocate(values.nbytes)
+        self.memory.write(staging.ptr, values)
+        self._device_to_device_from(staging.ptr, dense_strides(dest.shape), dest)
+
+    def _to_host(self, source: View, dest: np.ndarray) -> None:
+        target = dest if dest.flags.c_contiguous and dest.flags.writeable else np.empty(dest.shape, dest.dtype)
+        if source.is_dense():
+            self.memory.read(target, source.address)
+        else:
+            staging = self.memory.allocate(source.nbytes)
+            self._device_to_device(source, staging.ptr, dense_strides(source.shape))
+            self.memory.read(target, staging.ptr)
+        if target is not dest:
+            np.copyto(dest, target)
+
+    def _device_to_device(self, source: View, destination: int, destination_strides: Sequence[int]) -> None:
+        self._strided(source.dtype.itemsize, destination, destination_strides, source.address, source.strides, source.shape)
+
+    def _device_to_device_from(self, source: int, source_strides: Sequence[int], dest: View) -> None:
+        self._strided(dest.dtype.itemsize, dest.address, dest.strides, source, source_strides, dest.shape)
+
+    def _strided(self, itemsize: int, destination: int, destination_strides, source: int, source_strides, shape) -> None:
+        """One memcpy when both sides are dense once merged, else the strided kernel over
+        the fewest dimensions."""
+        shape, destination_strides, source_strides = merge_dimensions(shape, destination_strides, source_strides)
+        if len(shape) == 1 and destination_strides[0] == source_strides[0] == 1:
+            self.memory.copy(destination, source, shape[0] * itemsize)
+        elif shape:
+            self.memory.copy_strided(itemsize, destination, destination_strides, source, source_strides, shape)
+        else:  # one element
+            self.memory.copy(destination, source, itemsize)
+
+
+def merge_dimensions(shape, *strides_of_each) -> tuple:
+    """The same elements in as few dimensions as possible: dimensions of size 1 dropped,
+    and a dimension merged into the next where every side steps over it as over one
+    longer dimension. Returns (shape, strides...) as lists."""
+    keep = [d for d, n in enumerate(shape) if n != 1]
+    out_shape = [shape[d] for d in keep]
+    out_strides = [[s[d] for d in keep] for s in strides_of_each]
+    d = len(out_shape) - 2
+    while d >= 0:
+        if all(s[d] == s[d + 1] * out_shape[d + 1] for s in out_strides):
+            for s in out_strides:
+                del s[d]
+            out_shape[d + 1] *= out_shape[d]
+            del out_shape[d]
+        d -= 1
+    return (out_shape, *out_strides)
+
+
+def _overlap(a: View, b: View) -> bool:
+    if a.block is not b.block:
+        return False
+    a_lo, a_hi = a.byte_extent()
+    b_lo, b_hi = b.byte_extent()
+    return a_lo < b_hi and b_lo < a_hi
+
+
+def _allocation_size(nbytes) -> int:
+    nbytes = int(nbytes)
+    if nbytes < 0:
+        raise ExecutionError(f"negative allocation size {nbytes}")
+    return nbytes
