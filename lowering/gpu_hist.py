@@ -113,6 +113,72 @@ def atomic_kind(op: mem.HistOp) -> str | None:
     return kind
 
 
+def elementwise_atomic_kind(op: mem.HistOp) -> str | None:
+    """For a hist of rows whose operator combines two rows element by element with one
+    arith op CUDA has an atomic for (a mem.map of it into a fresh row, which is yielded):
+    that op's atomic kind. Such a hist is a hist of elements: each element of a value
+    row updates its own element of the bin's row."""
+    lam = op.body.block
+    maps = [o for o in lam.ops if isinstance(o, mem.MapOp)]
+    if len(maps) != 1 or not isinstance(lam.last_op, mem.YieldOp):
+        return None
+    (inner,) = maps
+    if list(lam.last_op.operands) != list(inner.outputs) or set(inner.inputs) != set(lam.args) or len(inner.inputs) != 2:
+        return None
+    if any(not isinstance(o, mem.AllocOp | mem.ViewOp | mem.SizeOp | mem.MapOp | mem.YieldOp) and o.dialect_name() != "arith" for o in lam.ops):
+        return None
+    body = inner.body.block
+    ops = list(body.ops)
+    element = op.dest.type.element_type
+    if len(ops) != 2 or not _word_sized(element):
+        return None
+    combine, result = ops
+    kind = _ATOMIC_KINDS.get(type(combine))
+    if kind is None or list(result.operands) != [combine.results[0]] or set(combine.operands) != set(body.args):
+        return None
+    return kind
+
+
+def _lower_row_hist(op: mem.HistOp, name: str, b: Builder, add_kernel) -> None:
+    """A hist of rows with an element-wise atomic operator: a grid-stride loop over all
+    elements of the value rows (coalesced), element (i, j) updating dest[indices[i], j]."""
+    kind = elementwise_atomic_kind(op)
+    assert kind is not None
+    operands = [op.dest, op.indices, op.values]
+
+    def build(kb: KernelBody, params, extra) -> None:
+        dest, indices, values = params
+        (count,) = extra
+        width = kb.dim(Row(values, ()), 1)
+        bins = kb.dim(Row(dest, ()), 0)
+        x = gpu.DimensionAttr(gpu.DimensionEnum.X)
+        gid = kb.op(gpu.GlobalIdOp(x))
+        threads = kb.op(arith.MuliOp(kb.op(gpu.GridDimOp(x)), kb.op(gpu.BlockDimOp(x))))
+
+        def element(e: SSAValue) -> None:
+            i = kb.op(arith.DivUIOp(e, width))
+            j = kb.op(arith.RemUIOp(e, width))
+            k = kb.op(memref.LoadOp.get(indices, [i]))
+            if not isinstance(k.type, IndexType):
+                k = kb.op(arith.IndexCastOp(k, IndexType()))
+            inside = kb.op(arith.CmpiOp(k, bins, "ult"))
+            def update() -> None:
+                kb.op(soacc_gpu.AtomicRMWOp(kind, kb.op(memref.LoadOp.get(values, [i, j])), dest, [k, j]))
+
+            kb.when(inside, update)
+
+        kb.range_loop(gid, count, threads, element)
+
+    kernel = add_kernel(kernel_function(f"{name}_rows_global_atomic", operands, [("count", IndexType())], build))
+    rows = b.insert(mem.SizeOp(op.values, 0)).result
+    width = b.insert(mem.SizeOp(op.values, 1)).result
+    n = b.insert(arith.MuliOp(rows, width)).results[0]
+    wanted = b.insert(arith.CeilDivUIOp(n, index_constant(b, THREADS_PER_BLOCK))).results[0]
+    capped = b.insert(arith.MinUIOp(wanted, index_constant(b, GLOBAL_BLOCKS))).results[0]
+    blocks = b.insert(arith.MaxUIOp(capped, index_constant(b, 1))).results[0]
+    launch(b, kernel, blocks, [*operands, n])
+
+
 def static_bins(op: mem.HistOp) -> int | None:
     """The number of bins when dest's type fixes it."""
     n = op.dest.type.get_shape()[0]
@@ -128,6 +194,9 @@ def lower_hist(op: mem.HistOp, name: str, b: Builder, add_kernel) -> None:
     """Replaces a host-level mem.hist (b is before it) by one launch."""
     dest_type = op.dest.type
     assert isinstance(dest_type, MemRefType)
+    if dest_type.get_num_dims() == 2 and elementwise_atomic_kind(op) is not None:
+        _lower_row_hist(op, name, b, add_kernel)
+        return
     if dest_type.get_num_dims() != 1:
         raise CannotLower(
             op,

@@ -242,7 +242,7 @@ func.func @main(%d: tensor<4x?xf32>, %is: tensor<?xi32>, %vs: tensor<?x?xf32>, %
   ^bb0(%l: tensor<?xf32>, %r: tensor<?xf32>):
     %s = soac.map(%l, %r) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
     ^bb0(%a: f32, %b: f32):
-      %c = arith.addf %a, %b : f32
+      %c = arith.mulf %a, %b : f32
       soac.yield %c : f32
     }
     soac.yield %s : tensor<?xf32>

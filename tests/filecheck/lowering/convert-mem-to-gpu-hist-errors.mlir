@@ -1,7 +1,8 @@
 // RUN: soacc-opt %s -p convert-mem-to-gpu --split-input-file --verify-diagnostics | filecheck %s
 
-// A hist whose values are rows (a destination of rank > 1) would have to combine a
-// whole row as one atomic update, and a hist of i1 values a byte, which no CUDA atomic
+// A hist whose values are rows (a destination of rank > 1) combined other than element
+// by element with an op CUDA has an atomic for (here a product of rows) would have to
+// combine a whole row as one atomic update, and a hist of i1 values a byte, which no CUDA atomic
 // or compare-and-swap does: both need a lock per bin, which the pass does not build
 // yet, and it says so at the hist.
 
@@ -16,7 +17,7 @@ func.func @row_sums(%sums: memref<8x?xf32, strided<[?, ?], offset: ?>, #mem.spac
     %s = mem.view %s_mem[%c0] sizes(%n) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
     mem.map ins(%l, %r : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%s : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
     ^bb1(%a: f32, %b: f32):
-      %c = arith.addf %a, %b : f32
+      %c = arith.mulf %a, %b : f32
       mem.yield %c : f32
     }
     mem.yield %s : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>

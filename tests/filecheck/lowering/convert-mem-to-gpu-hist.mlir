@@ -202,3 +202,38 @@ func.func @products(%p: memref<10000xi64, strided<[?], offset: ?>, #mem.space<de
 // CUDA-LABEL: extern "C" __global__ void hist0_global_cas(
 // CUDA-NOT:     __shared__
 // CUDA:         atomicCAS((unsigned long long*)&p[
+
+// -----
+
+// A hist of rows whose operator adds rows element by element (as k-means sums the
+// points of each cluster) is a hist of elements: a grid-stride loop over every element
+// (i, j) of the value rows, each an atomic add into element j of row indices[i].
+
+func.func @row_sums(%sums: memref<8x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, %bins: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %rows: memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, %zeros: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+  mem.hist %sums[%bins], %rows neutral(%zeros : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) : memref<8x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>> {
+  ^bb0(%l: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %r: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>):
+    %n = mem.size %l[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %c4 = arith.constant 4 : index
+    %bytes = arith.muli %c4, %n : index
+    %s_mem = mem.alloc %bytes : !mem.block<device>
+    %c0 = arith.constant 0 : index
+    %s = mem.view %s_mem[%c0] sizes(%n) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    mem.map ins(%l, %r : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%s : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+    ^bb1(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      mem.yield %c : f32
+    }
+    mem.yield %s : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @row_sums
+// CHECK:         [[ROWS:%[0-9]+]] = mem.size %rows[0]
+// CHECK:         [[WIDTH:%[0-9]+]] = mem.size %rows[1]
+// CHECK:         [[N:%[0-9]+]] = arith.muli [[ROWS]], [[WIDTH]] : index
+// CHECK:         "gpu.launch_func"({{.*}}, %sums, %bins, %rows, [[N]]) <{kernel = @kernels::@hist0_rows_global_atomic
+// CHECK:       "gpu.func"()
+// CHECK:           [[I:%[0-9]+]] = arith.divui
+// CHECK:           [[J:%[0-9]+]] = arith.remui
+// CHECK:           soacc_gpu.atomic_rmw "addf" {{%[0-9]+}}, %sums[{{%[0-9]+}}, [[J]]]
