@@ -1,23 +1,24 @@
-"""convert-mem-to-gpu: level 2 (mem) to level 3 (xDSL's gpu dialect) — first part.
+"""convert-mem-to-gpu: level 2 (mem) to level 3 (xDSL's gpu dialect, plus soacc_gpu).
 
-Every host-level `mem.map`, `mem.iota`, `mem.fill`, `mem.scatter` and `mem.gpu_body`
-becomes a kernel (`gpu.func` in `gpu.module @kernels`) and a `gpu.launch_func` of it
-(`gpu_body` as a single-threaded kernel; a scatter ignores out-of-bounds indices). The kernel is a grid-stride loop over the map's rows: thread t
-handles rows t, t + T, t + 2T, ... (T threads in the grid), so any grid size covers any
-row count and consecutive threads touch consecutive elements (coalesced). Its parameters
-are the values the lambda uses from outside (scalars, views), the input and output
-views, and the row count.
+Every host-level kernel op becomes one or more kernels (`gpu.func` in
+`gpu.module @kernels`) and host code that launches them (`gpu.launch_func`), with any
+scratch memory they need allocated by `mem.alloc` before the launch. The strategies:
 
-Inside a kernel a row of a view is addressed, not copied: it is the view with leading
-indices fixed (`memref.load %in[%i, %j]` for element j of row i). Combinators nested in
-the lambda run sequentially in their thread: a nested map is a loop, a nested reduce or
-scan a loop carrying the accumulators. What cannot run in a kernel is reported at the op:
-allocations inside a lambda (they need the expansion into per-thread slices of one
-allocation made before the launch, still to come), and array-valued control flow.
+- map, iota, fill, scatter: a grid-stride loop over the rows (thread t handles rows t,
+  t + T, ...; consecutive threads touch consecutive elements); a scatter ignores
+  out-of-bounds indices. Rows are addressed in place (`view[i, j]`), never copied, and
+  combinators nested in a lambda run sequentially in their thread.
+- a map whose lambda reduces its rows (a segmented reduction): also a block per row,
+  chosen on the host for long rows (gpu_segmented.py).
+- reduce: one pass of partial results per block, then one block over the partials
+  (gpu_reduce.py); order kept for non-commutative operators.
+- scan: a single pass with decoupled look-back (gpu_scan.py).
+- hist: shared-memory sub-histograms or global updates, by atomics where CUDA has one
+  for the operator and by compare-and-swap otherwise (gpu_hist.py).
+- gpu_body: a single-threaded kernel.
 
-Still to come in this pass (issue 4): kernels for host-level reduce, scan and hist,
-which need cooperation within a block (shared memory, warp shuffles, atomics), and the
-expansion of allocations made inside lambdas; those ops stay `mem` ops here.
+Arrays a lambda allocates get per-thread slots of one scratch buffer (kernel_scratch.py).
+What cannot run in a kernel is reported at the op.
 """
 
 from __future__ import annotations
