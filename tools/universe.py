@@ -13,8 +13,14 @@ def _get_cuda_target():
     return CudaTarget
 
 
+def _get_python_target():
+    from soacc.lowering.emit_host import PythonTarget
+
+    return PythonTarget
+
+
 SOACC_UNIVERSE = Universe(
     all_dialects=get_all_dialects(),
     all_passes=get_all_passes(),
-    all_targets={"cuda": _get_cuda_target},
+    all_targets={"cuda": _get_cuda_target, "python": _get_python_target},
 )
