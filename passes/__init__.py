@@ -17,7 +17,13 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ConvertMemToGpuPass
 
+    def get_soacc_pipeline() -> type[ModulePass]:
+        from soacc.passes.soacc_pipeline import SoaccPipelinePass
+
+        return SoaccPipelinePass
+
     return {
         "convert-soac-to-mem": get_convert_soac_to_mem,
         "convert-mem-to-gpu": get_convert_mem_to_gpu,
+        "soacc-pipeline": get_soacc_pipeline,
     }
