@@ -8,6 +8,8 @@ that names what is wrong and where.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -48,25 +50,61 @@ def verify_program(module: ModuleOp) -> None:
         raise ProgramError(f"{error}\n{notes}".strip()) from None
 
 
+def _cuda_executor(module: ModuleOp):
+    from soacc.runtime.cuda_backend import CudaExecutor
+
+    return CudaExecutor(module)
+
+
 # Backends by name, in order of preference for `auto`: each is a factory from a verified
-# module to an executor with `call(function, args) -> tuple`, or None when unavailable here.
-BACKENDS: dict[str, Callable[[ModuleOp], object] | None] = {
+# module (compiled through the backend's default pipeline) to an executor with
+# `call(function, args) -> tuple`, `last_statistics` and `description`.
+BACKENDS: dict[str, Callable[[ModuleOp], object]] = {
+    "cuda": _cuda_executor,
     "numpy": ReferenceExecutor,
 }
 
 
+@cache
+def backend_usable(name: str) -> tuple[bool, str]:
+    """(True, "") where the backend can run here, else (False, why not). Asked once."""
+    if name == "cuda":
+        from soacc.runtime.gpu import gpu_available
+
+        usable, why = gpu_available()
+        return usable, "" if usable else f"no GPU: {why}"
+    return True, ""
+
+
 def available_backends() -> list[str]:
-    return [name for name, factory in BACKENDS.items() if factory is not None]
+    return [name for name in BACKENDS if backend_usable(name)[0]]
 
 
-def choose_backend(requested: str) -> str:
+@dataclass(frozen=True)
+class BackendChoice:
+    name: str
+    why_not_better: str
+    """Why `auto` could not take a preferred backend ("" when it took the first)."""
+
+
+def choose_backend(requested: str) -> BackendChoice:
+    """The backend `requested` names (`auto`: the first usable one, with why the ones
+    before it were not); a named backend that cannot run here is an ArgumentError."""
     if requested == "auto":
-        return available_backends()[0]
+        reasons = []
+        for name in BACKENDS:
+            usable, why = backend_usable(name)
+            if usable:
+                return BackendChoice(name, "; ".join(reasons))
+            reasons.append(why)
     if requested not in BACKENDS:
         raise ArgumentError(
             f"unknown backend '{requested}'; available: {', '.join(['auto', *available_backends()])}"
         )
-    return requested
+    usable, why = backend_usable(requested)
+    if not usable:
+        raise ArgumentError(f"the {requested} backend cannot run here ({why})")
+    return BackendChoice(requested, "")
 
 
 def _describe_type(t: Attribute) -> str:
@@ -170,8 +208,9 @@ class EntryPoint:
 
 
 # What each backend runs by default: the reference executor runs the program lowered to
-# explicit memory (level 2), so that its runs count allocations, copies and reads.
-DEFAULT_PIPELINES = {"numpy": "convert-soac-to-mem"}
+# explicit memory (level 2), so that its runs count allocations, copies and reads; the
+# GPU runs it lowered to kernels (level 3).
+DEFAULT_PIPELINES = {"numpy": "convert-soac-to-mem", "cuda": "soacc-pipeline"}
 
 
 def apply_pipeline(module: ModuleOp, pipeline: str, parser: LocatingParser | None = None) -> None:
@@ -204,10 +243,11 @@ class Program:
 
     def __init__(self, module: ModuleOp, backend: str = "auto"):
         self.module = module
-        self.backend = choose_backend(backend)
-        factory = BACKENDS[self.backend]
-        assert factory is not None
-        self.executor = factory(module)
+        choice = choose_backend(backend)
+        self.backend = choice.name
+        self.executor = BACKENDS[self.backend](module)
+        self.runs_on = self.executor.description + (f"; {choice.why_not_better}" if choice.why_not_better else "")
+        """Where calls run, in words, and why not on something better when `auto` chose."""
         self.entry_points = {
             f.sym_name.data: EntryPoint(self, f)
             for f in module.ops
@@ -259,9 +299,9 @@ def compile(  # noqa: A001
             text, name = source, "<input>"
         parser = LocatingParser(make_context(), text, name)
         module = _parse_with(parser)
-    chosen = choose_backend(backend)
+    chosen = choose_backend(backend).name
     apply_pipeline(module, DEFAULT_PIPELINES.get(chosen, "") if pipeline is None else pipeline, parser)
-    return Program(module, chosen)
+    return Program(module, backend)
 
 
 def _parse_with(parser: LocatingParser) -> ModuleOp:

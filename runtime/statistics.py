@@ -3,6 +3,7 @@
 Per memory space: allocations, bytes allocated, peak bytes live. Per direction
 (host→device, device→host, device→device, host→host): copies and their bytes.
 Synchronous device→host scalar reads, host→device scalar writes, and kernel launches.
+On the GPU, also the seconds spent compiling the program's CUDA C.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ class Statistics:
     scalar_writes: int = 0
     """Host→device writes of one element."""
     kernel_launches: int = 0
+    gpu_compile_seconds: float | None = None
+    """Seconds spent compiling the program's CUDA C when it was compiled (0.0 when the
+    disk cache had every binary; None on a backend that compiles none). The same for
+    every call of a program."""
 
     def space(self, name: str) -> SpaceCounters:
         return self.spaces.setdefault(name, SpaceCounters())
@@ -65,6 +70,7 @@ class Statistics:
             "sync_reads": self.sync_reads,
             "scalar_writes": self.scalar_writes,
             "kernel_launches": self.kernel_launches,
+            "gpu_compile_seconds": self.gpu_compile_seconds,
         }
 
     def table(self) -> str:
@@ -79,6 +85,8 @@ class Statistics:
         lines.append(f"synchronous reads (device->host scalars): {self.sync_reads}")
         lines.append(f"scalar writes (host->device): {self.scalar_writes}")
         lines.append(f"kernel launches: {self.kernel_launches}")
+        if self.gpu_compile_seconds is not None:
+            lines.append(f"CUDA C compiled in: {self.gpu_compile_seconds:.2f} s (0 when cached)")
         return "\n".join(lines)
 
 

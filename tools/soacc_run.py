@@ -123,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--backend",
         default="auto",
         choices=["auto", *BACKENDS],
-        help="where to run (auto: the GPU when one is usable, else the CPU reference executor)",
+        help="where to run: cuda (the GPU), numpy (the CPU reference executor) or auto "
+        "(the GPU when one is usable, else the CPU; it says which)",
     )
     parser.add_argument(
         "--pipeline",
@@ -161,7 +162,7 @@ def run(options: argparse.Namespace) -> int:
     ]
     args = entry.check_arguments(args)
     say(f"compiled {options.file} in {time.perf_counter() - started:.2f} s")
-    say(f"running @{entry.name} on {program.executor.description}")
+    say(f"running @{entry.name} on {program.runs_on}")
     started = time.perf_counter()
     results = entry(*args)
     results = results if isinstance(results, tuple) else (results,)

@@ -10,6 +10,7 @@ a view is checked to lie inside its block, as the reference executor checks them
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 
 import numpy as np
@@ -31,19 +32,13 @@ def dense_strides(shape: Sequence[int]) -> tuple[int, ...]:
 
 
 class Block:
-    """A block of memory. `statistics` (None for the caller's own arrays) counts it as
-    freed when the block dies."""
+    """A block of memory; `nbytes` as allocated."""
 
-    __slots__ = ("nbytes", "_statistics")
+    __slots__ = ("nbytes",)
     space = ""
 
-    def __init__(self, nbytes: int, statistics: Statistics | None):
+    def __init__(self, nbytes: int):
         self.nbytes = nbytes
-        self._statistics = statistics
-
-    def __del__(self) -> None:
-        if self._statistics is not None:
-            self._statistics.freed(self.space, self.nbytes)
 
     def view(self, byte_offset, shape: Sequence, strides: Sequence | None, dtype) -> View:
         """The array at `byte_offset` with the given shape and element strides (row-major
@@ -65,27 +60,36 @@ class Block:
 
 
 class HostBlock(Block):
-    """Host memory: a contiguous uint8 NumPy array."""
+    """Host memory: a contiguous uint8 NumPy array. It is counted as freed in
+    `statistics` (None for the caller's own arrays) when the buffer dies, which may be
+    after the block: a result handed to the caller keeps it (as in the reference
+    executor)."""
 
     __slots__ = ("buffer",)
     space = "host"
 
     def __init__(self, buffer: np.ndarray, statistics: Statistics | None):
-        super().__init__(buffer.nbytes, statistics)
+        super().__init__(buffer.nbytes)
         self.buffer = buffer
+        if statistics is not None:
+            weakref.finalize(buffer, statistics.freed, "host", buffer.nbytes)
 
 
 class DeviceBlock(Block):
-    """Device memory: a buffer from the pool (given back when this block dies) and its
-    address."""
+    """Device memory: a buffer from the pool, given back, and counted as freed in
+    `statistics`, when this block dies (with its last view)."""
 
-    __slots__ = ("buffer", "address")
+    __slots__ = ("buffer", "address", "_statistics")
     space = "device"
 
-    def __init__(self, buffer, nbytes: int, statistics: Statistics | None):
-        super().__init__(nbytes, statistics)
+    def __init__(self, buffer, nbytes: int, statistics: Statistics):
+        super().__init__(nbytes)
         self.buffer = buffer
         self.address = int(buffer.ptr)
+        self._statistics = statistics
+
+    def __del__(self) -> None:
+        self._statistics.freed(self.space, self.nbytes)
 
 
 class View:

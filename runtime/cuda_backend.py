@@ -1,0 +1,182 @@
+"""The `cuda` backend: a level-3 program's kernels compiled from their CUDA C (the cuda
+target, through the disk cache), its host code emitted as a Python module (the python
+target) and run against the runtime (runtime/gpu/host_runtime.py), data staying on
+the device between kernels.
+
+`HostCodeExecutor` runs emitted host code against any device memory (the tests give
+it one simulated in host memory, to check host code where there is no GPU);
+`CudaExecutor` is the backend, on the GPU through PyCUDA, imported only when used.
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import linecache
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import DiagnosticException
+
+from soacc.runtime.dtypes import numpy_dtype
+from soacc.runtime.errors import ExecutionError, ProgramError, SoaccError
+from soacc.runtime.gpu.arrays import HostBlock, OutOfBounds, View, dense_strides
+from soacc.runtime.gpu.host_runtime import DeviceMemory, HostRuntime
+from soacc.runtime.reference import ENTRY_SIGNATURE, describe_op
+from soacc.runtime.statistics import Statistics
+
+_module_numbers = itertools.count()
+
+
+class HostCodeExecutor:
+    """Runs the functions of a level-3 module: its emitted host code, with `memory` as
+    the device and `kernels` (name -> launchable kernel) as its kernels."""
+
+    name = "host code"
+    description = "emitted host code"
+
+    def __init__(self, module: ModuleOp, memory: DeviceMemory, kernels: Mapping[str, object], host=None):
+        from soacc.lowering.emit_host import emit_host
+
+        self.module = module
+        self.host = host if host is not None else _emitted(module, emit_host)
+        self.filename = f"<soacc host code {next(_module_numbers)}>"
+        code = compile(self.host.source, self.filename, "exec")
+        # the source of each line, for tracebacks (SOACC_TRACEBACK=1) and debuggers
+        linecache.cache[self.filename] = (len(self.host.source), None, self.host.source.splitlines(True), self.filename)
+        namespace: dict = {"__name__": "soacc_host_code"}
+        exec(code, namespace)
+        self.functions = {name: namespace[python] for name, python in self.host.functions.items()}
+        self.signatures = {
+            f.sym_name.data: f.attributes.get(ENTRY_SIGNATURE)
+            for f in module.ops
+            if f.name == "func.func"
+        }
+        self.memory = memory
+        self.runtime = HostRuntime(memory, kernels)
+        self.compile_seconds: float | None = None
+        self.last_statistics = Statistics()
+
+    def call(self, function: str, args: Sequence) -> tuple:
+        """Runs `function` on level-1 values (NumPy arrays and scalars); arrays go in and
+        come out in host memory, as (block, view) pairs at level 2 and 3."""
+        statistics = Statistics(gpu_compile_seconds=self.compile_seconds)
+        self.runtime.statistics = statistics
+        self.last_statistics = statistics
+        signature = self.signatures.get(function)
+        if signature is not None:
+            args = _to_host_views(args, signature.inputs.data)
+        try:
+            with np.errstate(all="ignore"):  # wrap-around and inf/NaN are MLIR semantics
+                results = self.functions[function](self.runtime, *args)
+                self.memory.synchronize()  # a failing kernel fails this call, not the next
+        except Exception as error:
+            raise self._located(error, function) from None
+        if signature is not None:
+            results = _from_host_views(results, signature.outputs.data)
+        return tuple(results)
+
+    def _located(self, error: Exception, function: str) -> ExecutionError:
+        """The error as the reference executor words it: the op that failed (found by the
+        emitted line that raised), then what went wrong."""
+        line = None
+        frame = error.__traceback__
+        while frame is not None:
+            if frame.tb_frame.f_code.co_filename == self.filename:
+                line = frame.tb_lineno
+            frame = frame.tb_next
+        op = self.host.op_at_line.get(line) if line is not None else None
+        where = describe_op(op) if op is not None else f"@{function}"
+        message = str(error) if isinstance(error, SoaccError) else f"{type(error).__name__}: {error}"
+        if isinstance(error, OutOfBounds) and op is not None:
+            message += _indexed_array_name(op)
+        return ExecutionError(f"{where}: {message}")
+
+
+class CudaExecutor(HostCodeExecutor):
+    """The cuda backend: kernels on the GPU, host code in Python, data on the device."""
+
+    name = "cuda"
+
+    def __init__(self, module: ModuleOp):
+        from soacc.lowering.emit_cuda import emit_cuda
+        from soacc.lowering.emit_host import emit_host
+        from soacc.runtime.gpu.cuda_memory import CudaMemory
+        from soacc.runtime.gpu.device import get_device
+        from soacc.runtime.gpu.kernels import Kernel
+        from soacc.runtime.gpu.module_cache import ModuleCache
+
+        host = _emitted(module, emit_host)
+        device = get_device()
+        cache = ModuleCache(device.arch)
+        memory = CudaMemory(device, _pool(device.index), cache)
+        kernels: dict[str, object] = {}
+        if host.kernel_formats:
+            source = io.StringIO()
+            _emitted(module, lambda m: emit_cuda(m, source))
+            loaded = cache.load(source.getvalue(), "the program's kernels")
+            kernels = {
+                name: Kernel(loaded, name, fmt, memory.launches, "the program's kernels")
+                for name, fmt in host.kernel_formats.items()
+            }
+        super().__init__(module, memory, kernels, host)
+        self.compile_seconds = cache.counters.compile_seconds
+        self.description = f"the GPU ({device.name}, {device.arch})"
+
+
+_POOLS: dict[int, object] = {}
+
+
+def _pool(device_index: int):
+    """One memory pool per device, shared by every program of the process, so that
+    memory one program frees serves the next."""
+    from soacc.runtime.gpu.memory_pool import MemoryPool
+
+    return _POOLS.setdefault(device_index, MemoryPool())
+
+
+def _emitted(module: ModuleOp, emit):
+    try:
+        return emit(module)
+    except DiagnosticException as error:
+        raise ProgramError(f"the cuda backend cannot run this program: {error}") from None
+
+
+def _indexed_array_name(op: Operation) -> str:
+    array = getattr(op, "view", None) or getattr(op, "source", None)
+    return f" of %{array.name_hint}" if array is not None and array.name_hint else ""
+
+
+def _to_host_views(args: Sequence, types: Sequence[Attribute]) -> list:
+    """Each array argument as a (host block, view) pair over the caller's memory: not
+    an allocation of the program's, so not counted."""
+    out: list = []
+    for value, t in zip(args, types):
+        if isinstance(t, TensorType):
+            array = np.asarray(value)
+            if not array.flags.c_contiguous:
+                array = array.copy()  # (np.ascontiguousarray would make a 0-d array 1-d)
+            block = HostBlock(array.reshape(-1).view(np.uint8), None)
+            out += [block, View(block, 0, array.shape, dense_strides(array.shape), array.dtype)]
+        else:
+            out.append(value)
+    return out
+
+
+def _from_host_views(results: Sequence, types: Sequence[Attribute]) -> list:
+    """The values of the source-level results: arrays from their (block, view) pairs in
+    host memory, scalars as NumPy scalars of their types."""
+    values = iter(results)
+    out: list = []
+    for t in types:
+        if isinstance(t, TensorType):
+            next(values)  # the block: the view keeps it alive
+            view = next(values)
+            if view.on_device:
+                raise ExecutionError("an entry point returned an array in device memory (a bug in the lowering)")
+            out.append(view.array)
+        else:
+            out.append(numpy_dtype(t).type(next(values)))
+    return out
