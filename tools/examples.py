@@ -18,7 +18,7 @@ from types import ModuleType
 
 import numpy as np
 
-from soacc.runtime.errors import ArgumentError
+from soacc.runtime.errors import ArgumentError, SoaccError
 from soacc.runtime.program import BACKENDS, Program, compile
 from soacc.tools.cli import run_tool
 
@@ -128,15 +128,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         for example in examples:
             size = example.default_size if options.size is None else options.size
             args = example.make_inputs(np.random.default_rng(options.seed), size)
-            program = example.compile(options.backend)
-            backend_note = program.runs_on
-            started = time.perf_counter()
-            got = program.main(*args)
-            elapsed = time.perf_counter() - started
+            try:
+                program = example.compile(options.backend)
+                backend_note = program.runs_on
+                started = time.perf_counter()
+                got = program.main(*args)
+                elapsed = time.perf_counter() - started
+            except ArgumentError:
+                raise  # the command line is wrong (an unusable --backend): say so once
+            except SoaccError as error:  # this example fails; the others still run
+                failures += 1
+                print(f"{example.name:20} {size:>8} {'':>9}  ERROR: {str(error).splitlines()[0]}")
+                continue
             why = mismatch(got, example.reference(*args), example.rtol, example.atol)
             failures += why is not None
             print(f"{example.name:20} {size:>8} {elapsed * 1e3:>7.1f}ms  {'ok' if why is None else 'MISMATCH: ' + why}")
-        print(f"\n{len(examples) - failures} passed, {failures} failed (on {backend_note})")
+        where = f" (on {backend_note})" if backend_note else ""
+        print(f"\n{len(examples) - failures} passed, {failures} failed{where}")
         return 1 if failures else 0
 
     return run_tool("soacc-examples", body)
