@@ -63,6 +63,7 @@ from soacc.lowering.kernel_body import (
 from soacc.lowering.gpu_reduce import lower_reduce
 from soacc.lowering.gpu_segmented import lower_segmented_map
 from soacc.lowering.gpu_hist import lower_hist
+from soacc.lowering.gpu_scan import lower_scan
 from soacc.lowering.kernel_scratch import SCRATCH_BLOCKS, ScratchBlock, ScratchPlan, plan_scratch, scratch_buffer
 
 
@@ -337,6 +338,7 @@ _LOWERINGS = {
     mem.GpuBodyOp: ("gpu_body", _one_kernel(build_gpu_body_kernel, None, allocates=True)),
     mem.ReduceOp: ("reduce", lower_reduce),
     mem.HistOp: ("hist", lower_hist),
+    mem.ScanOp: ("scan", lower_scan),
 }
 """Each host-level kernel op: its kernels' name prefix, and its lowering
 (op, name, builder before the op, add_kernel) that adds kernels and writes the launches."""

@@ -146,6 +146,8 @@ class _ModuleEmitter:
     functions: dict[str, str] = field(default_factory=dict)
     kernel_formats: dict[str, str] = field(default_factory=dict)
     kernel_params: dict[str, list[str]] = field(default_factory=dict)
+    function_names: set[str] = field(default_factory=set)
+    """Python names of every function: no local may take one."""
     uses: LastUses = field(default_factory=LastUses)
     indent: int = 0
     # per function

@@ -1,0 +1,377 @@
+"""Kernels for a host-level `mem.scan` (inclusive): a single pass over the data with
+decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan with
+Decoupled Look-back", 2016; the scan of CUB).
+
+Two launches:
+
+`scan<k>_init` zeroes the look-back flags (one per tile) and the tile counter.
+
+`scan<k>_lookback`, one block per tile of TILE = THREADS_PER_BLOCK * items elements:
+1. thread 0 takes the next tile id from the counter (atomic add): ids follow the order
+   in which blocks start, so every predecessor of a tile is running or done and the
+   waits below cannot deadlock, whatever order the hardware starts blocks in;
+2. the tile is loaded coalesced (element i of the tile by thread i mod THREADS) into
+   shared memory, past-the-end elements as the neutral element, and read back blocked
+   (thread t takes elements t*items .. t*items + items - 1); shared positions are skewed
+   by one slot per 32 elements, so neither arrangement has bank conflicts for 4-byte
+   values;
+3. each thread folds its items, `block_scan` gives every thread the exclusive prefix of
+   the folds before it and the tile's aggregate;
+4. thread 0 publishes the aggregate (flag AGGREGATE), or for tile 0 the inclusive prefix
+   (flag PREFIX); then warp 0 looks back over the predecessors, 32 at a time (lane l
+   takes tile window_end - 32 + l): it waits until every lane's flag is set, finds the
+   nearest predecessor that published its inclusive prefix, and combines, in tile
+   order, that prefix and the aggregates after it; without such a predecessor it
+   combines all 32 aggregates and moves on to the 32 tiles before. Thread 0 then
+   publishes the tile's inclusive prefix (exclusive prefix + aggregate, flag PREFIX);
+5. each thread rescans its items from (tile's exclusive prefix + its own), writing them
+   back to the same shared slots, and the block stores the tile coalesced.
+
+Publishing is: value (volatile stores), fence, flag (volatile store); reading is: flag
+(volatile load), fence, value (volatile load). Values and flags are in separate arrays
+and a flag only grows (0, then AGGREGATE, then PREFIX), the aggregate slot is never
+written again once flagged, so a reader that saw AGGREGATE reads a complete aggregate
+even if PREFIX was published since.
+
+Every combination keeps the order of the input (operators need not commute), and the
+input and output may be the same memory (a tile reads all its elements before it writes
+any, and no other tile touches them).
+
+Scratch memory, one allocation laid out by `_LookbackScratch`: flags (i32 per tile), the
+tile counter (one i32), then per value of the tuple its aggregates and inclusive
+prefixes (one per tile), each at an 8-byte aligned offset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, gpu, memref, scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, i32
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from soacc.dialects import mem, soacc_gpu
+from soacc.lowering.gpu_cooperation import (
+    WARP,
+    barrier,
+    block_scan,
+    load_all,
+    shared_arrays,
+    shuffle,
+    store_all,
+    thread_ids,
+    warp_reduce,
+)
+from soacc.lowering.gpu_reduce import launch
+from soacc.lowering.kernel_body import (
+    THREADS_PER_BLOCK,
+    CannotLower,
+    KernelBody,
+    captured_values,
+    index_constant,
+    kernel_function,
+)
+from soacc.runtime.dtypes import numpy_dtype
+
+BYTES_PER_THREAD = 64
+"""Input bytes one thread scans per tile: a tile takes 16 KiB of shared memory whatever
+the tuple, so several blocks still fit on an SM, while the per-tile work (block scan,
+look-back) is spread over enough elements."""
+
+MAX_ITEMS = 8
+
+SKEW = 32
+"""One padding slot of shared memory after every SKEW elements (one per bank)."""
+
+AGGREGATE = 1
+"""Flag of a tile that published its aggregate (0: nothing yet)."""
+PREFIX = 2
+"""Flag of a tile that published its inclusive prefix (everything up to its end)."""
+
+
+def items_per_thread(element_types: Sequence[Attribute]) -> int:
+    """Elements each thread takes per tile: BYTES_PER_THREAD of tuples, 1 to MAX_ITEMS."""
+    tuple_bytes = sum(numpy_dtype(t).itemsize for t in element_types)
+    return max(1, min(MAX_ITEMS, BYTES_PER_THREAD // tuple_bytes))
+
+
+def lower_scan(op: mem.ScanOp, name: str, b: Builder, add_kernel) -> None:
+    """Replaces a host-level mem.scan (b is before it) by two launches: the flags'
+    initialisation, then the single-pass scan."""
+    if any(v.type.get_num_dims() != 1 for v in op.inputs):
+        raise CannotLower(op, "scans arrays of rows at host level (inputs of rank > 1); only arrays of scalars are supported so far")
+    captured = [v for v in captured_values(op) if v not in op.inputs and v not in op.outputs]
+    element_types = [v.type.element_type for v in op.inputs]
+    items = items_per_thread(element_types)
+    tile_size = THREADS_PER_BLOCK * items
+    space = mem.space_of(op.inputs[0].type)
+
+    n = b.insert(mem.SizeOp(op.inputs[0], 0)).result
+    wanted = b.insert(arith.CeilDivUIOp(n, index_constant(b, tile_size))).results[0]
+    tiles = b.insert(arith.MaxUIOp(wanted, index_constant(b, 1))).results[0]  # n = 0: one empty tile
+    tiles.name_hint = "tiles"
+    scratch = _LookbackScratch.allocate(b, element_types, tiles, space)
+
+    init_operands = [scratch.flags, scratch.next_tile]
+    init = add_kernel(kernel_function(f"{name}_init", init_operands, [("count", IndexType())], _clear_flags))
+    init_blocks = b.insert(arith.CeilDivUIOp(tiles, index_constant(b, THREADS_PER_BLOCK))).results[0]
+    launch(b, init, init_blocks, [*init_operands, tiles])
+
+    k = len(op.inputs)
+
+    def build(kb: KernelBody, params, extra) -> None:
+        c = len(captured)
+        neutral = params[c : c + k]
+        inputs = params[c + k : c + 2 * k]
+        outputs = params[c + 2 * k : c + 3 * k]
+        flags, next_tile = params[c + 3 * k : c + 3 * k + 2]
+        aggregates = params[c + 3 * k + 2 : c + 4 * k + 2]
+        prefixes = params[c + 4 * k + 2 :]
+        (count,) = extra
+        _scan_tile(kb, op, items, neutral, inputs, outputs, _Published(flags, aggregates, prefixes), next_tile, count)
+
+    operands = [*captured, *op.neutral, *op.inputs, *op.outputs, scratch.flags, scratch.next_tile, *scratch.aggregates, *scratch.prefixes]
+    scan = add_kernel(kernel_function(f"{name}_lookback", operands, [("count", IndexType())], build))
+    launch(b, scan, tiles, [*operands, n])
+
+
+@dataclass(frozen=True)
+class _LookbackScratch:
+    """The host views of the look-back's scratch memory (one allocation)."""
+
+    flags: SSAValue
+    next_tile: SSAValue
+    aggregates: list[SSAValue]
+    prefixes: list[SSAValue]
+
+    @staticmethod
+    def allocate(b: Builder, element_types: Sequence[Attribute], tiles: SSAValue, space: mem.MemorySpaceAttr) -> _LookbackScratch:
+        one = index_constant(b, 1)
+        parts = [("flags", i32, tiles), ("next_tile", i32, one)]
+        parts += [(f"aggregates{j}", t, tiles) for j, t in enumerate(element_types)]
+        parts += [(f"prefixes{j}", t, tiles) for j, t in enumerate(element_types)]
+        # byte offsets rounded up to 8, so every view is aligned for its elements
+        eight = index_constant(b, 8)
+        end = index_constant(b, 0)
+        offsets = []
+        for _, t, count in parts:
+            offsets.append(end)
+            nbytes = b.insert(arith.MuliOp(index_constant(b, numpy_dtype(t).itemsize), count)).results[0]
+            aligned = b.insert(arith.MuliOp(b.insert(arith.CeilDivUIOp(nbytes, eight)).results[0], eight)).results[0]
+            end = b.insert(arith.AddiOp(end, aligned)).results[0]
+        block = b.insert(mem.AllocOp(end, space)).results[0]
+        block.name_hint = "lookback_mem"
+        views = []
+        for (hint, t, count), offset in zip(parts, offsets):
+            view = b.insert(mem.ViewOp(block, offset, [count], mem.view_type(t, [DYNAMIC_INDEX], space))).results[0]
+            view.name_hint = hint
+            views.append(view)
+        k = len(element_types)
+        return _LookbackScratch(views[0], views[1], views[2 : 2 + k], views[2 + k :])
+
+
+def _clear_flags(kb: KernelBody, params, extra) -> None:
+    """flags[i] = 0 for every tile i (one thread each), and the tile counter = 0."""
+    flags, next_tile = params
+    (count,) = extra
+    i = kb.op(gpu.GlobalIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X)))
+    zero = kb.constant(0, i32)
+    first = kb.constant(0)
+    kb.when(kb.op(arith.CmpiOp(i, count, "ult")), lambda: store_all(kb, [zero], [flags], i))
+    kb.when(kb.op(arith.CmpiOp(i, first, "eq")), lambda: store_all(kb, [zero], [next_tile], first))
+
+
+@dataclass(frozen=True)
+class _Published:
+    """What tiles publish for their successors (kernel views, one slot per tile)."""
+
+    flags: SSAValue
+    aggregates: list[SSAValue]
+    prefixes: list[SSAValue]
+
+    def publish(self, kb: KernelBody, tile: SSAValue, values: Sequence[SSAValue], flag: int) -> None:
+        """The values, then (after a fence, so that no reader sees the flag first) the flag."""
+        for v, array in zip(values, self.aggregates if flag == AGGREGATE else self.prefixes):
+            kb.b.insert(soacc_gpu.StoreVolatileOp(v, array, [tile]))
+        kb.b.insert(soacc_gpu.FenceOp())
+        kb.b.insert(soacc_gpu.StoreVolatileOp(kb.constant(flag, i32), self.flags, [tile]))
+
+
+def _scan_tile(kb: KernelBody, op: mem.ScanOp, items: int, neutral, inputs, outputs, published: _Published, next_tile, count) -> None:
+    """The body of the scan kernel: one tile per block (see the module's description)."""
+    tile_size = THREADS_PER_BLOCK * items
+    tid, lane, warp = thread_ids(kb)
+    zero = kb.constant(0)
+
+    def combine(left: Sequence[SSAValue], right: Sequence[SSAValue]) -> list[SSAValue]:
+        return kb.apply_operator(op.body, left, right)
+
+    # 1. the tile id, in the order blocks start
+    tile_slot = kb.op(soacc_gpu.SharedOp(MemRefType(i32, [1])))
+    tile_slot.name_hint = "tile_slot"
+    is_thread0 = kb.op(arith.CmpiOp(tid, zero, "eq"))
+
+    def take_tile() -> None:
+        taken = kb.op(soacc_gpu.AtomicRMWOp("addi", kb.constant(1, i32), next_tile, [kb.constant(0)]))
+        kb.b.insert(memref.StoreOp.get(taken, tile_slot, [kb.constant(0)]))
+
+    kb.when(is_thread0, take_tile)
+    barrier(kb)
+    tile = kb.op(arith.IndexCastOp(kb.op(memref.LoadOp.get(tile_slot, [zero])), IndexType()))
+    tile.name_hint = "tile"
+    start = kb.op(arith.MuliOp(tile, kb.constant(tile_size)))
+    valid = kb.op(arith.MinUIOp(kb.op(arith.SubiOp(count, start)), kb.constant(tile_size)))
+    valid.name_hint = "valid"
+
+    # 2. coalesced loads into shared memory, past-the-end elements neutral
+    staged = shared_arrays(kb, neutral, tile_size + tile_size // SKEW)
+    for v in staged:
+        v.name_hint = "tile_values"
+    threads = kb.constant(THREADS_PER_BLOCK)
+    for j in range(items):
+        i = kb.op(arith.AddiOp(kb.op(arith.MuliOp(kb.constant(j), threads)), tid))
+        inside = kb.op(arith.CmpiOp(i, valid, "ult"))
+        at = kb.op(arith.AddiOp(start, i))
+        loaded = kb.when(inside, lambda: load_all(kb, inputs, at), lambda: list(neutral), [v.type for v in neutral])
+        store_all(kb, loaded, staged, _skewed(kb, i))
+    barrier(kb)
+
+    # 3. this thread's fold of its items, then the block's scan of the folds
+    first_item = kb.op(arith.MuliOp(tid, kb.constant(items)))
+    slots = [_skewed(kb, kb.op(arith.AddiOp(first_item, kb.constant(j)))) for j in range(items)]
+    folded = load_all(kb, staged, slots[0])
+    for slot in slots[1:]:
+        folded = combine(folded, load_all(kb, staged, slot))
+    thread_prefix, aggregate = block_scan(kb, folded, combine, neutral)
+
+    # 4. publish, look back, publish the inclusive prefix; the tile's exclusive prefix
+    # reaches every thread through shared memory
+    is_first_tile = kb.op(arith.CmpiOp(tile, zero, "eq"))
+
+    def publish_aggregate() -> None:
+        kb.when(
+            is_first_tile,
+            lambda: published.publish(kb, tile, aggregate, PREFIX),
+            lambda: published.publish(kb, tile, aggregate, AGGREGATE),
+        )
+
+    kb.when(is_thread0, publish_aggregate)
+    has_predecessors = kb.op(arith.CmpiOp(tile, zero, "ne"))
+    looks_back = kb.op(arith.AndIOp(kb.op(arith.CmpiOp(warp, zero, "eq")), has_predecessors))
+    tile_prefix = kb.when(looks_back, lambda: _look_back(kb, tile, lane, published, neutral, combine), lambda: list(neutral), [v.type for v in neutral])
+    shared_prefix = shared_arrays(kb, neutral, 1)
+
+    def finish_tile() -> None:
+        kb.when(has_predecessors, lambda: published.publish(kb, tile, combine(tile_prefix, aggregate), PREFIX))
+        store_all(kb, tile_prefix, shared_prefix, kb.constant(0))
+
+    kb.when(is_thread0, finish_tile)
+    barrier(kb)
+    tile_prefix = load_all(kb, shared_prefix, zero)
+
+    # 5. rescan the items from the thread's prefix, in place, then store coalesced
+    running = combine(tile_prefix, thread_prefix)
+    for slot in slots:
+        running = combine(running, load_all(kb, staged, slot))
+        store_all(kb, running, staged, slot)
+    barrier(kb)
+    for j in range(items):
+        i = kb.op(arith.AddiOp(kb.op(arith.MuliOp(kb.constant(j), threads)), tid))
+        inside = kb.op(arith.CmpiOp(i, valid, "ult"))
+
+        def store(i: SSAValue = i) -> None:
+            store_all(kb, load_all(kb, staged, _skewed(kb, i)), outputs, kb.op(arith.AddiOp(start, i)))
+
+        kb.when(inside, store)
+
+
+def _skewed(kb: KernelBody, i: SSAValue) -> SSAValue:
+    """The shared slot of tile element i: one padding slot after every SKEW elements."""
+    return kb.op(arith.AddiOp(i, kb.op(arith.DivUIOp(i, kb.constant(SKEW)))))
+
+
+def _look_back(kb: KernelBody, tile: SSAValue, lane: SSAValue, published: _Published, neutral, combine) -> list[SSAValue]:
+    """The combination of all tiles before `tile`, in tile order, in every lane of the
+    calling warp (all 32 lanes must call it; every branch below is warp-uniform)."""
+    lane32 = kb.op(arith.IndexCastOp(lane, i32))
+    warp_size = kb.constant(WARP)
+
+    def window(window_end: SSAValue, *exclusive: SSAValue):
+        # lane l looks at tile window_end - 32 + l (none where that is negative)
+        j = kb.op(arith.SubiOp(kb.op(arith.AddiOp(window_end, lane)), warp_size))
+        exists = kb.op(arith.CmpiOp(j, kb.constant(0), "sge"))
+        at = kb.op(arith.SelectOp(exists, j, kb.constant(0)))
+        flag = _wait_for_flags(kb, published.flags, at, exists)
+        kb.b.insert(soacc_gpu.FenceOp())  # the values below are read after the flags
+        # the nearest predecessor that published its inclusive prefix (-1: none here)
+        is_prefix = kb.op(arith.CmpiOp(flag, kb.constant(PREFIX, i32), "eq"))
+        stop = _warp_max(kb, kb.op(arith.SelectOp(is_prefix, lane32, kb.constant(-1, i32))))
+        after_stop = kb.op(arith.CmpiOp(lane32, stop, "sgt"))
+        at_stop = kb.op(arith.CmpiOp(lane32, stop, "eq"))
+        types = [v.type for v in neutral]
+
+        def prefix_or_neutral() -> list[SSAValue]:
+            return kb.when(at_stop, lambda: _load_volatile(kb, published.prefixes, at), lambda: list(neutral), types)
+
+        mine = kb.when(after_stop, lambda: _load_volatile(kb, published.aggregates, at), prefix_or_neutral, types)
+        # lanes in tile order: lane 0 gets the window's combination; every lane takes it
+        total = shuffle(kb, "idx", warp_reduce(kb, mine, combine), 0)
+        more = kb.op(arith.CmpiOp(stop, kb.constant(0, i32), "slt"))  # no prefix in this window
+        return more, [kb.op(arith.SubiOp(window_end, warp_size)), *combine(total, exclusive)]
+
+    _, *exclusive = _do_while(kb, [tile, *neutral], window)
+    return exclusive
+
+
+def _wait_for_flags(kb: KernelBody, flags: SSAValue, at: SSAValue, exists: SSAValue) -> SSAValue:
+    """Each lane's flag of tile `at` (AGGREGATE where the lane has no tile), once every
+    lane's is set."""
+
+    def poll(_previous: SSAValue):
+        seen = kb.op(soacc_gpu.LoadVolatileOp(flags, [at]))
+        flag = kb.op(arith.SelectOp(exists, seen, kb.constant(AGGREGATE, i32)))
+        unset = kb.op(arith.ExtUIOp(kb.op(arith.CmpiOp(flag, kb.constant(0, i32), "eq")), i32))
+        pending = kb.op(arith.CmpiOp(_warp_max(kb, unset), kb.constant(0, i32), "ne"))
+        return pending, [flag]
+
+    (flag,) = _do_while(kb, [kb.constant(0, i32)], poll)
+    return flag
+
+
+def _warp_max(kb: KernelBody, value: SSAValue) -> SSAValue:
+    """The signed maximum of an i32 over the warp, in every lane (xor butterfly)."""
+    offset = WARP // 2
+    while offset:
+        (other,) = shuffle(kb, "xor", [value], offset)
+        value = kb.op(arith.MaxSIOp(value, other))
+        offset //= 2
+    return value
+
+
+def _load_volatile(kb: KernelBody, arrays: Sequence[SSAValue], index: SSAValue) -> list[SSAValue]:
+    return [kb.op(soacc_gpu.LoadVolatileOp(a, [index])) for a in arrays]
+
+
+def _do_while(kb: KernelBody, initial: Sequence[SSAValue], body) -> list[SSAValue]:
+    """values = initial; do { again, values = body(*values) } while (again); the last values.
+    (An scf.while whose `before` region does the work and whose `after` region passes
+    the values back.)"""
+    types = [v.type for v in initial]
+    before = Block(arg_types=types)
+    outer = kb.b
+    kb.b = Builder(InsertPoint.at_end(before))
+    try:
+        again, values = body(*before.args)
+        kb.b.insert(scf.ConditionOp(again, *values))
+    finally:
+        kb.b = outer
+    after = Block(arg_types=types)
+    after.add_op(scf.YieldOp(*after.args))
+    loop = kb.b.insert(scf.WhileOp(list(initial), types, Region(before), Region(after)))
+    return list(loop.results)
+
+
+__all__ = ["AGGREGATE", "PREFIX", "items_per_thread", "lower_scan"]
