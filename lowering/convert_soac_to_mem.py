@@ -63,6 +63,28 @@ class Array:
     block: SSAValue | None
 
 
+@dataclass(frozen=True)
+class DeviceScalar:
+    """A kernel's scalar result that only device code uses: it stays in device memory
+    (a 0-d view) and is loaded where a lambda or gpu_body uses it, never by the host."""
+
+    view: SSAValue
+
+
+def used_only_on_device(value: SSAValue) -> bool:
+    """Every use of `value` is inside a kernel lambda or a gpu_body."""
+
+    def on_device(op: Operation) -> bool:
+        parent = op.parent_op()
+        while parent is not None and not isinstance(parent, func.FuncOp):
+            if isinstance(parent, soac.GpuBodyOp | soac.MapOp | soac.ReduceOp | soac.ScanOp | soac.HistOp):
+                return True
+            parent = parent.parent_op()
+        return False
+
+    return all(on_device(use.operation) for use in value.uses)
+
+
 class CannotBufferise(Exception):
     def __init__(self, op: Operation, message: str):
         super().__init__(message)
@@ -811,12 +833,22 @@ class FunctionConverter:
             for old_arg, new_arg in zip(old_block.args, body.args):
                 self._name(new_arg, old_arg)
                 self.scope[old_arg] = Array(new_arg, None) if _is_array(old_arg.type) else new_arg
+            self.load_device_scalars(old_block)
             self.convert_ops_until_yield(old_block)
             self.insert(mem.YieldOp(*[self._view_or_scalar(v) for v in old_block.last_op.operands]))
         finally:
             self.scope.layers.pop()
             self.builder = outer
             self.depth -= 1
+
+    def load_device_scalars(self, old_block: Block) -> None:
+        """Device code reads the DeviceScalars it uses from device memory, once, at its top."""
+        for inner in old_block.walk():
+            for v in inner.operands:
+                if v in self.scope and isinstance(self.scope[v], DeviceScalar):
+                    load = self.insert(mem.LoadOp(self.scope[v].view, []))
+                    self._name(load.result, v)
+                    self.scope[v] = load.result
 
     def convert_reduce(self, op: soac.ReduceOp) -> None:
         ins = [self.array(v).view for v in op.inputs]
@@ -854,6 +886,8 @@ class FunctionConverter:
         for r, o in zip(op.outputs, outs):
             if _is_array(r.type):
                 self.scope[r] = o
+            elif r.uses and used_only_on_device(r):
+                self.scope[r] = DeviceScalar(o.view)  # no read: only kernels use it
             elif r.uses:
                 # the result is in device memory; host code reads it (a synchronous read)
                 load = self.insert(mem.LoadOp(o.view, []))
@@ -898,6 +932,7 @@ class FunctionConverter:
         self.builder = Builder(InsertPoint.at_end(body))
         self.scope.layers.append({})
         try:
+            self.load_device_scalars(op.body.block)
             self.convert_ops_until_yield(op.body.block)
             self.insert(mem.YieldOp(*[self._view_or_scalar(v) for v in op.body.block.last_op.operands]))
         finally:

@@ -17,6 +17,16 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ConvertMemToGpuPass
 
+    def get_reduce_device_syncs() -> type[ModulePass]:
+        from soacc.passes.reduce_device_syncs import ReduceDeviceSyncsPass
+
+        return ReduceDeviceSyncsPass
+
+    def get_merge_gpu_bodies() -> type[ModulePass]:
+        from soacc.passes.merge_gpu_bodies import MergeGpuBodiesPass
+
+        return MergeGpuBodiesPass
+
     def get_soacc_pipeline() -> type[ModulePass]:
         from soacc.passes.soacc_pipeline import SoaccPipelinePass
 
@@ -26,4 +36,6 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-soac-to-mem": get_convert_soac_to_mem,
         "convert-mem-to-gpu": get_convert_mem_to_gpu,
         "soacc-pipeline": get_soacc_pipeline,
+        "reduce-device-syncs": get_reduce_device_syncs,
+        "merge-gpu-bodies": get_merge_gpu_bodies,
     }

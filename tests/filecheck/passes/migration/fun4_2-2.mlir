@@ -1,0 +1,19 @@
+// Port of Futhark's tests/migration/fun4_2-2.fut: two reads to two returned values
+// cannot be fewer: nothing moves.
+//   structure gpu { GPUBody 0  /Index 2 }
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+
+func.func private @id2(%x: i32, %y: i32) -> (i32, i32) {
+  func.return %x, %y : i32, i32
+}
+
+func.func @main(%arr: tensor<3xi32>) -> (i32, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = soac.index %arr[%c0] : tensor<3xi32>
+  %b = soac.index %arr[%c1] : tensor<3xi32>
+  %x, %y = func.call @id2(%a, %b) : (i32, i32) -> (i32, i32)
+  func.return %x, %y : i32, i32
+}
+// CHECK-DAG: @main soac.gpu_body [0]
+// CHECK-DAG: @main /soac.index [2]

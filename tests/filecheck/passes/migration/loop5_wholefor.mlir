@@ -1,0 +1,19 @@
+// Port of Futhark's tests/migration/loop5_wholefor.fut: moving the loop would trade the
+// read of its bound for a read of its result: nothing moves.
+//   structure gpu { GPUBody 0 }
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+
+func.func @main(%A: tensor<10xi64>) -> i64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i64
+  %ten = arith.constant 10 : i64
+  %a0 = soac.index %A[%c0] : tensor<10xi64>
+  %n = arith.index_cast %a0 : i64 to index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%x = %one) -> (i64) {
+    %y = arith.muli %x, %x : i64
+    scf.yield %y : i64
+  }
+  func.return %r : i64
+}
+// CHECK-DAG: @main soac.gpu_body [0]

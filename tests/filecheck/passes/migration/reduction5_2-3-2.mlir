@@ -1,0 +1,20 @@
+// Port of Futhark's tests/migration/reduction5_2-3-2.fut: two reads, three intermediate values, two results: nothing
+// moves.
+//   structure gpu { GPUBody 0  /Index 2 }
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+
+func.func @main(%arr: tensor<3xf32>) -> (f32, f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %a = soac.index %arr[%c0] : tensor<3xf32>
+  %b = soac.index %arr[%c1] : tensor<3xf32>
+  %x = arith.mulf %a, %b : f32
+  %y = arith.addf %a, %b : f32
+  %z = arith.subf %a, %b : f32
+  %p = arith.mulf %x, %y : f32
+  %q = arith.mulf %y, %z : f32
+  func.return %p, %q : f32, f32
+}
+// CHECK-DAG: @main soac.gpu_body [0]
+// CHECK-DAG: @main /soac.index [2]
