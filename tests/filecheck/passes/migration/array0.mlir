@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/array0.fut: an array literal that contains a free
 // scalar variable moves to the device (its writes happen in one kernel).
 //   structure gpu { /GPUBody 1  /GPUBody/ArrayLit 1  /ArrayLit 0 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%i: index, %v: i32) -> i32 {
   %c0 = arith.constant 0 : i32

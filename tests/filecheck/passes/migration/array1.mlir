@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/array1.fut: an array literal of constants only
 // stays on the host (it is one copy of static data, not a write per element).
 //   structure gpu { GPUBody 0  ArrayLit 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%i: index) -> i32 {
   %c0 = arith.constant 0 : i32

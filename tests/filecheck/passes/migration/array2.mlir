@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/array2.fut: a literal whose rows are arrays never
 // moves (a kernel would copy what the host copies in parallel).
 //   structure gpu { GPUBody 0  ArrayLit 3 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%i: index, %v: tensor<2xi32>) -> i32 {
   %c0 = arith.constant 0 : i32

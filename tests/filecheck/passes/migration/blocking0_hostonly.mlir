@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/blocking0_hostonly.fut: a host-only op (a call of
 // a function that uses arrays) keeps the if or loop around it on the host.
 //   structure gpu { GPUBody 0 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 // `hostonly` uses an array, so calls of it run on the host (and need their argument there).
 func.func private @hostonly(%x: i64) -> i64 {

@@ -2,7 +2,7 @@
 // host-only, so the if and loops around it stay on the host (and keep their literals).
 //   structure gpu { /If/True/ArrayLit 1  /DoLoop/ArrayLit 2 }
 // (Futhark's two /DoLoop literals are one in each of case_while and case_for.)
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @case_if(%A: tensor<5xi64>, %x: index) -> i64 {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/blocking2_concat.fut: concatenation is host-only (a parallel copy on the host
 // beats one thread), so the if and loops around it stay on the host.
 //   structure gpu { /If/True/Concat 1  /DoLoop/Concat 2 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @case_if(%A: tensor<5xi64>, %x: index) -> i64 {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/blocking3_copy.fut: copying an array is host-only,
 // so the if around it stays on the host.
 //   structure gpu { /If/True/Copy 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<5xi64>) -> tensor<1xi64> {
   %c0 = arith.constant 0 : index

@@ -2,7 +2,7 @@
 // in parallel), so the if and loops around it stay on the host. (In case_for the size
 // is the loop parameter, as in the original.)
 //   structure gpu { /If/True/Iota 1  /DoLoop/Iota 2 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @case_if(%A: tensor<5xi64>, %x: index) -> i64 {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/blocking5_replicate.fut: replicate is host-only, so the if and loops around it
 // stay on the host.
 //   structure gpu { /If/True/Replicate 1  /DoLoop/Replicate 2 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @case_if(%A: tensor<5xi64>, %x: index) -> i64 {
   %c0 = arith.constant 0 : index

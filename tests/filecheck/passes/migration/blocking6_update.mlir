@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/blocking6_update.fut: an update of a slice of more
 // than one element is host-only (a parallel copy), so the if around it stays on the host.
 //   structure gpu { /If/True/Update 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @case_if(%A: tensor<5xi64>, %x: index) -> i64 {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/cse0.fut: a constant stored for the device twice is
 // stored once (Futhark: one replicate; here one device constant made at the entry).
 //   structure gpu { Replicate 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<5xi32>, %x: i32) -> i32 {
   %c0 = arith.constant 0 : index

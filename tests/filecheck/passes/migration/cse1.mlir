@@ -2,7 +2,7 @@
 // loop's branch and as the loop's initial value is stored once, before the loop. (The
 // for-in loop is written with its element read, as every soacc loop is.)
 //   structure gpu { /GPUBody 1  /DoLoop/If/True/GPUBody 0 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<5xi32>, %x: i32) -> i32 {
   %c0 = arith.constant 0 : index

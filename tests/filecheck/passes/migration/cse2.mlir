@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/cse2.fut: as cse1, after an update of A by a value
 // computed on the device; x's storage and that update's gpu_body merge.
 //   structure gpu { /GPUBody 1  /Loop/If/True/GPUBody 0 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A0: tensor<5xi32>, %x: i32) -> i32 {
   %c0 = arith.constant 0 : index

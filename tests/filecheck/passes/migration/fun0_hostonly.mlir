@@ -2,7 +2,7 @@
 // arrays (and of functions calling those) are host-only: their arguments are read.
 //   structure gpu { GPUBody 0  /Index 3 }
 // (Futhark counts every function's top level: two reads in main, one in fun''.)
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func private @fun2(%a: i32, %b: i32) -> i32 {
   %c10 = arith.constant 10 : index

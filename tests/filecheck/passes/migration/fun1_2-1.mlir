@@ -3,7 +3,7 @@
 //   structure gpu { /GPUBody 1  /GPUBody/Index 2  /GPUBody/Apply 1  /Index 1 }
 // A moved call is inlined into its gpu_body (the CUDA lowering has no device calls):
 // /GPUBody/Apply 1 is here the callee's addition in the gpu_body.
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func private @plus(%x: i32, %y: i32) -> i32 {
   %s = arith.addi %x, %y : i32

@@ -4,7 +4,7 @@
 // Here the unused read is removed (dead code), and what is left of the gpu_body only
 // copies arr[1] for the host to read: merge-gpu-bodies has the host read arr[1] itself
 // (one read, as in Futhark, and no kernel).
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func private @id2(%x: i32, %y: i32) -> (i32, i32) {
   func.return %x, %y : i32, i32

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/fun2_2-2-1.fut: two reads through a call to one
 // sum: everything moves and the sum is read.
 //   structure gpu { /GPUBody 1  /GPUBody/Index 2  /GPUBody/Apply 1  /GPUBody/BinOp 1  /Index 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func private @id2(%x: i32, %y: i32) -> (i32, i32) {
   func.return %x, %y : i32, i32

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/fun4_2-2.fut: two reads to two returned values
 // cannot be fewer: nothing moves.
 //   structure gpu { GPUBody 0  /Index 2 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func private @id2(%x: i32, %y: i32) -> (i32, i32) {
   func.return %x, %y : i32, i32

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/fun5_2-3.fut: two reads to three returned values:
 // nothing moves.
 //   structure gpu { GPUBody 0  /Index 2 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func private @id3(%x: i32, %y: i32, %z: i32) -> (i32, i32, i32) {
   func.return %x, %y, %z : i32, i32, i32

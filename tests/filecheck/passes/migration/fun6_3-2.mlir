@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/fun6_3-2.fut: three reads to two returned values:
 // the reads and the call move, the two results are read.
 //   structure gpu { /GPUBody 1  /GPUBody/Index 3  /GPUBody/Apply 1  /Index 2 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func private @pick2(%x: i32, %y: i32, %z: i32) -> (i32, i32) {
   func.return %x, %z : i32, i32

@@ -4,7 +4,7 @@
 // Here the gpu_body is then found to only copy array elements (x is arr[1], y is
 // arr[2]): the host reads arr[1] itself and the map reads arr[2] itself, so no gpu_body
 // is left (the same one read as in Futhark, no kernel, no copy).
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 // `hostonly` makes an array, so its calls run on the host (their argument is needed there).
 func.func private @hostonly(%x: i32) -> i32 {

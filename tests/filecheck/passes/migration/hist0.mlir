@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/hist0.fut: a histogram's neutral element is needed
 // on the host: its read stays.
 //   structure gpu { /Index 1  /SegHist 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<10xi32>) -> tensor<10xi32> {
   %c0 = arith.constant 0 : index

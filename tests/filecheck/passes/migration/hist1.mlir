@@ -4,7 +4,7 @@
 // soacc does not fuse here, so the map stays a kernel of its own (/soac.map 1). The
 // elements are copied into a gpu_body first: the histogram updates B in place, so the
 // kernels may not read B itself (digest §5.5, reason 1).
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<10xi64>) -> tensor<10xi64> {
   %c0 = arith.constant 0 : index

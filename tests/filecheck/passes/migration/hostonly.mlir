@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/hostonly.fut: host-only calls keep an if and a
 // while loop on the host, and nothing moves.
 //   structure gpu { GPUBody 0 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 // `hostonly` uses an array, so its calls run on the host (their argument is needed there).
 func.func private @hostonly(%x: i64) -> i64 {

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/if1.fut: as if0 with one branch that reads nothing;
 // the worst case (two reads) becomes one.
 //   structure gpu { /GPUBody 1  /GPUBody/CmpOp 1  /GPUBody/If 1  /Index 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<5xi64>) -> i64 {
   %c0 = arith.constant 0 : index

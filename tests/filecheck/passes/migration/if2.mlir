@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/if2.fut: moving the if would only trade the read of
 // the condition for a read of its result: nothing moves.
 //   structure gpu { GPUBody 0 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<5xi64>) -> i64 {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/if4.fut: the if moves whole because its second
 // result is only used by a kernel; it merges with the final sum, which is read.
 //   structure gpu { /GPUBody/CmpOp 1  /GPUBody/If/False/Index 1  /GPUBody/BinOp 1  /Index 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<5xi64>) -> i64 {
   %c0 = arith.constant 0 : index

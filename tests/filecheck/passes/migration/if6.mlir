@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/if6.fut: a read is delayed out of the one branch
 // that reads (the other branch's constant is stored on the device).
 //   structure gpu { /If 1  /If/True/Index 0  /GPUBody/BinOp 1  /Index 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<5xi64>, %c: i1) -> i64 {
   %c1 = arith.constant 1 : index

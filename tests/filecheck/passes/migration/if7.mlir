@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/if7.fut: a read is delayed into a branch, and the
 // scalar writes of moved values become one-element copies on the device.
 //   structure gpu { /Index 0  /If/True/GPUBody/BinOp 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<5xi64>, %c: i1) -> tensor<5xi64> {
   %c0 = arith.constant 0 : index

@@ -1,6 +1,6 @@
 // Port of Futhark's tests/migration/if8.fut: reads are delayed through an if.
 //   structure gpu { /If/True/GPUBody/BinOp 1  /GPUBody/BinOp 2  /Index 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<5xi64>, %c: i1) -> i64 {
   %c0 = arith.constant 0 : index

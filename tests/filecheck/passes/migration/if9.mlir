@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/if9.fut: an if that returns slices of an array from
 // outside cannot move (a gpu_body would copy them): nothing moves.
 //   structure gpu { GPUBody 0 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<?xi64>, %m: index) -> tensor<?xi64> {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/index0.fut: a read whose index is read moves, so
 // that the index need not be read: two reads become one.
 //   structure gpu { /GPUBody 1  /GPUBody/Index 2  /Index 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%arr: tensor<3x3xi32>) -> i32 {
   %c0 = arith.constant 0 : index

@@ -2,7 +2,7 @@
 // gpu_body would copy the slice): the read stays and nothing moves.
 //   structure gpu { GPUBody 0  Index 2 }
 // (Futhark's two Index are the read and the slice: soac.index and soac.slice here.)
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%arr: tensor<3x3xi32>) -> tensor<3xi32> {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/iota.fut: an iota stays a parallel kernel on the
 // host, so its size is read.
 //   structure gpu { GPUBody 0  Iota 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<5xi64>) -> tensor<?xi64> {
   %c0 = arith.constant 0 : index

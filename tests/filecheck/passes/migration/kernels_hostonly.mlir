@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/kernels_hostonly.fut: a kernel (here a reduce) in a
 // branch keeps the if (and the loops around it) on the host.
 //   structure gpu { /DoLoop/DoLoop/If 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<10x5xi64>) -> i64 {
   %c0 = arith.constant 0 : index

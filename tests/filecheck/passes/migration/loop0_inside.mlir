@@ -3,7 +3,7 @@
 //   structure gpu { /Loop/GPUBody 1  /Loop/GPUBody/Apply 1  /Loop/GPUBody/Index 1 }
 // (Futhark's Index reads the reduction's one-element array in the gpu_body; here the
 // reduction's result stays in device memory and the gpu_body uses it directly.)
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A0: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %c0 = arith.constant 0 : index

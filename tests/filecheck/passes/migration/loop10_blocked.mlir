@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/loop10_blocked.fut: a loop carrying an array from
 // outside cannot move (a gpu_body would copy it): it stays, its bound is read.
 //   structure gpu { /DoLoop 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<5xi64>) -> tensor<5xi64> {
   %c0 = arith.constant 0 : index

@@ -2,7 +2,7 @@
 // into it, where a value computed from it on the device each iteration is used only by
 // a kernel: no read remains (the loop already reads its element every iteration).
 //   structure gpu { /Index 0  /DoLoop/GPUBody/BinOp 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<10xi64>) -> tensor<10xi64> {
   %c0 = arith.constant 0 : index

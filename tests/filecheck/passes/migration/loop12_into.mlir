@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/loop12_into.fut: reads are not delayed into a loop
 // where they would add a read per iteration: both stay, nothing moves.
 //   structure gpu { /Index 2  GPUBody 0 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 // `hostonly` makes an array, so its calls run on the host (their argument is needed there).
 func.func private @hostonly(%x: i64) -> i64 {

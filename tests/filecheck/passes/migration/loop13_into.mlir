@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/loop13_into.fut: as loop11 with the value carried
 // by the loop (and kept as it is each iteration).
 //   structure gpu { /Index 0  /DoLoop/GPUBody/BinOp 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<10xi64>) -> tensor<10xi64> {
   %c0 = arith.constant 0 : index

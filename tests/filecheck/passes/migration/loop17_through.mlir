@@ -2,7 +2,7 @@
 // loop that updates the value in an if on the device; the final scalar write becomes a
 // one-element copy: no read at all.
 //   structure gpu { /Index 0  /DoLoop/If/True/GPUBody/BinOp 1  /DoLoop/If/False/GPUBody/BinOp 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A0: tensor<10xi64>) -> tensor<10xi64> {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/loop18_through.fut: two reads are delayed through a
 // loop that combines them on the device; only the final sum is read.
 //   structure gpu { /GPUBody 2  /DoLoop/GPUBody/BinOp 3  /Index 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<10xi64>) -> i64 {
   %c0 = arith.constant 0 : index

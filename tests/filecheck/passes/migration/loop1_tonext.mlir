@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/loop1_tonext.fut: a read whose value is only the
 // next iteration's captured value is not read at all.
 //   structure gpu { /Loop/Index 0 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A0: tensor<?xf32>) -> tensor<?xf32> {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/loop2_out.fut: reads in a loop are delayed out of
 // it: one read after the loop instead of one per iteration.
 //   structure gpu { /DoLoop/Index 0  /DoLoop/GPUBody 1  /Index 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<?xf32>) -> f32 {
   %c0 = arith.constant 0 : index

@@ -5,7 +5,7 @@
 //   structure gpu { /DoLoop/Index 0  /DoLoop/GPUBody 1  /GPUBody 1  /Index 1 }
 // (The loop's initial 0 is a device constant made at the entry: a second top-level
 // gpu_body here, a top-level literal in Futhark.)
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<?xi64>) -> i64 {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/loop6_wholewhile.fut: a while loop moves whole so
 // that neither its condition nor the reads in it are read; its result is.
 //   structure gpu { /GPUBody/DoLoop 1  /Index 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<10xi64>) -> i64 {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/loop8_wholewhile.fut: a while loop with a read per
 // iteration moves whole (its result is read once).
 //   structure gpu { /GPUBody/DoLoop 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<?xi64>) -> i64 {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/loop9_wholewhile.fut: as loop8 with a second
 // result: two reads after the loop still beat one per iteration.
 //   structure gpu { /GPUBody/DoLoop 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<?xi64>) -> (i64, i64) {
   %c0 = arith.constant 0 : index

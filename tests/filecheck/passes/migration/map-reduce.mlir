@@ -4,7 +4,7 @@
 //   structure gpu { /GPUBody 1  /GPUBody/Apply 1  /Index 0  /SegRed 1  /SegMap 1 }
 // (Futhark's Apply is f32.sqrt, math.sqrt here; soacc does not fuse the first map into
 // the reduce, so there are two maps.)
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<?xf32>) -> tensor<?xf32> {
   %pow2 = soac.map(%A) : (tensor<?xf32>) -> tensor<?xf32> {

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/merge0.fut: the statements that move become one
 // gpu_body (they are adjacent).
 //   structure gpu { /BinOp 1  /GPUBody 1  /GPUBody/CmpOp 1  /GPUBody/If 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<1xi32>, %a: i32) -> tensor<1xi32> {
   %c0 = arith.constant 0 : index

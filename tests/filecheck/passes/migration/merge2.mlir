@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/merge2.fut: gpu_bodies separated by host ops that
 // use the values read back merge into one.
 //   structure gpu { GPUBody 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 // `hostonly` uses an array (it ignores its argument, which is still needed on the host).
 func.func private @hostonly(%x: i32) -> i32 {

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/merge3.fut: gpu_bodies merge into two groups, the
 // second needing values computed on the host from the first.
 //   structure gpu { GPUBody 2 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 // `hostonly` uses an array (it ignores its argument, which is still needed on the host).
 func.func private @hostonly(%x: i32) -> i32 {

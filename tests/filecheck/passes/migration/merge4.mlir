@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/merge4.fut: a gpu_body that needs a host op's result
 // (computed from a value the first gpu_body gives) cannot merge with the first.
 //   structure gpu { GPUBody 2 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 // `hostonly` uses an array (it ignores its argument, which is still needed on the host).
 func.func private @hostonly(%x: i32) -> i32 {

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/merge5.fut: a gpu_body that reads A (through a
 // slice) may not merge past an update that consumes A (through another slice).
 //   structure gpu { GPUBody 2 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<5xi32>, %x: index) -> tensor<3xi32> {
   %c0 = arith.constant 0 : index

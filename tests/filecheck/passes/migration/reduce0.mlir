@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/reduce0.fut: a reduction's neutral element is read;
 // its result goes into a one-element array on the device, never to the host.
 //   structure gpu { /Index 1  /SegRed 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<10xf32>) -> tensor<1xf32> {
   %c0 = arith.constant 0 : index

@@ -2,7 +2,7 @@
 // a kernel use are read on the device.
 //   structure gpu { /Index 0  /SegRed 1  /SegMap 0 }
 // (soacc does not fuse here: the map stays a kernel of its own, /soac.map 1.)
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%A: tensor<10xi64>) -> tensor<1xi64> {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/reduction0_dup.fut: CSE (run before the pass) leaves one read of arr[0]; the sum is
 // returned, so that read stays and nothing moves.
 //   structure gpu { GPUBody 0  /Index 1 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%arr: tensor<3xf32>) -> f32 {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/reduction10_mixed.fut: reads combined in several ways into one result:
 // everything moves.
 //   structure gpu { /GPUBody 1  /Index 1  /BinOp 0 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%arr: tensor<3xf32>) -> f32 {
   %c0 = arith.constant 0 : index

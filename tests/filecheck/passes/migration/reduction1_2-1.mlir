@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/reduction1_2-1.fut: two reads summed: the reads and the sum move, the sum
 // is read.
 //   structure gpu { /GPUBody 1  /GPUBody/Index 2  /GPUBody/BinOp 1  /Index 1  /BinOp 0 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%arr: tensor<3xf32>) -> f32 {
   %c0 = arith.constant 0 : index

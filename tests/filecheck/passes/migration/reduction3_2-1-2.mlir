@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/reduction3_2-1-2.fut: two reads to one product, used by two results: the product
 // is read once and the rest stays on the host.
 //   structure gpu { /GPUBody 1  /GPUBody/BinOp 1  /Index 1  /BinOp 2 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%arr: tensor<3xf32>) -> (f32, f32) {
   %c0 = arith.constant 0 : index

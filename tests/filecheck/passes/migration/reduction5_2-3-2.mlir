@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/reduction5_2-3-2.fut: two reads, three intermediate values, two results: nothing
 // moves.
 //   structure gpu { GPUBody 0  /Index 2 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%arr: tensor<3xf32>) -> (f32, f32) {
   %c0 = arith.constant 0 : index

@@ -1,7 +1,7 @@
 // Port of Futhark's tests/migration/reduction7_3-2-4-2.fut: three reads to two values (the cut), then four values
 // and two results on the host. (d % e becomes max(d, e): xDSL has no f32 remainder.)
 //   structure gpu { /GPUBody 1  /GPUBody/Index 3  /GPUBody/BinOp 4  /Index 2  /BinOp 6 }
-// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies | python %S/structure.py | filecheck %s
+// RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
 
 func.func @main(%arr: tensor<3xf32>) -> (f32, f32) {
   %c0 = arith.constant 0 : index
