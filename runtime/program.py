@@ -17,7 +17,7 @@ from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
 from xdsl.ir import Attribute
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
 
 from soacc.runtime.dtypes import numpy_dtype
 from soacc.runtime.errors import ArgumentError, ProgramError
@@ -224,6 +224,8 @@ def apply_pipeline(module: ModuleOp, pipeline: str, parser: LocatingParser | Non
         passes = PassPipeline.parse_spec(Universe.get_multiverse().all_passes, pipeline)
     except ValueError as error:  # an unknown pass, or bad options
         raise ArgumentError(str(error)) from None
+    except ArgSpecParseError as error:  # malformed text (a BaseException in xDSL)
+        raise ArgumentError(pipeline_syntax_error(error)) from None
     try:
         passes.apply(make_context(), module)
     except DiagnosticException as error:
@@ -235,6 +237,18 @@ def apply_pipeline(module: ModuleOp, pipeline: str, parser: LocatingParser | Non
         raise ProgramError(
             f"the passes {pipeline} made invalid IR (a bug in soacc): {error}"
         ) from None
+
+
+def pipeline_syntax_error(error: ArgSpecParseError) -> str:
+    """xDSL's multi-line message about a malformed pipeline, in one line."""
+    lines = [line for line in str(error).splitlines() if line.strip()]
+    if len(lines) < 4:
+        return " ".join(lines)
+    column = lines[1].rsplit(":", 1)[-1]
+    return (
+        f"malformed pass pipeline {lines[2].strip()!r} at column {column}: {lines[-1].strip()} "
+        '(quote option values that are not words or numbers: dot="out.dot")'
+    )
 
 
 class Program:

@@ -8,7 +8,7 @@ import sys
 import traceback
 from collections.abc import Callable
 
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 
 from soacc.runtime.errors import ArgumentError, SoaccError
 
@@ -38,6 +38,11 @@ def run_tool(tool: str, body: Callable[[], int | None]) -> int:
     except OSError as error:
         name = f" {error.filename}" if error.filename else ""
         print(f"{tool}: error: cannot access{name}: {error.strerror}", file=sys.stderr)
+        return EXIT_USAGE_ERROR
+    except ArgSpecParseError as error:  # a malformed pass pipeline (a BaseException in xDSL)
+        from soacc.runtime.program import pipeline_syntax_error
+
+        print(f"{tool}: error: {pipeline_syntax_error(error)}", file=sys.stderr)
         return EXIT_USAGE_ERROR
     except KeyboardInterrupt:
         print(f"{tool}: interrupted", file=sys.stderr)

@@ -264,6 +264,22 @@ class MigrationTable:
         once after it is computed, a source in the cut is a read that stays."""
         return len(self.cut)
 
+    def read_points(self) -> list[Operation | Block]:
+        """Where the reads of the cut happen, one per cut vertex: the op whose every
+        execution is followed by one read (a read that stays, a kernel whose result is
+        read, an op that moves and is read back), or the block whose every entry reads a
+        loop parameter. The reads a run makes are the executions of these summed: the
+        bound the pass's result meets."""
+        points: list[Operation | Block] = []
+        for v in sorted(self.cut):
+            value = self._info(v).value
+            if isinstance(value, OpResult):
+                points.append(value.op)
+            else:
+                assert isinstance(value, BlockArgument)
+                points.append(value.block)
+        return points
+
     def device_values(self) -> list[SSAValue]:
         """The values computed on the device (D without the sources), in program order."""
         return self._in_order(v for v in self.device if not self._info(v).is_source)

@@ -629,13 +629,13 @@ func.func @t23_figure22(%A: tensor<?xi64>) -> (tensor<?xi64>, i64) {
 // CHECK-LABEL: func.func @t24_figure23
 // CHECK:         %{{.*}} = soac.gpu_body -> tensor<1xi1>, tensor<1xindex>, tensor<1xi64> {
 // CHECK:           scf.while
-func.func @t24_figure23(%A: tensor<?xi64>, %B: tensor<?xi64>) -> (i1, index, i64) {
+func.func @t24_figure23(%A: tensor<?xi64>, %B: tensor<8xi64>) -> (i1, index, i64) {
   %c1 = arith.constant 1 : index
   %c7 = arith.constant 7 : index
   %zero = arith.constant 0 : i64
   %false = arith.constant false
   %n = soac.size %A[0] : tensor<?xi64>
-  %d = soac.index %B[%c7] : tensor<?xi64>
+  %d = soac.index %B[%c7] : tensor<8xi64>
   %c = arith.cmpi ule, %c1, %n : index
   %t, %i, %v = scf.while (%cc = %c, %ii = %n, %vv = %zero) : (i1, index, i64) -> (i1, index, i64) {
     scf.condition(%cc) %cc, %ii, %vv : i1, index, i64
@@ -687,13 +687,13 @@ func.func @t25_figure24a(%A: tensor<?xf32>, %m: f32) -> index {
 // goes, at the price of a kernel per iteration); with v returned, d is simply read.
 // CUT: @t26_figure24b: device {d, vv, v3, v, x, a} cut {a} reads 1
 // CUT: @t26_figure24b_v_on_host: device {} cut {read(d), read(x)} reads 2
-func.func @t26_figure24b(%A: tensor<?xi64>, %B: tensor<?xi64>) -> (i1, index, tensor<?xi64>) {
+func.func @t26_figure24b(%A: tensor<?xi64>, %B: tensor<8xi64>) -> (i1, index, tensor<?xi64>) {
   %c1 = arith.constant 1 : index
   %c7 = arith.constant 7 : index
   %zero = arith.constant 0 : i64
   %false = arith.constant false
   %n = soac.size %A[0] : tensor<?xi64>
-  %d = soac.index %B[%c7] : tensor<?xi64>
+  %d = soac.index %B[%c7] : tensor<8xi64>
   %c = arith.cmpi ule, %c1, %n : index
   %t, %i, %v = scf.while (%cc = %c, %ii = %n, %vv = %zero) : (i1, index, i64) -> (i1, index, i64) {
     scf.condition(%cc) %cc, %ii, %vv : i1, index, i64
@@ -715,13 +715,13 @@ func.func @t26_figure24b(%A: tensor<?xi64>, %B: tensor<?xi64>) -> (i1, index, te
   }
   func.return %t, %i, %m : i1, index, tensor<?xi64>
 }
-func.func @t26_figure24b_v_on_host(%A: tensor<?xi64>, %B: tensor<?xi64>) -> (i1, index, i64) {
+func.func @t26_figure24b_v_on_host(%A: tensor<?xi64>, %B: tensor<8xi64>) -> (i1, index, i64) {
   %c1 = arith.constant 1 : index
   %c7 = arith.constant 7 : index
   %zero = arith.constant 0 : i64
   %false = arith.constant false
   %n = soac.size %A[0] : tensor<?xi64>
-  %d = soac.index %B[%c7] : tensor<?xi64>
+  %d = soac.index %B[%c7] : tensor<8xi64>
   %c = arith.cmpi ule, %c1, %n : index
   %t, %i, %v = scf.while (%cc = %c, %ii = %n, %vv = %zero) : (i1, index, i64) -> (i1, index, i64) {
     scf.condition(%cc) %cc, %ii, %vv : i1, index, i64

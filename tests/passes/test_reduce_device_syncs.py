@@ -1,0 +1,306 @@
+"""reduce-device-syncs and merge-gpu-bodies on whole programs.
+
+Differential: every example, every program of the lit tests (the digest's cases and the
+ports of Futhark's tests/migration) and randomly generated programs give exactly the
+same results before and after the passes, on the reference executor as written (level
+1) and bufferised (level 2). And the promise: the synchronous reads a run makes after
+the passes (counted by the level-2 executor) are exactly the cut's reads over that run
+(sync_bound.py), and never more than before on the examples. Also the pipeline switch,
+the DOT option, the CUDA C of every example through the passes, and that the analysis
+leaves the IR alone."""
+
+from __future__ import annotations
+
+import io
+import re
+import shutil
+import signal
+import subprocess
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+import pytest
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType, TensorType
+
+import soacc
+from soacc.passes.analysis.migration_table import analyse_module
+from soacc.runtime.dtypes import numpy_dtype
+from soacc.runtime.program import parse_program
+from soacc.tools.examples import load_examples, mismatch
+
+from random_programs import random_program
+from sync_bound import cut_bound
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = load_examples(ROOT / "examples")
+SYNCS = "reduce-device-syncs,merge-gpu-bodies"
+LIT = ROOT / "tests" / "filecheck" / "passes"
+LIT_PROGRAMS = sorted((LIT / "migration").glob("*.mlir")) + [LIT / "reduce-device-syncs.mlir"]
+
+
+def compiled(source, pipeline: str) -> soacc.Program:
+    return soacc.compile(source, backend="numpy", pipeline=pipeline)
+
+
+def check_same(before, after) -> None:
+    assert mismatch(after, before, 0.0, 0.0) is None, f"{after} != {before}"
+
+
+class Runs:
+    """One program before and after the passes, at level 1 and level 2."""
+
+    def __init__(self, source, prefix: str = ""):
+        self.source = source
+        self.before1 = compiled(source, prefix.rstrip(","))
+        self.after1 = compiled(source, prefix + SYNCS)
+        self.before2 = compiled(source, prefix + "convert-soac-to-mem")
+        self.after2 = compiled(source, prefix + SYNCS + ",convert-soac-to-mem")
+
+    def run(self, entry: str, args, limit: float | None = None) -> tuple | None:
+        """Runs all four on copies of `args`; they agree exactly, or all fail. Gives the
+        reads (before, after) at level 2, or None when the program fails (or, with a
+        `limit`, runs longer than that many seconds as written: a while loop that
+        random inputs never end)."""
+        if limit is not None:
+            try:
+                with _time_limit(limit):
+                    self.before1.entry(entry)(*[_copy(a) for a in args])
+            except (TimeoutError, soacc.ExecutionError):
+                return None
+        outcomes = []
+        for program in (self.before1, self.after1, self.before2, self.after2):
+            try:
+                outcomes.append(program.entry(entry)(*[_copy(a) for a in args]))
+            except soacc.ExecutionError as error:
+                outcomes.append(error)
+        failed = [isinstance(o, soacc.ExecutionError) for o in outcomes]
+        assert all(failed) or not any(failed), f"only some runs fail: {outcomes}"
+        if all(failed):
+            return None
+        for o in outcomes[1:]:
+            check_same(outcomes[0], o)
+        return self.before2.statistics.sync_reads, self.after2.statistics.sync_reads
+
+
+def _copy(a):
+    return np.array(a, copy=True) if isinstance(a, np.ndarray) else a
+
+
+@contextmanager
+def _time_limit(seconds: float):
+    def expired(signum, frame):
+        raise TimeoutError
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# --------------------------------------------------------------------------------------
+# Examples
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
+def test_examples_same_results_and_reads_at_the_bound(example):
+    runs = Runs(example.program_path)
+    source = example.program_path.read_text()
+    for size in (0, 1, 6, 40):
+        args = example.make_inputs(np.random.default_rng(size), size)
+        reads = runs.run("main", args)
+        assert reads is not None
+        before, after = reads
+        assert after == cut_bound(source, args), f"size {size}"
+        assert after <= before
+        assert runs.after2.statistics.scalar_writes <= runs.before2.statistics.scalar_writes
+
+
+def test_the_examples_lose_reads_where_the_study_says():
+    """Listing 1's read goes; Gauss-Jordan reads only its pivot's index per step (the
+    pivot's value stays on the device); the convergence loop's literal is built on the
+    device (no transfer per iteration)."""
+    by_name = {e.name: e for e in EXAMPLES}
+    counts = {}
+    for name in ("vector_norm", "gauss_jordan", "convergence_loop", "linear_recurrence"):
+        example = by_name[name]
+        runs = Runs(example.program_path)
+        args = example.make_inputs(np.random.default_rng(0), 16)
+        counts[name] = runs.run("main", args), runs
+    assert counts["vector_norm"][0] == (1, 0)
+    n = 16
+    assert counts["gauss_jordan"][0] == (2 * n, n)
+    assert counts["linear_recurrence"][0] == (2, 1)
+    before, after = counts["convergence_loop"][1].before2, counts["convergence_loop"][1].after2
+    assert after.statistics.copies["host->device"].count < before.statistics.copies["host->device"].count
+
+
+# --------------------------------------------------------------------------------------
+# The lit tests' programs, on random inputs
+# --------------------------------------------------------------------------------------
+
+
+def random_argument(t, rng: np.random.Generator):
+    """Small values, so that most indices fall inside the small arrays."""
+    dtype = numpy_dtype(t.element_type if isinstance(t, TensorType) else t)
+    shape = tuple(5 if d == DYNAMIC_INDEX else d for d in t.get_shape()) if isinstance(t, TensorType) else ()
+    if dtype.kind == "b":
+        values = rng.integers(0, 2, size=shape).astype(bool)
+    elif dtype.kind in "iu":
+        values = rng.integers(0, 4, size=shape).astype(dtype)
+    else:
+        values = rng.uniform(-2.0, 2.0, size=shape).astype(dtype)
+    return values if shape or isinstance(t, TensorType) else values[()]
+
+
+@pytest.mark.parametrize("path", LIT_PROGRAMS, ids=[p.stem for p in LIT_PROGRAMS])
+def test_lit_programs_same_results_and_reads_at_the_bound(path):
+    source = path.read_text()
+    module = parse_program(source)
+    runs = Runs(source, "cse,")
+    cse_source = str(runs.before1.module)
+    rng = np.random.default_rng(len(source))
+    for f in module.ops:
+        if not isinstance(f, func.FuncOp) or f.sym_visibility is not None:
+            continue
+        for _ in range(3):
+            args = [random_argument(t, rng) for t in f.function_type.inputs.data]
+            reads = runs.run(f.sym_name.data, args, limit=1.0)
+            if reads is not None:
+                assert reads[1] == cut_bound(cse_source, args, f.sym_name.data), f.sym_name.data
+
+
+# --------------------------------------------------------------------------------------
+# Random programs
+# --------------------------------------------------------------------------------------
+
+RANDOM_SEEDS = range(60)
+
+
+@pytest.mark.parametrize("seed", RANDOM_SEEDS)
+def test_random_programs_same_results_and_reads_at_the_bound(seed):
+    source = random_program(np.random.default_rng(seed))
+    runs = Runs(source)
+    rng = np.random.default_rng(1000 + seed)
+    ran = 0
+    for size in (1, 3, 8):
+        a = rng.integers(-3, 9, size=size).astype(np.int64)
+        b = rng.uniform(-1.0, 1.0, size=size).astype(np.float64)
+        args = [a, b, np.int64(rng.integers(-4, 9)), bool(rng.integers(0, 2))]
+        reads = runs.run("main", args)
+        if reads is not None:
+            ran += 1
+            assert reads[1] == cut_bound(source, args), source
+    assert ran, f"the generated program failed on every input:\n{source}"
+
+
+# --------------------------------------------------------------------------------------
+# The pipeline, the tools, the GPU code
+# --------------------------------------------------------------------------------------
+
+
+def test_pipeline_runs_the_passes_unless_switched_off():
+    source = (ROOT / "examples" / "vector_norm.mlir").read_text()
+    on = compiled(source, "soacc-pipeline").module
+    off = compiled(source, "soacc-pipeline{syncs=false}").module
+    kernels = lambda m: re.findall(r"kernels::@(\w+)", str(m))  # noqa: E731
+    assert any(k.startswith("gpu_body") for k in kernels(on))
+    assert not any(k.startswith("gpu_body") for k in kernels(off))
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
+def test_cuda_of_every_example_compiles_after_the_passes(example, tmp_path):
+    from soacc.lowering.emit_cuda import emit_cuda
+
+    program = compiled(example.program_path, "soacc-pipeline")
+    text = io.StringIO()
+    emit_cuda(program.module, text)
+    path = tmp_path / f"{example.name}.cu"
+    path.write_text(text.getvalue())
+    result = subprocess.run(
+        ["nvcc", "--ptx", "-arch=sm_90", "-O3", "--fmad=false", str(path), "-o", str(tmp_path / "k.ptx")],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_dot_option_writes_the_graph_and_the_cut(tmp_path):
+    out = tmp_path / "g.dot"
+    compiled(ROOT / "examples" / "gauss_jordan.mlir", f'reduce-device-syncs{{dot="{out}"}}')
+    text = out.read_text()
+    assert text.startswith('digraph "@main" {')
+    assert "// @main: device {best, pv} cut {read(best)} reads 1" in text
+    assert "color=red penwidth=2" in text  # the route that forces the pivot index's read
+
+
+def test_dot_option_to_an_unwritable_file_is_one_error(tmp_path):
+    with pytest.raises(soacc.ProgramError, match="reduce-device-syncs: cannot write"):
+        compiled(ROOT / "examples" / "vector_norm.mlir", f'reduce-device-syncs{{dot="{tmp_path}/no/such/dir"}}')
+
+
+def test_malformed_option_is_one_error():
+    result = subprocess.run(
+        ["soacc-opt", str(ROOT / "examples" / "vector_norm.mlir"), "-p", "reduce-device-syncs{dot=/tmp/x}"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "malformed pass pipeline" in result.stderr
+
+
+def test_the_analysis_leaves_the_ir_alone():
+    for example in EXAMPLES:
+        module = parse_program(example.program_path.read_text())
+        before = str(module)
+        analyse_module(module)
+        assert str(module) == before
+
+
+def test_host_only_functions():
+    from soacc.passes.analysis.migration_table import host_only_functions
+
+    module = parse_program(
+        """
+        func.func private @scalar(%x: i64) -> i64 {
+          %y = arith.muli %x, %x : i64
+          func.return %y : i64
+        }
+        func.func private @calls_scalar(%x: i64) -> i64 {
+          %y = func.call @scalar(%x) : (i64) -> i64
+          func.return %y : i64
+        }
+        func.func private @arrays(%x: i64) -> i64 {
+          %a = soac.array [%x] : tensor<1xi64>
+          %c0 = arith.constant 0 : index
+          %y = soac.index %a[%c0] : tensor<1xi64>
+          func.return %y : i64
+        }
+        func.func private @calls_arrays(%x: i64) -> i64 {
+          %y = func.call @arrays(%x) : (i64) -> i64
+          func.return %y : i64
+        }
+        func.func private @recursive(%x: i64) -> i64 {
+          %y = func.call @recursive(%x) : (i64) -> i64
+          func.return %y : i64
+        }
+        """
+    )
+    assert host_only_functions(module) == {"arrays", "calls_arrays", "recursive"}
+
+
+def test_types_of_random_arguments_cover_the_lit_programs():
+    """The lit programs use only types random_argument can make."""
+    for path in LIT_PROGRAMS:
+        module = parse_program(path.read_text())
+        for f in module.ops:
+            if isinstance(f, func.FuncOp):
+                for t in f.function_type.inputs.data:
+                    element = t.element_type if isinstance(t, TensorType) else t
+                    assert isinstance(element, IntegerType | IndexType) or numpy_dtype(element).kind == "f", (path, t)
