@@ -927,6 +927,14 @@ class FunctionConverter:
 
     def convert_gpu_body(self, op: soac.GpuBodyOp) -> None:
         outs = [self.destination(r, op) for r in op.outputs]
+        # an array the body makes only to yield it is built in its output's row (as a
+        # map's rows are), not in memory of its own that the kernel would need
+        for value, out in zip(op.body.block.last_op.operands, outs):
+            if _is_array(value.type) and _made_here_for(value, op.body.block) and value not in self.hints:
+                row_type = mem.view_type_of(value.type, mem.space_of(out.view.type))
+                zero = self.index_constant(0)
+                row = self.insert(mem.SliceOp(out.view, [soac.SliceSpec.FIXED], [zero], row_type)).result
+                self.hints[value] = Array(row, None)
         body = Block()
         outer = self.builder
         self.builder = Builder(InsertPoint.at_end(body))

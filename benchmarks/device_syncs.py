@@ -1,0 +1,153 @@
+"""reduce-device-syncs and merge-gpu-bodies, off and on (issue 6's table).
+
+For each program of benchmarks/device_syncs/ (a .mlir with a .py giving its inputs,
+`make_inputs(rng, size)`, and its NumPy definition, `reference(*args)`): the synchronous
+device-to-host reads of one run (and the cut's bound on them: the analysis's read points
+counted over the same run on the CPU reference executor), the scalar host-to-device
+writes, the host-to-device transfers (array literals built on the host are one each, the
+arguments too), the kernel launches, and the median run time over `--repeat` runs, with
+the passes off and on; then the speedup (time off / time on) and its arithmetic mean
+over the programs (as the study averages its per-program ratios). Results are checked
+against the NumPy definition, off and on.
+
+    python benchmarks/device_syncs.py                         # on the GPU (PyCUDA)
+    python benchmarks/device_syncs.py --backend numpy --small # on the CPU, small sizes
+
+`--size N` runs every program at size N, `--repeat` sets the timed runs (default 10),
+`--no-bound` skips counting the bound (a level-1 run on the CPU), and names pick
+programs. Prints the table; asserts nothing (a wrong result is reported in its row).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent
+PROGRAMS = ROOT / "device_syncs"
+
+PIPELINES = {
+    # (off, on): the backend's own pipeline without and with the two passes
+    "cuda": ("soacc-pipeline{syncs=false}", "soacc-pipeline"),
+    "numpy": (
+        "canonicalize,cse,convert-soac-to-mem",
+        "canonicalize,cse,reduce-device-syncs,merge-gpu-bodies,convert-soac-to-mem",
+    ),
+}
+
+
+def cut_bound(source: str, args) -> int:
+    """The reads reduce-device-syncs leaves in one run of @main: its cut's read points,
+    counted over a run of the program it analyses (canonicalized and cleaned up as in
+    the pipeline) on the reference executor."""
+    from xdsl.dialects import func
+
+    from soacc.passes.analysis.migration_table import analyse_module
+    from soacc.passes.reduce_device_syncs import rotate_host_loops
+    from soacc.runtime.execution_counts import count_executions
+    from soacc.runtime.program import apply_pipeline, parse_program
+
+    module = parse_program(source)
+    apply_pipeline(module, "canonicalize,cse")
+    for f in module.ops:
+        if isinstance(f, func.FuncOp) and f.body.blocks:
+            rotate_host_loops(f)
+    points = [p for table in analyse_module(module).values() for p in table.read_points()]
+    return count_executions(module, "main", args, points)
+
+
+def measure(program, args, repeat: int) -> tuple[object, dict, float]:
+    """The result and statistics of one run, and the median time of `repeat` runs after
+    a warm-up."""
+    result = program.main(*args)
+    stats = program.statistics.as_dict()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        program.main(*args)
+        times.append(time.perf_counter() - start)
+    return result, stats, statistics.median(times)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", help="programs to run (default: all)")
+    parser.add_argument("--backend", choices=["cuda", "numpy"], default="cuda")
+    parser.add_argument("--small", action="store_true", help="each program's small size")
+    parser.add_argument("--size", type=int, help="run every program at this size")
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-bound", action="store_true", help="do not count the cut's bound")
+    options = parser.parse_args(argv)
+
+    import soacc
+    from soacc.tools.examples import load_examples, mismatch
+
+    sys.path.insert(0, str(PROGRAMS))  # the definitions share helpers (crypt uses keys)
+    programs = [p for p in load_examples(PROGRAMS) if not options.names or p.name in options.names]
+    if options.backend == "cuda":
+        from soacc.runtime.gpu import gpu_available
+
+        usable, why = gpu_available()
+        if not usable:
+            print(f"device_syncs: error: no GPU: {why} (use --backend numpy --small)", file=sys.stderr)
+            return 2
+    off_pipeline, on_pipeline = PIPELINES[options.backend]
+
+    header = (
+        f"{'program':16} {'size':>9}  {'reads off>on':>13} {'bound':>6}  {'writes':>7}  {'h2d':>9}  "
+        f"{'launches':>11}  {'time off':>10} {'time on':>10} {'speedup':>8}  result"
+    )
+    print(f"backend {options.backend}; median of {options.repeat} runs after a warm-up")
+    print(header)
+    print("-" * len(header))
+    speedups = []
+    for p in programs:
+        definition = p.definition
+        size = options.size if options.size is not None else (
+            getattr(definition, "SMALL_SIZE", 10) if options.small else p.default_size
+        )
+        args = p.make_inputs(np.random.default_rng(options.seed), size)
+        expected = p.reference(*args)
+        off = soacc.compile(p.program_path, backend=options.backend, pipeline=off_pipeline)
+        on = soacc.compile(p.program_path, backend=options.backend, pipeline=on_pipeline)
+        got_off, s_off, t_off = measure(off, args, options.repeat)
+        got_on, s_on, t_on = measure(on, args, options.repeat)
+        problems = [
+            f"{which}: {why}"
+            for which, got in (("off", got_off), ("on", got_on))
+            if (why := mismatch(got, expected, p.rtol, p.atol)) is not None
+        ]
+        bound = "-" if options.no_bound else str(cut_bound(p.program_path.read_text(), args))
+        if bound != "-" and int(bound) != s_on["sync_reads"]:
+            problems.append(f"{s_on['sync_reads']} reads, not the bound {bound}")
+        speedup = t_off / t_on
+        speedups.append((speedup, p.name))
+
+        def pair(key):
+            a, b = s_off[key], s_on[key]
+            return f"{a}>{b}"
+
+        h2d = f"{s_off['copies']['host->device']['count']}>{s_on['copies']['host->device']['count']}"
+        print(
+            f"{p.name:16} {size:>9}  {pair('sync_reads'):>13} {bound:>6}  {pair('scalar_writes'):>7}  {h2d:>9}  "
+            f"{pair('kernel_launches'):>11}  {t_off * 1e3:>8.2f}ms {t_on * 1e3:>8.2f}ms {speedup:>7.2f}x  "
+            f"{'; '.join(problems) or 'ok'}"
+        )
+    if speedups:
+        mean = sum(s for s, _ in speedups) / len(speedups)
+        slowest = min(speedups)
+        print(
+            f"\nmean speedup {mean:.2f}x (arithmetic mean of the {len(speedups)} ratios); "
+            f"least: {slowest[1]} {slowest[0]:.2f}x"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
