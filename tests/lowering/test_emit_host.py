@@ -24,7 +24,7 @@ EXAMPLES = load_examples(ROOT / "examples")
 
 def level3(source: str) -> ModuleOp:
     module = parse_program(source)
-    apply_pipeline(module, "soacc-pipeline")
+    apply_pipeline(module, "soacc-pipeline{syncs=false}")  # the programs as written
     return module
 
 

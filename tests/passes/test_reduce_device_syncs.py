@@ -11,11 +11,13 @@ leaves the IR alone."""
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import re
 import shutil
 import signal
 import subprocess
+import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -35,6 +37,9 @@ from sync_bound import cut_bound
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = load_examples(ROOT / "examples")
+BENCHMARKS = ROOT / "benchmarks" / "device_syncs"
+sys.path.insert(0, str(BENCHMARKS))  # the benchmark programs' definitions share helpers
+BENCHMARK_PROGRAMS = load_examples(BENCHMARKS)
 SYNCS = "reduce-device-syncs,merge-gpu-bodies"
 LIT = ROOT / "tests" / "filecheck" / "passes"
 LIT_PROGRAMS = sorted((LIT / "migration").glob("*.mlir")) + [LIT / "reduce-device-syncs.mlir"]
@@ -119,6 +124,46 @@ def test_examples_same_results_and_reads_at_the_bound(example):
         assert after == cut_bound(source, args), f"size {size}"
         assert after <= before
         assert runs.after2.statistics.scalar_writes <= runs.before2.statistics.scalar_writes
+
+
+@pytest.mark.parametrize("program", BENCHMARK_PROGRAMS, ids=[p.name for p in BENCHMARK_PROGRAMS])
+def test_benchmark_programs_match_numpy_and_read_at_the_bound(program):
+    runs = Runs(program.program_path)
+    args = program.make_inputs(np.random.default_rng(0), program.definition.SMALL_SIZE)
+    reads = runs.run("main", args)
+    assert reads is not None
+    expected = program.reference(*args)
+    assert mismatch(runs.after2.main(*args), expected, program.rtol, program.atol) is None
+    assert reads[1] == cut_bound(program.program_path.read_text(), args)
+    assert reads[1] <= reads[0]
+
+
+def test_benchmark_script_runs_on_the_cpu(capsys):
+    spec = importlib.util.spec_from_file_location("device_syncs_benchmark", ROOT / "benchmarks" / "device_syncs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["--backend", "numpy", "--small", "--repeat", "1", "vector_norm", "keys"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("vector_norm", "keys"))]
+    assert len(rows) == 2 and all(row.endswith("ok") for row in rows), rows
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize(
+    "program", EXAMPLES + BENCHMARK_PROGRAMS, ids=[p.name for p in EXAMPLES] + [f"bench-{p.name}" for p in BENCHMARK_PROGRAMS]
+)
+def test_on_the_gpu_the_same_results_and_reads(program):
+    """The cuda backend with the passes (soacc-pipeline) and without: the NumPy
+    definition's results, and on the GPU as many reads as the reference executor counts."""
+    size = getattr(program.definition, "SMALL_SIZE", 7)
+    args = program.make_inputs(np.random.default_rng(1), size)
+    expected = program.reference(*args)
+    cpu = compiled(program.program_path, SYNCS + ",convert-soac-to-mem")
+    cpu.main(*args)
+    for pipeline in ("soacc-pipeline", "soacc-pipeline{syncs=false}"):
+        gpu = soacc.compile(program.program_path, backend="cuda", pipeline=pipeline)
+        assert mismatch(gpu.main(*args), expected, program.rtol, program.atol) is None, pipeline
+        if pipeline == "soacc-pipeline":
+            assert gpu.statistics.sync_reads == cpu.statistics.sync_reads
 
 
 def test_the_examples_lose_reads_where_the_study_says():

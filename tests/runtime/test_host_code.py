@@ -25,7 +25,8 @@ from soacc.runtime.reference import ReferenceExecutor
 
 def executors(source: str):
     module = parse_program(source)
-    apply_pipeline(module, "soacc-pipeline")
+    # without reduce-device-syncs, which would add gpu_body kernels the simulated device cannot run
+    apply_pipeline(module, "soacc-pipeline{syncs=false}")
     return ReferenceExecutor(module), HostCodeExecutor(module, SimulatedDevice(), {})
 
 
