@@ -22,7 +22,7 @@ SIZES = [0, 1, 31, 256, TILE - 1, TILE, TILE + 1, 33 * TILE + 7, 1 << 20, 3_000_
 
 
 def test_tiles_hold_64_bytes_per_thread_of_any_tuple():
-    assert items_per_thread([i32]) == 8 and items_per_thread([f64]) == 8
+    assert items_per_thread([i32]) == 16 and items_per_thread([f64]) == 8
     assert items_per_thread([i64, i64]) == 4 and items_per_thread([f32, f64]) == 5
     assert items_per_thread([f64] * 9) == 1
 

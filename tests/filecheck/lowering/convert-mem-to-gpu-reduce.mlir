@@ -41,18 +41,31 @@ func.func @main(%a: tensor<?xf32>, %v: tensor<?xf32>, %i: tensor<?xi32>) -> (f32
 // CHECK:      "gpu.launch_func"({{.*}}, %ninf, %big, %v, %i, %partials_1, %partials_2, {{%[0-9]+}}) <{kernel = @kernels::@reduce1_partials
 // CHECK:      "gpu.launch_func"({{.*}}, %ninf, %big, %partials_1, %partials_2, %bv_dev, %bi_dev, {{%[0-9]+}}) <{kernel = @kernels::@reduce1_final
 
-// Commutative: four independent loads per grid-stride step, combined as a tree, then
-// the remainder one at a time; the block combines in thread order (shuffles, then
-// one value per warp in shared memory); thread 0 writes the block's partial.
+// Commutative: where the input is contiguous and 16-byte aligned (tested in the
+// kernel), groups of four elements by vector loads, two groups per grid-stride step,
+// then the elements after the last whole group; otherwise four independent scalar
+// loads per grid-stride step, combined as a tree, then the remainder one at a time.
+// The block combines in thread order (shuffles, then one value per warp in shared
+// memory); thread 0 writes the block's partial.
 // CHECK:      "gpu.func"()
-// CHECK:        [[GID:%[0-9]+]] = "gpu.global_id"()
-// CHECK:        scf.for {{%[0-9]+}} = [[GID]] to {{%[0-9]+}} step {{%[0-9]+}} iter_args([[ACC:%[0-9]+]] = %zero) -> (f32) {
-// CHECK-COUNT-4:  memref.load %a
-// CHECK:          [[P0:%[a-z0-9_]+]] = arith.addf
-// CHECK-NEXT:     [[P1:%[a-z0-9_]+]] = arith.addf
-// CHECK-NEXT:     [[P2:%[a-z0-9_]+]] = arith.addf [[P0]], [[P1]]
-// CHECK-NEXT:     arith.addf [[ACC]], [[P2]]
-// CHECK:        scf.for
+// CHECK:        [[ALIGNED:%[0-9]+]] = soacc_gpu.vectorizable %a
+// CHECK-NEXT:   {{%[0-9]+}} = scf.if [[ALIGNED]] -> (f32) {
+// CHECK:          scf.for {{.*}} iter_args({{%[0-9]+}} = %zero) -> (f32) {
+// CHECK:            soacc_gpu.vector_load %a[{{%[0-9]+}}] : {{.*}} -> f32, f32, f32, f32
+// CHECK:            soacc_gpu.vector_load %a[{{%[0-9]+}}] : {{.*}} -> f32, f32, f32, f32
+// CHECK:          scf.for
+// CHECK:            soacc_gpu.vector_load
+// CHECK:          scf.for
+// CHECK-NEXT:       memref.load %a
+// CHECK:        } else {
+// CHECK:          [[GID:%[0-9]+]] = "gpu.global_id"()
+// CHECK:          scf.for {{%[0-9]+}} = [[GID]] to {{%[0-9]+}} step {{%[0-9]+}} iter_args([[ACC:%[0-9]+]] = %zero) -> (f32) {
+// CHECK-COUNT-4:    memref.load %a
+// CHECK:            [[P0:%[a-z0-9_]+]] = arith.addf
+// CHECK-NEXT:       [[P1:%[a-z0-9_]+]] = arith.addf
+// CHECK-NEXT:       [[P2:%[a-z0-9_]+]] = arith.addf [[P0]], [[P1]]
+// CHECK-NEXT:       arith.addf [[ACC]], [[P2]]
+// CHECK:          scf.for
 // CHECK:        soacc_gpu.shuffle "down"
 // CHECK:        soacc_gpu.shared : memref<8xf32>
 // CHECK:        "gpu.barrier"
@@ -71,6 +84,8 @@ func.func @main(%a: tensor<?xf32>, %v: tensor<?xf32>, %i: tensor<?xi32>) -> (f32
 // CHECK:        }) {sym_name = "reduce1_partials"}
 
 // CUDA: extern "C" __global__ void reduce0_partials(
+// CUDA:   bool [[V:[a-z0-9_]+]] = a_stride0 == 1 && ((unsigned long long)(a + a_offset)) % 16 == 0;
+// CUDA:   const float4 {{[a-z0-9_]+}} = *(const float4*)&a[a_offset + {{[a-z0-9_]+}}];
 // CUDA:   __shfl_down_sync(
 // CUDA: extern "C" __global__ void reduce0_final(
 // CUDA: extern "C" __global__ void reduce1_partials(

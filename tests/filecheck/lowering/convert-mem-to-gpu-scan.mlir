@@ -1,5 +1,5 @@
-// RUN: soacc-opt %s -p convert-soac-to-mem,convert-mem-to-gpu | filecheck %s
-// RUN: soacc-opt %s -p convert-soac-to-mem,convert-mem-to-gpu -t cuda | filecheck %s --check-prefix=CUDA
+// RUN: soacc-opt %s -p convert-soac-to-mem,convert-mem-to-gpu --split-input-file | filecheck %s
+// RUN: soacc-opt %s -p convert-soac-to-mem,convert-mem-to-gpu -t cuda --split-input-file | filecheck %s --check-prefix=CUDA
 
 // A host-level scan becomes a single pass with decoupled look-back: one launch clears
 // the per-tile flags and the tile counter, the next scans one tile per block. The
@@ -65,3 +65,42 @@ func.func @main(%a: tensor<?xi32>, %b: tensor<?xf64>) -> (tensor<?xi32>, tensor<
 // CUDA:         __shared__ double tile_values_1[1320];
 // CUDA:         __shfl_up_sync(
 // CUDA:         __threadfence();
+
+// -----
+
+// One 32-bit value: a tile publishes its flag (high half) and value (low half) as one
+// 64-bit status word, and the look-back reads both with one load, no fence between.
+
+func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %zero = arith.constant 0.0 : f32
+  %p = soac.scan(%a) neutral(%zero : f32) commutative : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %r = arith.addf %x, %y : f32
+    soac.yield %r : f32
+  }
+  func.return %p : tensor<?xf32>
+}
+
+// CHECK:      %status = mem.view %lookback_mem[{{%[0-9]+}}] sizes(%tiles) : !mem.block<device> -> memref<?xi64
+// CHECK-NEXT: %next_tile = mem.view %lookback_mem
+// CHECK-NOT:  %aggregates
+// CHECK:      "gpu.launch_func"({{.*}}, %status, %next_tile, %tiles) <{kernel = @kernels::@scan0_init
+// CHECK:      "gpu.launch_func"(%tiles, {{.*}}, %zero, %a, %p, %status, %next_tile, {{%[0-9]+}}) <{kernel = @kernels::@scan0_lookback
+// CHECK:      }) {sym_name = "scan0_init"}
+// CHECK:      [[BITS:%[0-9]+]] = arith.bitcast {{%[0-9a-z_]+}} : f32 to i32
+// CHECK-NEXT: [[LOW:%[0-9]+]] = arith.extui [[BITS]] : i32 to i64
+// CHECK-NEXT: [[FLAG:%[0-9]+]] = arith.constant {{4294967296|8589934592}} : i64
+// CHECK-NEXT: [[WORD:%[0-9]+]] = arith.ori [[LOW]], [[FLAG]] : i64
+// CHECK-NEXT: soacc_gpu.store_volatile [[WORD]], %status[%tile]
+// CHECK-NOT:  soacc_gpu.fence
+// CHECK:      [[SEEN:%[0-9]+]] = soacc_gpu.load_volatile %status
+// CHECK-NEXT: [[C32:%[0-9]+]] = arith.constant 32 : i64
+// CHECK-NEXT: [[HIGH:%[0-9]+]] = arith.shrui [[SEEN]], [[C32]] : i64
+// CHECK-NEXT: arith.trunci [[HIGH]] : i64 to i32
+// CHECK-NOT:  soacc_gpu.fence
+// CHECK:      }) {sym_name = "scan0_lookback"}
+
+// CUDA:       extern "C" __global__ void scan0_lookback(
+// CUDA:         *(volatile long long*)&status
+// CUDA-NOT:     __threadfence
+// CUDA:       }
