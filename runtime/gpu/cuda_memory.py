@@ -161,7 +161,14 @@ class CudaMemory:
         try:
             operation(*args)
         except self._cuda.Error as error:
-            raise ExecutionError(f"the GPU reported an error: {error}{self._launched_since_wait()}") from None
+            launched = self._launched_since_wait()
+            sticky = (
+                "; CUDA keeps an error a kernel made until the process ends, so this process "
+                "cannot use the GPU again"
+                if launched and "out of memory" not in str(error)
+                else ""
+            )
+            raise ExecutionError(f"the GPU reported an error: {error}{launched}{sticky}") from None
 
     def _waited(self) -> None:
         self._recent.clear()

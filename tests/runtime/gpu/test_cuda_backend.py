@@ -324,3 +324,35 @@ def test_out_of_device_memory_names_the_op_and_the_pool_stays_usable():
     with pytest.raises(soacc.ExecutionError, match=r"mem.alloc %r_mem in @main: out of device memory allocating 8000000000000 bytes"):
         program.main(1_000_000_000_000)
     assert np.array_equal(program.main(1000), np.zeros(1000))
+
+
+def test_a_kernel_that_faults_is_an_error_naming_it(tmp_path):
+    """An index far out of bounds inside a kernel (kernels do not check indices) is
+    the GPU's error, reported by the call that launched it with the kernel's name; it
+    runs in a process of its own, since CUDA keeps such an error for the process."""
+    import subprocess
+    import sys
+
+    program = tmp_path / "fault.mlir"
+    program.write_text("""func.func @main(%a: tensor<?xf32>, %far: index) -> tensor<?xf32> {
+  %r = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %y = soac.index %a[%far] : tensor<?xf32>
+    soac.yield %y : f32
+  }
+  func.return %r : tensor<?xf32>
+}""")
+    script = (
+        "import numpy as np, soacc, sys\n"
+        f"p = soacc.compile(open({str(program)!r}).read(), backend='cuda')\n"
+        "try:\n"
+        "    p.main(np.ones(1000, np.float32), 1 << 40)\n"
+        "except soacc.ExecutionError as e:\n"
+        "    print(e)\n"
+        "    sys.exit(3)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 3, result.stderr[-2000:]
+    message = result.stdout
+    assert "the GPU reported an error" in message and "the last: map0" in message
+    assert "cannot use the GPU again" in message
