@@ -17,10 +17,10 @@ more, and only that is here (named `soacc_gpu` so it cannot clash with xDSL's `g
   but its rank-reducing dynamic form is clumsy to build and to check);
 - `soacc_gpu.fence`: orders this thread's writes before its later ones for the whole
   device (`__threadfence`);
-- `soacc_gpu.vector_load` / `soacc_gpu.vectorizable`: 2 or 4 consecutive elements in one
-  load instruction (CUDA's float4, int4, double2, ...), and the test that a view allows
+- `soacc_gpu.vector_load` / `soacc_gpu.vector_store` / `soacc_gpu.vectorizable`: 2 or 4
+  consecutive elements in one load or store instruction (CUDA's float4, int4, double2, ...), and the test that a view allows
   it (contiguous, its first element aligned to the vector's size): kernels that read a
-  view sequentially take 16-byte loads where it does.
+  view sequentially take 16-byte loads (and stores) where it does.
 
 ```mlir
 %up = soacc_gpu.shuffle up %x, %c1 : f32
@@ -374,8 +374,33 @@ class VectorLoadOp(IRDLOperation):
             raise VerifyException(f"soacc_gpu.vector_load of {t.element_type} gives {width} values of that type")
 
 
+@irdl_op_definition
+class VectorStoreOp(IRDLOperation):
+    """Writes values to elements i .. i+w-1 of a rank-1 view in one store, under
+    vector_load's conditions."""
+
+    name = "soacc_gpu.vector_store"
+    values = var_operand_def()
+    ref = operand_def(MemRefType)
+    index = operand_def(IndexType)
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "`(` $values `)` `,` $ref `[` $index `]` attr-dict `:` `(` type($values) `)` `,` type($ref)"
+
+    def __init__(self, values: Sequence[SSAValue], ref: SSAValue, index: SSAValue):
+        super().__init__(operands=[values, ref, index])
+
+    def verify_(self) -> None:
+        t = self.ref.type
+        assert isinstance(t, MemRefType)
+        width = vector_width(t.element_type)
+        if t.get_num_dims() != 1 or width is None:
+            raise VerifyException(f"soacc_gpu.vector_store takes a rank-1 view of 32- or 64-bit elements, not {t}")
+        if len(self.values) != width or any(v.type != t.element_type for v in self.values):
+            raise VerifyException(f"soacc_gpu.vector_store of {t.element_type} takes {width} values of that type")
+
+
 SOACC_GPU = Dialect(
     "soacc_gpu",
-    [ShuffleOp, SharedOp, AtomicRMWOp, AtomicCasOp, LoadVolatileOp, StoreVolatileOp, ViewOp, RowOp, SliceOp, FenceOp, VectorizableOp, VectorLoadOp],
+    [ShuffleOp, SharedOp, AtomicRMWOp, AtomicCasOp, LoadVolatileOp, StoreVolatileOp, ViewOp, RowOp, SliceOp, FenceOp, VectorizableOp, VectorLoadOp, VectorStoreOp],
     [],
 )

@@ -48,7 +48,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
-from soacc.dialects import mem
+from soacc.dialects import mem, soacc_gpu
 from soacc.dialects.soac import SliceSpec
 
 from soacc.lowering.kernel_body import (
@@ -185,25 +185,83 @@ def build_map_kernel(op: mem.MapOp, name: str, plan: ScratchPlan | None = None) 
     k = len(op.inputs)
     in_params = params[len(captured) : len(captured) + k]
     out_params = params[len(captured) + k :]
-    row_block = Block(arg_types=[IndexType()])
-    i = row_block.args[0]
-    i.name_hint = "row"
-    body = KernelBody(Builder(InsertPoint.at_end(row_block)), values)
-    _bind_scratch(b, body, plan, block.args[len(operands) + 1 :], first)
     lam = op.body.block
-    for param, view in zip(lam.args[:k], in_params):
-        body.values[param] = body.element_or_row(Row(view, ()), i)
     array_outs = [v for v in out_params if v.type.get_num_dims() > 1]
-    for param, view in zip(lam.args[k:], array_outs):
-        body.values[param] = Row(view, (i,))
-    body.translate_block(lam)
-    for value, view in zip(lam.last_op.operands, out_params):
-        body.store(body.values[value], Row(view, ()), i, op)
-    body.b.insert(scf.YieldOp())
-    b.insert(scf.ForOp(first, n, threads, [], Region(row_block)))
+
+    def rows(builder: Builder, lb: SSAValue, body: KernelBody) -> None:
+        """for row = lb to n step threads: the lambda on row `row`."""
+        row_block = Block(arg_types=[IndexType()])
+        i = row_block.args[0]
+        i.name_hint = "row"
+        body.b = Builder(InsertPoint.at_end(row_block))
+        for param, view in zip(lam.args[:k], in_params):
+            body.values[param] = body.element_or_row(Row(view, ()), i)
+        for param, view in zip(lam.args[k:], array_outs):
+            body.values[param] = Row(view, (i,))
+        body.translate_block(lam)
+        for value, view in zip(lam.last_op.operands, out_params):
+            body.store(body.values[value], Row(view, ()), i, op)
+        body.b.insert(scf.YieldOp())
+        builder.insert(scf.ForOp(lb, n, threads, [], Region(row_block)))
+
+    body = KernelBody(b, values)
+    _bind_scratch(b, body, plan, block.args[len(operands) + 1 :], first)
+    width = _map_vector_width(op) if plan is None else None
+    if width is None:
+        rows(b, first, body)
+    else:
+        views = [*in_params, *out_params]
+        aligned = b.insert(soacc_gpu.VectorizableOp(views[0])).result
+        for view in views[1:]:
+            aligned = b.insert(arith.AndIOp(aligned, b.insert(soacc_gpu.VectorizableOp(view)).result)).result
+        by_vectors, by_elements = Block(), Block()
+        _vector_rows(Builder(InsertPoint.at_end(by_vectors)), body, lam, in_params, out_params, width, first, threads, n, rows)
+        by_vectors.add_op(scf.YieldOp())
+        rows(Builder(InsertPoint.at_end(by_elements)), first, body)
+        by_elements.add_op(scf.YieldOp())
+        b.insert(scf.IfOp(aligned, [], Region(by_vectors), Region(by_elements)))
     b.insert(gpu.ReturnOp([]))
     kernel = gpu.FuncOp(name, FunctionType.from_lists(block.arg_types, []), Region(block), kernel=True)
     return kernel, operands
+
+
+def _map_vector_width(op: mem.MapOp) -> int | None:
+    """The vector width a map's rows can be read and written by: every input and output
+    a rank-1 view of elements of one vector width, and a lambda that allocates nothing."""
+    views = [*op.inputs, *op.outputs]
+    if not op.inputs or any(v.type.get_num_dims() != 1 for v in views):
+        return None
+    widths = {soacc_gpu.vector_width(v.type.element_type) for v in views}
+    if len(widths) != 1 or None in widths:
+        return None
+    if any(isinstance(o, mem.AllocOp) for o in op.body.walk()):
+        return None
+    return widths.pop()
+
+
+def _vector_rows(b: Builder, body: KernelBody, lam: Block, in_params, out_params, width: int, first, threads, n, rows) -> None:
+    """Groups of `width` rows by vector loads and stores: thread t takes groups t, t + T,
+    ...; the lambda runs once per row of the group. Then the rows after the last whole
+    group, one at a time."""
+    k = len(in_params)
+    w = _index(b, width)
+    groups = b.insert(arith.DivUIOp(n, w)).results[0]
+    group_block = Block(arg_types=[IndexType()])
+    body.b = Builder(InsertPoint.at_end(group_block))
+    at = body.b.insert(arith.MuliOp(group_block.args[0], w)).results[0]
+    loaded = [body.b.insert(soacc_gpu.VectorLoadOp(view, at)).results for view in in_params]
+    results: list[list[SSAValue]] = []
+    for lane in range(width):
+        for param, values in zip(lam.args[:k], loaded):
+            body.values[param] = values[lane]
+        body.translate_block(lam)
+        results.append([body.value(v) for v in lam.last_op.operands])
+    for j, view in enumerate(out_params):
+        body.b.insert(soacc_gpu.VectorStoreOp([results[lane][j] for lane in range(width)], view, at))
+    body.b.insert(scf.YieldOp())
+    b.insert(scf.ForOp(first, groups, threads, [], Region(group_block)))
+    tail = b.insert(arith.AddiOp(b.insert(arith.MuliOp(groups, w)).results[0], first)).results[0]
+    rows(b, tail, body)
 
 
 def _scratch_params(op: Operation, plan: ScratchPlan | None) -> list[tuple[str, Attribute]]:

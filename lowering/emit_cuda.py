@@ -749,6 +749,16 @@ def _vector_load(p: CudaPrinter, op: soacc_gpu.VectorLoadOp) -> None:
         p.define(result, f"{loaded}.{field}")
 
 
+def _vector_store(p: CudaPrinter, op: soacc_gpu.VectorStoreOp) -> None:
+    t = c_type(op.ref.type.element_type)
+    vector = _VECTOR_TYPES.get(t)
+    if vector is None:
+        raise p.error(op, f"has no CUDA vector type of {t}")
+    m = p.name(op.ref)
+    values = ", ".join(p.name(v) for v in op.values)
+    p.line(f"*({vector}*)&{m}[{m}_offset + {p.name(op.index)}] = make_{vector}({values});")
+
+
 def _fence(p: CudaPrinter, op: soacc_gpu.FenceOp) -> None:
     p.line("__threadfence();")
 
@@ -862,6 +872,7 @@ _HANDLERS: dict[type[Operation], Callable] = {
     soacc_gpu.FenceOp: _fence,
     soacc_gpu.VectorizableOp: _vectorizable,
     soacc_gpu.VectorLoadOp: _vector_load,
+    soacc_gpu.VectorStoreOp: _vector_store,
 }
 
 
