@@ -212,11 +212,12 @@ class Fused:
 def _post_side(s: Screma, keep: set[SSAValue], pre_yields: list[SSAValue]):
     """How one side of a merged scanomap carries its values to the post lambda: the
     mapped values it passes on, and a function building its results' rows there from
-    its scanned values and those carried values."""
+    its scanned values and those carried values (and naming those parameters)."""
     if s.post is not None:
         carried = pre_yields[s.k :]
 
         def build(b: Builder, scanned, carried_args):
+            _name_like([*scanned, *carried_args], s.post.block.args)
             rows = _emit(s.post, [*scanned, *carried_args], b)
             return [(r, rows[r.index]) for r in s.results if r in keep]
 
@@ -225,9 +226,16 @@ def _post_side(s: Screma, keep: set[SSAValue], pre_yields: list[SSAValue]):
     carried = [pre_yields[j] for _, j in kept]
 
     def build(b: Builder, scanned, carried_args):
+        _name_like([*scanned, *carried_args], [*s.tail_results(), *[r for r, _ in kept]])
         return list(zip(s.tail_results(), scanned)) + [(r, v) for (r, _), v in zip(kept, carried_args)]
 
     return carried, build
+
+
+def _name_like(values: Sequence[SSAValue], models: Sequence[SSAValue]) -> None:
+    for v, m in zip(values, models):
+        if m.name_hint and not v.name_hint:
+            v.name_hint = m.name_hint
 
 
 def _make_op(
@@ -344,6 +352,7 @@ def _merge_into_post(p: Screma, c: Screma, connected: dict[int, OpResult], keep:
     p_pairs = p_build(pb, args[: p.k], args[p.k : p.k + len(p_carried)])
     p_value = dict(p_pairs)
     forwarded_arg = dict(zip(forwarded, args[p.k + len(p_carried) :]))
+    _name_like(forwarded_arg.values(), forwarded)
     c_rows = _emit(c.pre, [p_value[connected[i]] if i in connected else forwarded_arg[v] for i, v in enumerate(c.inputs)], pb)
     kept = [(r, v) for r, v in p_pairs if r in keep]
     pb.insert(soac.YieldOp(*[v for _, v in kept], *c_rows))
