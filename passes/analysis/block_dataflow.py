@@ -106,15 +106,19 @@ class BlockOrder:
         """Whether `later` reads, directly or through the ops between them, a result of
         `earlier`: None if not, else the first op on the way (`later` itself when it
         reads a result directly)."""
+        # the first op on the way from each value derived from `earlier` (`later` marks
+        # `earlier`'s own results); the earliest such op when there are several
         first: dict[SSAValue, Operation] = {r: later for r in earlier.results}
         for op in self.between(earlier, later):
-            hit = read_values(op) & first.keys()
-            if hit:
-                via = first[next(iter(hit))]
+            vias = {first[v] for v in read_values(op) if v in first}
+            if vias:
+                via = op if later in vias else min(vias, key=self.index.__getitem__)
                 for r in op.results:
-                    first[r] = op if via is later else via
-        hit = read_values(later) & first.keys()
-        return first[next(iter(hit))] if hit else None
+                    first[r] = via
+        vias = {first[v] for v in read_values(later) if v in first}
+        if not vias:
+            return None
+        return later if later in vias else min(vias, key=self.index.__getitem__)
 
     def consumed_between(self, first: Operation, last: Operation, values: Iterable[SSAValue]) -> SSAValue | None:
         """A value of `values` that an op strictly between `first` and `last` consumes."""
