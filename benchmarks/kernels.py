@@ -96,8 +96,9 @@ func.func @main(%m: tensor<?x?xf32>) -> tensor<?xf32> {
 HIST = """
 func.func @main(%is: tensor<?xi32>, %vs: tensor<?xi32>) -> tensor<256xi32> {
   %zero = arith.constant 0 : i32
-  %bins = soac.replicate %zero : i32 -> tensor<256xi32>
-  %h = soac.hist(%bins[%is], %vs) neutral(%zero : i32) : (tensor<256xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<256xi32> {
+  %c256 = arith.constant 256 : index
+  %bins = soac.replicate %c256, %zero : i32 -> tensor<256xi32>
+  %h = soac.hist %bins[%is], %vs neutral(%zero : i32) : tensor<256xi32>, tensor<?xi32>, tensor<?xi32> {
   ^bb0(%x: i32, %y: i32):
     %s = arith.addi %x, %y : i32
     soac.yield %s : i32
@@ -108,7 +109,7 @@ func.func @main(%is: tensor<?xi32>, %vs: tensor<?xi32>) -> tensor<256xi32> {
 
 SCATTER = """
 func.func @main(%dest: tensor<?xf32>, %is: tensor<?xi32>, %vs: tensor<?xf32>) -> tensor<?xf32> {
-  %r = soac.scatter(%dest[%is], %vs) : (tensor<?xf32>, tensor<?xi32>, tensor<?xf32>) -> tensor<?xf32>
+  %r = soac.scatter %dest[%is] = %vs : tensor<?xf32>, tensor<?xi32>, tensor<?xf32>
   func.return %r : tensor<?xf32>
 }
 """

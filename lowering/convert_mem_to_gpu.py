@@ -64,7 +64,7 @@ from soacc.lowering.gpu_reduce import lower_reduce
 from soacc.lowering.gpu_segmented import lower_segmented_map
 from soacc.lowering.gpu_hist import lower_hist
 from soacc.lowering.gpu_scan import lower_scan
-from soacc.lowering.kernel_scratch import SCRATCH_BLOCKS, ScratchBlock, ScratchPlan, plan_scratch, scratch_buffer
+from soacc.lowering.kernel_scratch import ScratchBlock, ScratchPlan, plan_scratch, scratch_blocks, scratch_buffer
 
 
 def _grid_stride_kernel(name: str, operands: Sequence[SSAValue], row_body) -> gpu.FuncOp:
@@ -306,8 +306,11 @@ def _one_kernel(build, rows_of, allocates: bool = False):
                 return
             rows = b.insert(mem.SizeOp(rows_of(k), 0)).result
             needed = b.insert(arith.CeilDivUIOp(rows, threads)).results[0]
-            cap = _index(b, MAX_BLOCKS if plan is None else SCRATCH_BLOCKS)
-            blocks = b.insert(arith.MaxUIOp(b.insert(arith.MinUIOp(needed, cap)).results[0], one)).results[0]
+            if plan is None:
+                capped = b.insert(arith.MinUIOp(needed, _index(b, MAX_BLOCKS))).results[0]
+                blocks = b.insert(arith.MaxUIOp(capped, one)).results[0]
+            else:
+                blocks = scratch_blocks(b, plan, needed, THREADS_PER_BLOCK)
             launch_operands = [*operands, rows]
             if plan is not None:
                 all_threads = b.insert(arith.MuliOp(blocks, threads)).results[0]

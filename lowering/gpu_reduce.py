@@ -5,6 +5,8 @@ Pass 1 (`reduce<k>_partials`), on at most REDUCE_BLOCKS blocks:
 - a commutative operator (the `commutative` flag): every thread folds the elements of
   a grid-stride loop (coalesced: consecutive threads read consecutive elements), four
   independent loads per iteration so that a thread keeps several reads in flight;
+  where every input is contiguous and 16-byte aligned (checked in the kernel), each
+  load is a 16-byte vector of 4 (or 2) elements, VECTOR_UNROLL vectors per iteration;
 - any other operator: block b takes a contiguous chunk of the input and thread t a
   contiguous part of that chunk, so every fold keeps the input's order.
 Then the block combines its threads' values in thread order (warp shuffles, then one
@@ -23,7 +25,7 @@ from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, SymbolRefAttr
 from xdsl.ir import SSAValue
 
-from soacc.dialects import mem
+from soacc.dialects import mem, soacc_gpu
 from soacc.lowering.gpu_cooperation import block_id, block_reduce, thread_ids
 from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,
@@ -40,6 +42,7 @@ REDUCE_BLOCKS = 1024
 would only lengthen pass 2."""
 
 UNROLL = 4
+VECTOR_UNROLL = 4
 
 
 def host_temporary(b: Builder, element_type, count: SSAValue, space: mem.MemorySpaceAttr) -> SSAValue:
@@ -120,6 +123,78 @@ def _fold_grid_stride(kb: KernelBody, op: mem.ReduceOp, inputs: Sequence[SSAValu
     return kb.range_loop(rest, n, threads, single, acc)
 
 
+def common_vector_width(inputs: Sequence[SSAValue]) -> int | None:
+    """The vector width all inputs share (None: some element has no vector type, or
+    their widths differ)."""
+    widths = {soacc_gpu.vector_width(v.type.element_type) for v in inputs}
+    if len(widths) != 1 or None in widths:
+        return None
+    return widths.pop()
+
+
+def fold_vectors(kb: KernelBody, combine, inputs: Sequence[SSAValue], n: SSAValue, neutral: Sequence[SSAValue], width: int, first: SSAValue, step: SSAValue) -> list[SSAValue]:
+    """A fold in any order (a commutative operator) of elements 0..n-1 of rank-1 views
+    that soacc_gpu.vectorizable allows, by vector loads: group g is elements width*g ..
+    width*g + width - 1 of every input; this thread folds groups first, first + step,
+    ..., VECTOR_UNROLL at a time (VECTOR_UNROLL a power of 2), then the elements after the last whole group (first,
+    first + step, ... of them) one at a time."""
+    w = kb.constant(width)
+    groups = kb.op(arith.DivUIOp(n, w))
+
+    def group_values(g: SSAValue) -> list[SSAValue]:
+        """The combination of group g's elements (a balanced tree)."""
+        at = kb.op(arith.MuliOp(g, w))
+        loaded = [kb.b.insert(soacc_gpu.VectorLoadOp(v, at)).results for v in inputs]
+        elements = [[lanes[j] for lanes in loaded] for j in range(width)]
+        while len(elements) > 1:
+            elements = [combine(elements[j], elements[j + 1]) for j in range(0, len(elements), 2)]
+        return elements[0]
+
+    stride = kb.op(arith.MuliOp(step, kb.constant(VECTOR_UNROLL)))
+    span = kb.op(arith.MuliOp(step, kb.constant(VECTOR_UNROLL - 1)))
+    limit = kb.op(arith.SubiOp(kb.op(arith.MaxUIOp(groups, span)), span))
+
+    def unrolled(g, *acc):
+        groups_here = [group_values(g if j == 0 else kb.op(arith.AddiOp(g, kb.op(arith.MuliOp(step, kb.constant(j)))))) for j in range(VECTOR_UNROLL)]
+        while len(groups_here) > 1:  # a balanced tree keeps the loads independent
+            groups_here = [combine(groups_here[j], groups_here[j + 1]) for j in range(0, len(groups_here), 2)]
+        return combine(list(acc), groups_here[0])
+
+    acc = kb.range_loop(first, limit, stride, unrolled, neutral)
+    done = kb.op(arith.CeilDivUIOp(kb.op(arith.SubiOp(kb.op(arith.MaxUIOp(limit, first)), first)), stride))
+    rest = kb.op(arith.AddiOp(first, kb.op(arith.MuliOp(done, stride))))
+    acc = kb.range_loop(rest, groups, step, lambda g, *acc: combine(list(acc), group_values(g)), acc)
+
+    def single(i, *acc):
+        return combine(list(acc), [kb.op(memref.LoadOp.get(v, [i])) for v in inputs])
+
+    tail = kb.op(arith.AddiOp(kb.op(arith.MuliOp(groups, w)), first))
+    return kb.range_loop(tail, n, step, single, acc)
+
+
+def all_vectorizable(kb: KernelBody, views: Sequence[SSAValue]) -> SSAValue:
+    aligned = kb.op(soacc_gpu.VectorizableOp(views[0]))
+    for v in views[1:]:
+        aligned = kb.op(arith.AndIOp(aligned, kb.op(soacc_gpu.VectorizableOp(v))))
+    return aligned
+
+
+def _fold_commutative(kb: KernelBody, op: mem.ReduceOp, inputs: Sequence[SSAValue], n: SSAValue, neutral: Sequence[SSAValue]) -> list[SSAValue]:
+    """This thread's fold in any order: by vectors where every input allows them."""
+    width = common_vector_width(inputs)
+    if width is None:
+        return _fold_grid_stride(kb, op, inputs, n, neutral)
+    x = gpu.DimensionAttr(gpu.DimensionEnum.X)
+
+    def by_vectors() -> list[SSAValue]:
+        gid = kb.op(gpu.GlobalIdOp(x))
+        threads = kb.op(arith.MuliOp(kb.op(gpu.GridDimOp(x)), kb.op(gpu.BlockDimOp(x))))
+        return fold_vectors(kb, _combiner(kb, op), inputs, n, neutral, width, gid, threads)
+
+    types = [v.type for v in neutral]
+    return kb.when(all_vectorizable(kb, inputs), by_vectors, lambda: _fold_grid_stride(kb, op, inputs, n, neutral), types)
+
+
 def lower_reduce(op: mem.ReduceOp, name: str, b: Builder, add_kernel) -> None:
     """Replaces a host-level mem.reduce (b is before it) by two launches."""
     if any(v.type.get_num_dims() != 1 for v in op.inputs):
@@ -141,7 +216,7 @@ def lower_reduce(op: mem.ReduceOp, name: str, b: Builder, add_kernel) -> None:
         outs = params[len(captured) + 2 * k :]
         (count,) = extra
         if commutative:
-            acc = _fold_grid_stride(kb, op, inputs, count, neutral)
+            acc = _fold_commutative(kb, op, inputs, count, neutral)
         else:
             x = gpu.DimensionAttr(gpu.DimensionEnum.X)
             chunk = kb.op(arith.CeilDivUIOp(count, kb.op(gpu.GridDimOp(x))))

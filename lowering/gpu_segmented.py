@@ -5,7 +5,8 @@ rows are long; short rows keep the map's kernel with one thread per row.
 With a thread per row, a warp reads 32 rows at once, 32 addresses a row apart: for long
 rows that wastes most of each memory transaction, and there may be too few rows to
 fill the GPU. With a block per row, the block's threads read consecutive elements of
-their row (coalesced), fold them, and combine their values in the block (shuffles and
+their row (coalesced; by 16-byte vector loads where the operator commutes and the row is
+contiguous and aligned), fold them, and combine their values in the block (shuffles and
 shared memory); every thread gets the result and runs the rest of the lambda (its scalar
 code is cheap and the same in every thread), and thread 0 writes the row's results.
 Blocks take rows in a block-stride loop, so any row count works with a capped grid.
@@ -23,8 +24,9 @@ from xdsl.dialects.builtin import IndexType, MemRefType, SymbolRefAttr
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from soacc.dialects import mem
+from soacc.dialects import mem, soacc_gpu
 from soacc.lowering.gpu_cooperation import block_id, block_reduce, thread_ids
+from soacc.lowering.gpu_reduce import all_vectorizable, common_vector_width, fold_vectors
 from soacc.lowering.kernel_body import (
     MAX_BLOCKS,
     THREADS_PER_BLOCK,
@@ -111,7 +113,16 @@ def _cooperative_reduce(kb: KernelBody, op: mem.ReduceOp) -> None:
     def step(j, *acc):
         return combine(list(acc), [kb.element_or_row(r, j) for r in rows])
 
-    if op.commutative is not None:
+    width = common_vector_width([r.view for r in rows])
+    if op.commutative is not None and width is not None and all(r.rank == 1 for r in rows):
+        views = [_row_view(kb, r) for r in rows]
+        acc = kb.when(
+            all_vectorizable(kb, views),
+            lambda: fold_vectors(kb, combine, views, n, neutral, width, tid, threads),
+            lambda: kb.range_loop(tid, n, threads, step, neutral),
+            [v.type for v in neutral],
+        )
+    elif op.commutative is not None:
         acc = kb.range_loop(tid, n, threads, step, neutral)
     else:  # thread t folds a contiguous part, so the order is kept
         per_thread = kb.op(arith.CeilDivUIOp(n, threads))
@@ -121,6 +132,15 @@ def _cooperative_reduce(kb: KernelBody, op: mem.ReduceOp) -> None:
     results = block_reduce(kb, acc, combine, neutral, broadcast=True)
     for old, new in zip(op.results_, results):
         kb.values[old] = new
+
+
+def _row_view(kb: KernelBody, row: Row) -> SSAValue:
+    """A rank-1 row as a rank-1 view value."""
+    if not row.prefix:
+        return row.view
+    t = row.view.type
+    view_type = mem.view_type(t.element_type, [t.get_shape()[-1]], mem.space_of(t))
+    return kb.op(soacc_gpu.RowOp(row.view, list(row.prefix), view_type))
 
 
 def lower_segmented_map(op: mem.MapOp, name: str, b: Builder, add_kernel, thread_per_row) -> bool:

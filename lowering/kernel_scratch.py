@@ -6,7 +6,9 @@ A thread reuses its region for every row it handles (grid-stride) and a slot for
 iteration of the loops around its alloc: an array allocated in a lambda is dead when the
 lambda's iteration ends (kernels cannot carry arrays through loops, and rows a lambda
 returns are copied out), so one slot per alloc op per thread suffices. The grid of a
-kernel with scratch is capped at SCRATCH_BLOCKS blocks, which bounds the buffer.
+kernel with scratch is capped at SCRATCH_BLOCKS blocks, and further so that the buffer
+stays within SCRATCH_BUDGET_BYTES (down to one block: a lambda that allocates large
+arrays runs on fewer threads rather than failing for want of memory).
 
 The size of each allocation is computed on the host, from values defined outside the
 kernel: sizes of rows are sizes of the arrays they are rows of. An allocation whose size
@@ -28,6 +30,7 @@ from soacc.dialects import mem
 from soacc.lowering.kernel_body import CannotLower, index_constant
 
 SCRATCH_BLOCKS = 1024
+SCRATCH_BUDGET_BYTES = 1 << 31
 ALIGNMENT = 16
 
 
@@ -47,6 +50,20 @@ class ScratchPlan:
     """Host values: each alloc's byte offset in a thread's region."""
     per_thread: SSAValue
     """Host value: the bytes of one thread's region (a multiple of ALIGNMENT)."""
+
+
+def scratch_blocks(b: Builder, plan: ScratchPlan, needed: SSAValue, threads_per_block: int) -> SSAValue:
+    """Host code: the blocks of a launch whose threads need `plan`'s scratch: the
+    `needed` blocks, at most SCRATCH_BLOCKS, at most what SCRATCH_BUDGET_BYTES holds,
+    at least one."""
+    one = index_constant(b, 1)
+    per_block = b.insert(arith.MuliOp(plan.per_thread, index_constant(b, threads_per_block))).results[0]
+    affordable = b.insert(
+        arith.DivUIOp(index_constant(b, SCRATCH_BUDGET_BYTES), b.insert(arith.MaxUIOp(per_block, one)).results[0])
+    ).results[0]
+    capped = b.insert(arith.MinUIOp(needed, index_constant(b, SCRATCH_BLOCKS))).results[0]
+    capped = b.insert(arith.MinUIOp(capped, affordable)).results[0]
+    return b.insert(arith.MaxUIOp(capped, one)).results[0]
 
 
 def scratch_allocs(op: Operation) -> list[mem.AllocOp]:

@@ -48,13 +48,50 @@ Combine = Callable[[Arrays, Arrays], Arrays]
 # Operators NumPy knows
 # ---------------------------------------------------------------------------------------
 
-_UFUNCS: dict[type[Operation], np.ufunc] = {
+class FloatExtremum:
+    """maximumf or minimumf with the ufunc methods the executor uses (reduce,
+    accumulate, at). NumPy's maximum/minimum return either operand when -0.0 meets
+    +0.0; MLIR orders -0.0 below +0.0. Values are compared as integer keys of IEEE
+    754's total order (for non-NaN values, exactly MLIR's order), and any NaN in a
+    combination makes its result NaN."""
+
+    def __init__(self, largest: bool):
+        self.extremum = np.maximum if largest else np.minimum
+
+    @staticmethod
+    def _keys(x: np.ndarray) -> np.ndarray:
+        bits = np.ascontiguousarray(x).view(np.dtype(f"i{x.dtype.itemsize}"))
+        magnitude = np.iinfo(bits.dtype).max
+        return np.where(bits < 0, bits ^ magnitude, bits)  # negatives: larger magnitude, smaller key
+
+    @classmethod
+    def _floats(cls, keys: np.ndarray, dtype: np.dtype) -> np.ndarray:
+        magnitude = np.iinfo(keys.dtype).max
+        return np.where(keys < 0, keys ^ magnitude, keys).view(dtype)  # the same involution
+
+    def reduce(self, x: np.ndarray, axis: int, dtype) -> np.ndarray:
+        result = self._floats(np.asarray(self.extremum.reduce(self._keys(x), axis=axis)), x.dtype)
+        return np.where(np.isnan(x).any(axis=axis), x.dtype.type(np.nan), result)
+
+    def accumulate(self, x: np.ndarray, axis: int, dtype) -> np.ndarray:
+        result = self._floats(self.extremum.accumulate(self._keys(x), axis=axis), x.dtype)
+        return np.where(np.logical_or.accumulate(np.isnan(x), axis=axis), x.dtype.type(np.nan), result)
+
+    def at(self, out: np.ndarray, coords, vals: np.ndarray) -> None:
+        keys = self._keys(out)
+        self.extremum.at(keys, coords, self._keys(np.asarray(vals, out.dtype)))
+        nan = np.isnan(out)
+        np.logical_or.at(nan, coords, np.isnan(vals))
+        out[...] = np.where(nan, out.dtype.type(np.nan), self._floats(keys, out.dtype))
+
+
+_UFUNCS: dict[type[Operation], np.ufunc | FloatExtremum] = {
     arith.AddfOp: np.add,
     arith.AddiOp: np.add,
     arith.MulfOp: np.multiply,
     arith.MuliOp: np.multiply,
-    arith.MaximumfOp: np.maximum,
-    arith.MinimumfOp: np.minimum,
+    arith.MaximumfOp: FloatExtremum(largest=True),
+    arith.MinimumfOp: FloatExtremum(largest=False),
     arith.MaxnumfOp: np.fmax,
     arith.MinnumfOp: np.fmin,
     arith.MaxSIOp: np.maximum,
@@ -65,7 +102,7 @@ _UFUNCS: dict[type[Operation], np.ufunc] = {
 }
 
 
-def recognised_ufunc(region: Region) -> np.ufunc | None:
+def recognised_ufunc(region: Region) -> np.ufunc | FloatExtremum | None:
     """The ufunc of an operator lambda `^(x, y): z = op x, y; yield z` (either operand
     order: every ufunc here is commutative), or None."""
     block = region.block
@@ -78,8 +115,10 @@ def recognised_ufunc(region: Region) -> np.ufunc | None:
         return None
     if set(op.operands) != set(block.args) or len(op.operands) != 2:
         return None
-    if block.args[0].type == i1 and ufunc in (np.add, np.multiply):
-        return None  # i1 add/mul are xor/and, not NumPy's bool add/mul
+    if block.args[0].type == i1 and ufunc not in (np.bitwise_and, np.bitwise_or, np.bitwise_xor):
+        # i1 add/mul are xor/and, not NumPy's bool add/mul; i1 read as signed makes
+        # true (-1) the smaller, so maxsi/minsi are and/or, not NumPy's max/min
+        return None
     return ufunc
 
 
