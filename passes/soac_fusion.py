@@ -146,6 +146,14 @@ class Screma:
             return self.results[: self.k]
         return []
 
+    def row_value_type(self, r: OpResult) -> Attribute:
+        """The type of the value a lambda gives for a row of result `r`."""
+        if self.post is not None:
+            return self.post.block.last_op.operands[r.index].type
+        if r in self.tail_results():
+            return self.operand_types[r.index]  # a scanned value
+        return self.pre.block.last_op.operands[dict(self.mapped())[r]].type
+
     def mapped(self) -> list[tuple[OpResult, int]]:
         """Results whose rows the map lambda yields: (result, index of the yield)."""
         if self.post is not None:
@@ -297,6 +305,12 @@ def merge(p: Screma, c: Screma, connected: dict[int, OpResult], keep: set[SSAVal
                 raise Refused(
                     f"{_describe(s.op)} combines arrays of rows ({t}); fused combinators take scalar operands"
                 )
+    for i, r in connected.items():
+        # the lambda may yield a row of a less static type than the array's (tensor<?xf32>
+        # for rows of tensor<8xf32>): the consumer's lambda must not get another type
+        value, param = p.row_value_type(r), c.pre.block.args[i].type
+        if value != param:
+            raise Refused(f"{_describe(c.op)} takes rows of {_name(r)} as {param}, but they are made as {value}")
     if into_post:
         return _merge_into_post(p, c, connected, keep)
     if kind is None:

@@ -850,3 +850,26 @@ func.func @two_scatters(%d1: tensor<?xf32>, %d2: tensor<?xf32>, %a: tensor<?xi64
 // CHECK-NEXT:    %r2 = soac.scatter %d2[%is] = %v
 // REPORT: soac-fusion: fused soac.map %is into soac.scatter %r1: soac.scatteromap
 // REPORT: soac-fusion: did not fuse soac.scatteromap %r1 into soac.scatter %r2: there is no fused form of a scatter and a scatter
+
+// -----
+
+// Refused: the producer's lambda makes rows of a less static type (tensor<?xf32>) than
+// the consumer's lambda takes (tensor<4xf32>); composed, the consumer's body would get a
+// value of another type.
+func.func @row_types_differ(%m: tensor<?x4xf32>, %d: tensor<?xf32>) -> tensor<?x4xf32> {
+  %p = soac.map(%m) : (tensor<?x4xf32>) -> tensor<?x4xf32> {
+  ^bb0(%row: tensor<4xf32>):
+    %c = soac.copy %d : tensor<?xf32>
+    soac.yield %c : tensor<?xf32>
+  }
+  %q = soac.map(%p) : (tensor<?x4xf32>) -> tensor<?x4xf32> {
+  ^bb0(%row: tensor<4xf32>):
+    soac.yield %row : tensor<4xf32>
+  }
+  func.return %q : tensor<?x4xf32>
+}
+
+// CHECK-LABEL: func.func @row_types_differ
+// CHECK:         %p = soac.map(%m)
+// CHECK:         %q = soac.map(%p)
+// REPORT: soac-fusion: did not fuse soac.map %p into soac.map %q: soac.map %q takes rows of %p as tensor<4xf32>, but they are made as tensor<?xf32>
