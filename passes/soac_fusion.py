@@ -420,10 +420,44 @@ def _describe(op: Operation) -> str:
     return f"{op.name} {_name(named[0])}" if named else op.name
 
 
+def place(order: BlockOrder, first: Operation, second: Operation) -> Operation:
+    """Where the op fusing `first` and then `second` (ops of one block) goes: at
+    `second`'s place when `first` can move down to it (nothing between uses its results
+    or consumes what it reads), else at `first`'s place when `second` can move up to it
+    (it reads nothing made after `first`, first's results aside, and nothing between
+    uses what it consumes). Raises Refused when neither can move."""
+    used_between = next(
+        (
+            (r, u)
+            for r in first.results
+            for u in order.users(r)
+            if u is not second and order.index[u] < order.index[second]
+        ),
+        None,
+    )
+    consumed = order.consumed_between(first, second, read_values(first))
+    if used_between is None and consumed is None:
+        return second
+    late = next((v for v in read_values(second) - set(first.results) if not order.defined_before(v, first)), None)
+    dest_used = any(
+        order.index[u] < order.index[second] for d in consumed_values(second) for u in order.users(d) if u is not second
+    )
+    if late is None and not dest_used:
+        return first
+    if used_between is not None:
+        why = f"{_name(used_between[0])} is used by {_describe(used_between[1])} between them"
+    else:
+        why = f"{_name(consumed)}, which {_describe(first)} reads, is consumed between them"
+    if late is not None:
+        why += f", and {_describe(second)} reads {_name(late)}, made after {_describe(first)}"
+    else:
+        why += f", and what {_describe(second)} consumes is used between them"
+    raise Refused(why)
+
+
 def try_vertical(order: BlockOrder, p: Operation, c: Operation) -> tuple[Fused, Operation]:
     """Fuses producer p into consumer c; returns the fused op and the op before which it
-    goes: c's place, or p's when something between them uses p's arrays but c reads
-    nothing made after p. Raises Refused."""
+    goes. Raises Refused."""
     ps, cs = Screma.of(p), Screma.of(c)
     assert ps is not None and cs is not None
     connected = {i: v for i, v in enumerate(cs.inputs) if isinstance(v, OpResult) and v.op is p}
@@ -434,28 +468,9 @@ def try_vertical(order: BlockOrder, p: Operation, c: Operation) -> tuple[Fused, 
     reads = read_values(p)
     if consumed_values(c) & reads:
         raise Refused(f"{_describe(c)} consumes {_name(next(iter(consumed_values(c) & reads)))}, which {_describe(p)} reads")
+    before = place(order, p, c)
     keep = {r for r in p.results if any(u is not c for u in order.users(r))}
-    used_between = next(
-        ((r, u) for r in p.results for u in order.users(r) if order.index[u] < order.index[c]), None
-    )
-    consumed = order.consumed_between(p, c, reads)
-    if used_between is None and consumed is None:
-        return merge(ps, cs, connected, keep), c
-    # p cannot move down to c: can c move up to p?
-    late = next((v for v in read_values(c) - produced if not order.defined_before(v, p)), None)
-    dest_used = any(
-        order.index[u] < order.index[c] for d in consumed_values(c) for u in order.users(d) if u is not c
-    )
-    if late is None and not dest_used:
-        return merge(ps, cs, connected, keep), p
-    if used_between is not None:
-        r, u = used_between
-        why = f"{_name(r)} is used by {_describe(u)} between them"
-    else:
-        why = f"{_name(consumed)}, which {_describe(p)} reads, is consumed between them"
-    if late is not None:
-        why += f", and {_describe(c)} reads {_name(late)}, made after {_describe(p)}"
-    raise Refused(why)
+    return merge(ps, cs, connected, keep), before
 
 
 def try_horizontal(order: BlockOrder, a: Operation, b: Operation) -> tuple[Fused, Operation]:
@@ -470,16 +485,8 @@ def try_horizontal(order: BlockOrder, a: Operation, b: Operation) -> tuple[Fused
     for x, y in ((a, b), (b, a)):
         if consumed_values(x) & read_values(y):
             raise Refused(f"{_describe(x)} consumes an array {_describe(y)} reads")
-    at_b = all(order.index[u] > order.index[b] for r in a.results for u in order.users(r)) and (
-        order.consumed_between(a, b, read_values(a)) is None
-    )
-    at_a = all(order.defined_before(v, a) for v in read_values(b)) and not any(
-        order.index[u] < order.index[b] for d in consumed_values(b) for u in order.users(d) if u is not b
-    )
-    if not (at_a or at_b):
-        raise Refused(f"neither can move to the other: {_describe(a)} is used before {_describe(b)}, which reads values made after it")
-    fused = merge(sa, sb, {}, set(a.results))
-    return fused, (b if at_b else a)
+    before = place(order, a, b)
+    return merge(sa, sb, {}, set(a.results)), before
 
 
 def _is_combinator(op: Operation) -> bool:

@@ -873,3 +873,31 @@ func.func @row_types_differ(%m: tensor<?x4xf32>, %d: tensor<?xf32>) -> tensor<?x
 // CHECK:         %p = soac.map(%m)
 // CHECK:         %q = soac.map(%p)
 // REPORT: soac-fusion: did not fuse soac.map %p into soac.map %q: soac.map %q takes rows of %p as tensor<4xf32>, but they are made as tensor<?xf32>
+
+// -----
+
+// Refused (horizontal): two independent maps of %a, but host code between reads the
+// first map's array, and the second map reads %k, computed after the first: neither can
+// move to the other (host code is not moved).
+func.func @neither_can_move(%a: tensor<?xf32>, %s: f32, %i: index) -> (f32, tensor<?xf32>) {
+  %x = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%v: f32):
+    %r = arith.negf %v : f32
+    soac.yield %r : f32
+  }
+  %e = soac.index %x[%i] : tensor<?xf32>
+  %k = arith.mulf %s, %s : f32
+  %y = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%v: f32):
+    %r = arith.mulf %v, %k : f32
+    soac.yield %r : f32
+  }
+  func.return %e, %y : f32, tensor<?xf32>
+}
+
+// CHECK-LABEL: func.func @neither_can_move
+// CHECK-NEXT:    %x = soac.map(%a)
+// CHECK:         %e = soac.index %x[%i]
+// CHECK-NEXT:    %k = arith.mulf %s, %s : f32
+// CHECK-NEXT:    %y = soac.map(%a)
+// REPORT: soac-fusion: did not fuse soac.map %x with soac.map %y: %x is used by soac.index %e between them, and soac.map %y reads %k, made after soac.map %x
