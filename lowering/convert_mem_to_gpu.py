@@ -405,10 +405,18 @@ _LOWERINGS = {
 (op, name, builder before the op, add_kernel) that adds kernels and writes the launches."""
 
 
+def _no_kernel_yet(op: Operation, name: str, b: Builder, add_kernel) -> None:
+    raise CannotLower(op, "(made by soac-fusion) has no GPU kernel: fused combinators are not supported yet")
+
+
+for _fused in mem.FUSED_KERNELS:
+    _LOWERINGS[_fused] = ("fused", _no_kernel_yet)
+
+
 def _inside_kernel(op: Operation) -> bool:
     parent = op.parent_op()
     while parent is not None:
-        if isinstance(parent, mem.MapOp | mem.ReduceOp | mem.ScanOp | mem.HistOp | mem.GpuBodyOp):
+        if isinstance(parent, (mem.MapOp, mem.ReduceOp, mem.ScanOp, mem.HistOp, mem.GpuBodyOp, *mem.FUSED_KERNELS)):
             return True
         parent = parent.parent_op()
     return False

@@ -4,8 +4,9 @@ the library, `soacc-run` and `soacc-opt` compile alike.
 
 Today it simplifies the program, makes memory explicit and outlines kernels:
 canonicalize, cse, convert-soac-to-mem, convert-mem-to-gpu. The optimisations of the
-design (fusion, fewer device syncs, memory block merging, transfer fusion, forks,
-several devices) join it as they are written, each with a switch here.
+design join it as they are written, each with a switch here: `fusion` (soac-fusion,
+off by default for now); fewer device syncs, memory block merging, transfer fusion,
+forks and several devices are to come.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
 STAGES = "canonicalize,cse,convert-soac-to-mem,convert-mem-to-gpu"
-"""The passes it runs, in order."""
+"""The passes it runs, in order (with every optimisation switched off)."""
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,17 @@ class SoaccPipelinePass(ModulePass):
 
     name = "soacc-pipeline"
 
+    fusion: bool = False
+    """soac-fusion after canonicalize,cse. Off until convert-mem-to-gpu has kernels for
+    the fused combinators (it reports them as not supported yet)."""
+
+    def stages(self) -> str:
+        stages = STAGES.split(",")
+        if self.fusion:
+            stages.insert(stages.index("cse") + 1, "soac-fusion")
+        return ",".join(stages)
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from xdsl.universe import Universe
 
-        PassPipeline.parse_spec(Universe.get_multiverse().all_passes, STAGES).apply(ctx, op)
+        PassPipeline.parse_spec(Universe.get_multiverse().all_passes, self.stages()).apply(ctx, op)

@@ -31,6 +31,9 @@ LEVELS = {
     "level2": "convert-soac-to-mem",
     # xDSL's generic clean-ups must not break level 2 (kernels declare their effects)
     "level2-cleaned": "convert-soac-to-mem,canonicalize,cse",
+    # with soac-fusion (soacc-pipeline{fusion=true} runs it there, before bufferisation)
+    "level1-fused": "canonicalize,cse,soac-fusion",
+    "level2-fused": "canonicalize,cse,soac-fusion,convert-soac-to-mem",
 }
 
 
