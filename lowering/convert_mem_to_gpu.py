@@ -59,12 +59,14 @@ from soacc.lowering.kernel_body import (
     Row,
     captured_values,
     index_constant as _index,
+    kernel_function,
 )
-from soacc.lowering.gpu_reduce import lower_reduce
+from soacc.lowering.gpu_reduce import launch, lower_reduce
 from soacc.lowering.gpu_segmented import lower_segmented_map
 from soacc.lowering.gpu_hist import lower_hist
 from soacc.lowering.gpu_scan import lower_scan
-from soacc.lowering.kernel_scratch import ScratchBlock, ScratchPlan, plan_scratch, scratch_blocks, scratch_buffer
+from soacc.lowering.kernel_elements import Elements
+from soacc.lowering.kernel_scratch import ScratchPlan, bind_scratch, plan_scratch, scratch_blocks, scratch_buffer, scratch_operands, scratch_parameters
 
 
 def _grid_stride_kernel(name: str, operands: Sequence[SSAValue], row_body) -> gpu.FuncOp:
@@ -135,11 +137,53 @@ def build_scatter_kernel(op: mem.ScatterOp, name: str) -> tuple[gpu.FuncOp, list
     return _grid_stride_kernel(name, operands, row), operands
 
 
+def lower_scatteromap(op: mem.ScatteromapOp, name: str, b: Builder, add_kernel) -> None:
+    """A scatter whose index and value are what its map lambda yields on row i (and whose
+    mapped values go to row i of its outputs): the scatter's grid-stride kernel with the
+    lambda, and scratch memory for what the lambda allocates."""
+    elements = Elements.of(op)
+    captured = [v for v in captured_values(op) if v not in (op.dest, *op.inputs, *op.outputs)]
+    operands = [*captured, op.dest, *op.inputs, *op.outputs]
+    c, i = len(captured), len(op.inputs)
+    plan = plan_scratch(op, b)
+
+    def build(kb: KernelBody, params, extra) -> None:
+        count, *scratch = extra
+        dest, ins, mapped = params[c], params[c + 1 : c + 1 + i], params[c + 1 + i :]
+        x = gpu.DimensionAttr(gpu.DimensionEnum.X)
+        gid = kb.op(gpu.GlobalIdOp(x))
+        threads = kb.op(arith.MuliOp(kb.op(gpu.GridDimOp(x)), kb.op(gpu.BlockDimOp(x))))
+        bind_scratch(kb.b, kb, plan, scratch, gid)
+        bins = kb.dim(Row(dest, ()), 0)
+
+        def row(r: SSAValue) -> None:
+            k, v = elements.at(kb, ins, mapped, r)
+            if not isinstance(k.type, IndexType):
+                k = kb.op(arith.IndexCastOp(k, IndexType()))  # negatives become huge
+
+            def write() -> None:
+                kb.b.insert(memref.StoreOp.get(v, dest, [k]))
+
+            kb.when(kb.op(arith.CmpiOp(k, bins, "ult")), write)
+
+        kb.range_loop(gid, count, threads, row)
+
+    extra = [("rows", IndexType()), *scratch_parameters(op, plan)]
+    kernel = add_kernel(kernel_function(name, operands, extra, build))
+    n = b.insert(mem.SizeOp(op.inputs[0], 0)).result
+    needed = b.insert(arith.CeilDivUIOp(n, _index(b, THREADS_PER_BLOCK))).results[0]
+    if plan is None:
+        blocks = b.insert(arith.MaxUIOp(b.insert(arith.MinUIOp(needed, _index(b, MAX_BLOCKS))).results[0], _index(b, 1))).results[0]
+    else:
+        blocks = scratch_blocks(b, plan, needed, THREADS_PER_BLOCK)
+    launch(b, kernel, blocks, [*operands, n, *scratch_operands(b, plan, blocks, op)])
+
+
 def build_gpu_body_kernel(op: mem.GpuBodyOp, name: str, plan: ScratchPlan | None = None) -> tuple[gpu.FuncOp, list[SSAValue]]:
     """A single-threaded kernel: the body runs once; value j goes to element 0 of output j."""
     captured = [v for v in captured_values(op) if v not in op.outputs]
     operands = [*captured, *op.outputs]
-    scratch_types = _scratch_params(op, plan) if plan else []
+    scratch_types = scratch_parameters(op, plan) if plan else []
     block = Block(arg_types=[*[v.type for v in operands], *[t for _, t in scratch_types]])
     for param, v in zip(block.args, operands):
         if v.name_hint:
@@ -148,7 +192,7 @@ def build_gpu_body_kernel(op: mem.GpuBodyOp, name: str, plan: ScratchPlan | None
         param.name_hint = hint
     body = KernelBody(Builder(InsertPoint.at_end(block)), dict(zip(operands, block.args)))
     zero = _index(body.b, 0)
-    _bind_scratch(body.b, body, plan, block.args[len(operands) :], zero)
+    bind_scratch(body.b, body, plan, block.args[len(operands) :], zero)
     body.translate_block(op.body.block)
     outs = block.args[len(captured) : len(operands)]
     for value, out in zip(op.body.block.last_op.operands, outs):
@@ -163,7 +207,7 @@ def build_map_kernel(op: mem.MapOp, name: str, plan: ScratchPlan | None = None) 
     memory of `plan`)."""
     captured = [v for v in captured_values(op) if v not in op.inputs and v not in op.outputs]
     operands = [*captured, *op.inputs, *op.outputs]
-    scratch_types = _scratch_params(op, plan)
+    scratch_types = scratch_parameters(op, plan)
     block = Block(arg_types=[*[v.type for v in operands], IndexType(), *[t for _, t in scratch_types]])
     params = block.args[: len(operands)]
     n = block.args[len(operands)]
@@ -205,7 +249,7 @@ def build_map_kernel(op: mem.MapOp, name: str, plan: ScratchPlan | None = None) 
         builder.insert(scf.ForOp(lb, n, threads, [], Region(row_block)))
 
     body = KernelBody(b, values)
-    _bind_scratch(b, body, plan, block.args[len(operands) + 1 :], first)
+    bind_scratch(b, body, plan, block.args[len(operands) + 1 :], first)
     width = _map_vector_width(op) if plan is None else None
     if width is None:
         rows(b, first, body)
@@ -262,24 +306,6 @@ def _vector_rows(b: Builder, body: KernelBody, lam: Block, in_params, out_params
     b.insert(scf.ForOp(first, groups, threads, [], Region(group_block)))
     tail = b.insert(arith.AddiOp(b.insert(arith.MuliOp(groups, w)).results[0], first)).results[0]
     rows(b, tail, body)
-
-
-def _scratch_params(op: Operation, plan: ScratchPlan | None) -> list[tuple[str, Attribute]]:
-    if plan is None:
-        return []
-    space = mem.space_of(next(v for v in op.operands if isinstance(v.type, MemRefType)).type)
-    buffer = mem.view_type(i64, [DYNAMIC_INDEX], space)
-    return [("scratch", buffer), ("scratch_per_thread", IndexType()), *[(f"slot{j}", IndexType()) for j in range(len(plan.allocs))]]
-
-
-def _bind_scratch(b: Builder, body: KernelBody, plan: ScratchPlan | None, params: Sequence[SSAValue], thread: SSAValue) -> None:
-    """Each alloc's slot for this thread: its region starts at thread * per_thread."""
-    if plan is None:
-        return
-    buffer, per_thread, *slots = params
-    base = b.insert(arith.MuliOp(thread, per_thread)).results[0]
-    for alloc, slot in zip(plan.allocs, slots):
-        body.scratch[alloc] = ScratchBlock(buffer, b.insert(arith.AddiOp(base, slot)).results[0])
 
 
 def _launch(b: Builder, kernel: str, operands: Sequence[SSAValue], rows: SSAValue) -> None:
@@ -405,12 +431,13 @@ _LOWERINGS = {
 (op, name, builder before the op, add_kernel) that adds kernels and writes the launches."""
 
 
-def _no_kernel_yet(op: Operation, name: str, b: Builder, add_kernel) -> None:
-    raise CannotLower(op, "(made by soac-fusion) has no GPU kernel: fused combinators are not supported yet")
-
-
-for _fused in mem.FUSED_KERNELS:
-    _LOWERINGS[_fused] = ("fused", _no_kernel_yet)
+_LOWERINGS |= {
+    mem.RedomapOp: ("redomap", lower_reduce),
+    mem.ScanomapOp: ("scanomap", lower_scan),
+    mem.ScatteromapOp: ("scatteromap", lower_scatteromap),
+    mem.HistomapOp: ("histomap", lower_hist),
+}
+"""soac-fusion's fused combinators take their unfused forms' kernels (kernel_elements.py)."""
 
 
 def _inside_kernel(op: Operation) -> bool:

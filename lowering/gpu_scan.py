@@ -1,5 +1,9 @@
-"""Kernels for a host-level `mem.scan` (inclusive): a single pass over the data with
-decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan with
+"""Kernels for a host-level `mem.scan` (inclusive) or `mem.scanomap` (soac-fusion's fused
+map-scan: each element is what the map lambda yields on a row; mapped values are written
+as the tile is loaded, or kept in shared memory for the post lambda, which makes the
+outputs from the scanned and kept values as the tile is stored; rows, which cannot be
+kept there, are made again by the map lambda at store time): a single pass over the
+data with decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan with
 Decoupled Look-back", 2016; the scan of CUB).
 
 Two launches:
@@ -55,11 +59,13 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, memref, scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, Float32Type, IndexType, IntegerType, MemRefType, i32, i64
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.dialects.builtin import DYNAMIC_INDEX, Float32Type, Float64Type, IndexType, IntegerType, MemRefType, i32, i64
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem, soacc_gpu
+from soacc.lowering.kernel_elements import Elements, combiner, store_scanned
+from soacc.lowering.kernel_scratch import bind_scratch, plan_scratch, scratch_operands, scratch_parameters
 from soacc.lowering.gpu_cooperation import (
     WARP,
     barrier,
@@ -112,14 +118,21 @@ def packs_status(element_types: Sequence[Attribute]) -> bool:
     return isinstance(t, Float32Type) or (isinstance(t, IntegerType) and t.width.data == 32)
 
 
-def lower_scan(op: mem.ScanOp, name: str, b: Builder, add_kernel) -> None:
-    """Replaces a host-level mem.scan (b is before it) by two launches: the flags'
-    initialisation, then the single-pass scan."""
-    if any(v.type.get_num_dims() != 1 for v in op.inputs):
+def lower_scan(op: mem.ScanOp | mem.ScanomapOp, name: str, b: Builder, add_kernel) -> None:
+    """Replaces a host-level mem.scan or mem.scanomap (b is before it) by two launches:
+    the flags' initialisation, then the single-pass scan."""
+    elements = Elements.of(op)
+    if isinstance(op, mem.ScanOp) and any(v.type.get_num_dims() != 1 for v in op.inputs):
         raise CannotLower(op, "scans arrays of rows at host level (inputs of rank > 1); only arrays of scalars are supported so far")
+    kept_types = _kept_types(op)
+    # rows cannot wait in shared memory: then the map lambda runs again as the tile is
+    # stored, to make what the post lambda needs (the inputs are read twice)
+    recompute = any(not isinstance(t, IntegerType | IndexType | Float32Type | Float64Type) for t in kept_types)
+    if recompute:
+        kept_types = []
     captured = [v for v in captured_values(op) if v not in op.inputs and v not in op.outputs]
-    element_types = [v.type.element_type for v in op.inputs]
-    items = items_per_thread(element_types)
+    element_types = [v.type for v in op.neutral]
+    items = items_per_thread([*element_types, *kept_types])
     tile_size = THREADS_PER_BLOCK * items
     space = mem.space_of(op.inputs[0].type)
 
@@ -135,21 +148,82 @@ def lower_scan(op: mem.ScanOp, name: str, b: Builder, add_kernel) -> None:
     init_blocks = b.insert(arith.CeilDivUIOp(tiles, index_constant(b, THREADS_PER_BLOCK))).results[0]
     launch(b, init, init_blocks, [*init_operands, tiles])
 
-    k = len(op.inputs)
-    c = len(captured)
+    c, k, i, r = len(captured), len(op.neutral), len(op.inputs), len(op.outputs)
+    a = len(scratch.aggregates)
+    plan = plan_scratch(op, b)  # what a scanomap's lambdas allocate, per thread of the grid
 
     def build(kb: KernelBody, params, extra) -> None:
         neutral = params[c : c + k]
-        inputs = params[c + k : c + 2 * k]
-        outputs = params[c + 2 * k : c + 3 * k]
-        flags, next_tile = params[c + 3 * k : c + 3 * k + 2]
-        published = _Published(flags, params[c + 3 * k + 2 : c + 4 * k + 2], params[c + 4 * k + 2 :], packed)
-        (count,) = extra
-        _scan_tile(kb, op, items, neutral, inputs, outputs, published, next_tile, count)
+        inputs = params[c + k : c + k + i]
+        outputs = params[c + k + i : c + k + i + r]
+        flags, next_tile = params[c + k + i + r : c + k + i + r + 2]
+        rest = params[c + k + i + r + 2 :]
+        published = _Published(flags, rest[:a], rest[a:], packed)
+        count, *scratch_params = extra
+        if plan is not None:
+            bind_scratch(kb.b, kb, plan, scratch_params, kb.op(gpu.GlobalIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))))
+        tile = _Tile(op, elements, items, neutral, inputs, outputs, kept_types, recompute)
+        _scan_tile(kb, tile, published, next_tile, count)
 
     operands = [*captured, *op.neutral, *op.inputs, *op.outputs, scratch.flags, scratch.next_tile, *scratch.aggregates, *scratch.prefixes]
-    scan = add_kernel(kernel_function(f"{name}_lookback", operands, [("count", IndexType())], build))
-    launch(b, scan, tiles, [*operands, n])
+    extra = [("count", IndexType()), *scratch_parameters(op, plan)]
+    scan = add_kernel(kernel_function(f"{name}_lookback", operands, extra, build))
+    launch(b, scan, tiles, [*operands, n, *scratch_operands(b, plan, tiles, op)])
+
+
+def _kept_types(op: Operation) -> list[Attribute]:
+    """The types of the values a scanomap's map lambda passes to its post lambda (kept
+    in shared memory beside the scanned values): none without a post lambda."""
+    if not isinstance(op, mem.ScanomapOp) or op.post is None:
+        return []
+    yields = op.map_body.block.last_op.operands
+    return [v.type for v in yields[op.num_operands_scanned :]]
+
+
+@dataclass(frozen=True)
+class _Tile:
+    """What a tile of the scan kernel reads, combines and writes (kernel values)."""
+
+    op: Operation
+    elements: Elements
+    items: int
+    neutral: list[SSAValue]
+    inputs: list[SSAValue]
+    outputs: list[SSAValue]
+    kept_types: list[Attribute]
+    recompute: bool = False
+    """The post lambda's values come from running the map lambda again at store time."""
+
+    @property
+    def mapped(self) -> list[SSAValue]:
+        """The outputs the map lambda writes as it goes (a scanomap without post)."""
+        if isinstance(self.op, mem.ScanomapOp) and self.op.post is None:
+            return self.outputs[len(self.neutral) :]
+        return []
+
+    def load(self, kb: KernelBody, at: SSAValue) -> list[SSAValue]:
+        """Row `at`'s operands, then the values kept for the post lambda."""
+        if self.recompute:
+            return list(self.elements.all_yields_at(kb, self.inputs, [], at)[: len(self.neutral)])  # type: ignore[arg-type]
+        if not self.kept_types:
+            return self.elements.at(kb, self.inputs, self.mapped, at)
+        return list(self.elements.all_yields_at(kb, self.inputs, [], at))  # type: ignore[arg-type]
+
+    def placeholders(self, kb: KernelBody) -> list[SSAValue]:
+        """Past the end: the neutral elements, and zeros for the kept values (unused)."""
+        return [*self.neutral, *[kb.op(arith.ConstantOp(_zero_attr(t))) for t in self.kept_types]]
+
+    def store(self, kb: KernelBody, scanned: Sequence[SSAValue], kept: Sequence[SSAValue], at: SSAValue) -> None:
+        """Row `at` of the outputs."""
+        if self.recompute:
+            kept = self.elements.all_yields_at(kb, self.inputs, [], at)[len(self.neutral) :]  # type: ignore[assignment]
+        store_scanned(kb, self.op, self.outputs, scanned, kept, at)
+
+
+def _zero_attr(t: Attribute):
+    from xdsl.dialects.builtin import FloatAttr, IntegerAttr
+
+    return FloatAttr(0.0, t) if isinstance(t, Float32Type | Float64Type) else IntegerAttr(0, t)
 
 
 @dataclass(frozen=True)
@@ -247,14 +321,15 @@ class _Published:
         return _load_volatile(kb, self.prefixes if prefix else self.aggregates, tile)
 
 
-def _scan_tile(kb: KernelBody, op: mem.ScanOp, items: int, neutral, inputs, outputs, published: _Published, next_tile, count) -> None:
+def _scan_tile(kb: KernelBody, tile_of: _Tile, published: _Published, next_tile, count) -> None:
     """The body of the scan kernel: one tile per block (see the module's description)."""
+    items = tile_of.items
+    neutral = tile_of.neutral
     tile_size = THREADS_PER_BLOCK * items
     tid, lane, warp = thread_ids(kb)
     zero = kb.constant(0)
-
-    def combine(left: Sequence[SSAValue], right: Sequence[SSAValue]) -> list[SSAValue]:
-        return kb.apply_operator(op.body, left, right)
+    combine = combiner(kb, tile_of.op)
+    k = len(neutral)
 
     # 1. the tile id, in the order blocks start
     tile_slot = kb.op(soacc_gpu.SharedOp(MemRefType(i32, [1])))
@@ -274,12 +349,18 @@ def _scan_tile(kb: KernelBody, op: mem.ScanOp, items: int, neutral, inputs, outp
     valid.name_hint = "valid"
 
     # 2. coalesced loads into shared memory, past-the-end elements neutral (checked
-    # only in the last tile: a full tile's loads are all in bounds)
-    staged = shared_arrays(kb, neutral, tile_size + tile_size // SKEW)
-    for v in staged:
+    # only in the last tile: a full tile's loads are all in bounds); a fused scan's
+    # map lambda runs here (and writes its mapped outputs, or keeps the values its post
+    # lambda needs beside the operands)
+    placeholders = tile_of.placeholders(kb)
+    staged = shared_arrays(kb, placeholders, tile_size + tile_size // SKEW)
+    for v in staged[:k]:
         v.name_hint = "tile_values"
+    for v in staged[k:]:
+        v.name_hint = "kept_values"
     threads = kb.constant(THREADS_PER_BLOCK)
     full = kb.op(arith.CmpiOp(valid, kb.constant(tile_size), "eq"))
+    types = [v.type for v in placeholders]
 
     def stage(checked: bool) -> None:
         for j in range(items):
@@ -287,13 +368,14 @@ def _scan_tile(kb: KernelBody, op: mem.ScanOp, items: int, neutral, inputs, outp
             at = kb.op(arith.AddiOp(start, i))
             if checked:
                 inside = kb.op(arith.CmpiOp(i, valid, "ult"))
-                loaded = kb.when(inside, lambda: load_all(kb, inputs, at), lambda: list(neutral), [v.type for v in neutral])
+                loaded = kb.when(inside, lambda: tile_of.load(kb, at), lambda: list(placeholders), types)
             else:
-                loaded = load_all(kb, inputs, at)
+                loaded = tile_of.load(kb, at)
             store_all(kb, loaded, staged, _skewed(kb, i))
 
     kb.when(full, lambda: stage(False), lambda: stage(True))
     barrier(kb)
+    staged, kept = staged[:k], staged[k:]
 
     # 3. this thread's fold of its items, then the block's scan of the folds
     first_item = kb.op(arith.MuliOp(tid, kb.constant(items)))
@@ -340,7 +422,8 @@ def _scan_tile(kb: KernelBody, op: mem.ScanOp, items: int, neutral, inputs, outp
             i = kb.op(arith.AddiOp(kb.op(arith.MuliOp(kb.constant(j), threads)), tid))
 
             def store(i: SSAValue = i) -> None:
-                store_all(kb, load_all(kb, staged, _skewed(kb, i)), outputs, kb.op(arith.AddiOp(start, i)))
+                slot = _skewed(kb, i)
+                tile_of.store(kb, load_all(kb, staged, slot), load_all(kb, kept, slot), kb.op(arith.AddiOp(start, i)))
 
             if checked:
                 kb.when(kb.op(arith.CmpiOp(i, valid, "ult")), store)

@@ -21,7 +21,8 @@ chunk's total. Every combination keeps the row's order, so non-commutative opera
 work. Groups take rows in a group-stride loop, so any row count works with a capped grid.
 
 Eligible lambdas: scalar code (arith, math, mem.size) and reductions of rank-1 rows with
-scalar results, yielding scalars; or one scan of rank-1 rows into the lambda's output
+scalar results (also soac-fusion's redomaps: each element is then what their map lambda
+yields), yielding scalars; or one scan of rank-1 rows into the lambda's output
 rows, yielding them.
 """
 
@@ -48,7 +49,8 @@ from soacc.lowering.gpu_cooperation import (
     warp_reduce,
     warp_scan,
 )
-from soacc.lowering.gpu_reduce import all_vectorizable, common_vector_width, fold_vectors
+from soacc.lowering.gpu_reduce import all_vectorizable, fold_vectors
+from soacc.lowering.kernel_elements import Elements, combiner, is_commutative
 from soacc.lowering.kernel_body import (
     MAX_BLOCKS,
     THREADS_PER_BLOCK,
@@ -69,16 +71,18 @@ BLOCK_PER_ROW_FROM = 128
 # --- which maps --------------------------------------------------------------------------
 
 
-def nested_reductions(op: mem.MapOp) -> list[mem.ReduceOp] | None:
+def nested_reductions(op: mem.MapOp) -> list[mem.ReduceOp | mem.RedomapOp] | None:
     """The lambda's reductions when the map is a segmented reduction this strategy
     handles, else None."""
     lam = op.body.block
-    reductions: list[mem.ReduceOp] = []
+    reductions: list[mem.ReduceOp | mem.RedomapOp] = []
     if any(isinstance(o.type, MemRefType) and o.type.get_num_dims() > 1 for o in op.outputs):
         return None
     for o in lam.ops:
         if isinstance(o, mem.ReduceOp) and not o.outputs and all(v.type.get_num_dims() == 1 for v in o.inputs):
             reductions.append(o)
+        elif isinstance(o, mem.RedomapOp) and o.results_ and not o.outputs:
+            reductions.append(o)  # a fused map-reduce of the row (its lambda runs per element)
         elif isinstance(o, mem.YieldOp):
             if any(isinstance(v.type, MemRefType) for v in o.operands):
                 return None
@@ -176,7 +180,7 @@ def build_group_per_row_kernel(op: mem.MapOp, name: str, group: _Group) -> tuple
             for param, view in zip(lam.args[k:], [v for v in outputs if v.type.get_num_dims() > 1]):
                 kb.values[param] = Row(view, (row,))
             for o in lam.ops:
-                if isinstance(o, mem.ReduceOp):
+                if isinstance(o, mem.ReduceOp | mem.RedomapOp):
                     _cooperative_reduce(kb, o, group)
                 elif isinstance(o, mem.ScanOp):
                     _cooperative_scan(kb, o, group)
@@ -201,30 +205,32 @@ def build_group_per_row_kernel(op: mem.MapOp, name: str, group: _Group) -> tuple
     return kernel, operands
 
 
-def _cooperative_reduce(kb: KernelBody, op: mem.ReduceOp, group: _Group) -> None:
+def _cooperative_reduce(kb: KernelBody, op: mem.ReduceOp | mem.RedomapOp, group: _Group) -> None:
     """The group's threads fold the row together; every thread gets the result."""
-    rows = [kb.row(v) for v in op.inputs]
-    n = kb.dim(rows[0], 0)
+    elements = Elements.of(op)
+    ins = [kb.materialise(v) for v in elements.inputs]
+    mapped = [kb.materialise(v) for v in elements.mapped]
+    n = kb.op(memref.DimOp(ins[0], kb.constant(0)))
     neutral = [kb.value(v) for v in op.neutral]
     rank = group.rank(kb)
     size = kb.constant(group.size)
+    combine = combiner(kb, op)
 
-    def combine(left, right):
-        return kb.apply_operator(op.body, left, right)
+    def operands(j: SSAValue) -> list[SSAValue]:
+        return elements.at(kb, ins, mapped, j)
 
     def step(j, *acc):
-        return combine(list(acc), [kb.element_or_row(r, j) for r in rows])
+        return combine(list(acc), operands(j))
 
-    width = common_vector_width([r.view for r in rows])
-    if op.commutative is not None and width is not None and all(r.rank == 1 for r in rows):
-        views = [_row_view(kb, r) for r in rows]
+    width = elements.vector_width()
+    if is_commutative(op) and width is not None:
         acc = kb.when(
-            all_vectorizable(kb, views),
-            lambda: fold_vectors(kb, combine, views, n, neutral, width, rank, size),
+            all_vectorizable(kb, elements.vector_views(ins, mapped)),
+            lambda: fold_vectors(kb, combine, lambda at: elements.group_at(kb, ins, mapped, at, width), operands, n, neutral, width, rank, size),
             lambda: kb.range_loop(rank, n, size, step, neutral),
             [v.type for v in neutral],
         )
-    elif op.commutative is not None:
+    elif is_commutative(op):
         acc = kb.range_loop(rank, n, size, step, neutral)
     else:  # each thread folds a contiguous part, so the order is kept
         per_thread = kb.op(arith.CeilDivUIOp(n, size))
@@ -264,15 +270,6 @@ def _cooperative_scan(kb: KernelBody, op: mem.ScanOp, group: _Group) -> None:
         return combine(list(carry), total)
 
     kb.range_loop(kb.constant(0), n, kb.constant(group.size), chunk, neutral)
-
-
-def _row_view(kb: KernelBody, row: Row) -> SSAValue:
-    """A rank-1 row as a rank-1 view value."""
-    if not row.prefix:
-        return row.view
-    t = row.view.type
-    view_type = mem.view_type(t.element_type, [t.get_shape()[-1]], mem.space_of(t))
-    return kb.op(soacc_gpu.RowOp(row.view, list(row.prefix), view_type))
 
 
 # --- the host's choice -------------------------------------------------------------------------

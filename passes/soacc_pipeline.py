@@ -2,11 +2,11 @@
 so that `soacc-opt f.mlir -p soacc-pipeline -t cuda` prints a whole program's CUDA C and
 the library, `soacc-run` and `soacc-opt` compile alike.
 
-Today it simplifies the program, makes memory explicit and outlines kernels:
-canonicalize, cse, convert-soac-to-mem, convert-mem-to-gpu. The optimisations of the
-design join it as they are written, each with a switch here: `fusion` (soac-fusion,
-off by default for now); fewer device syncs, memory block merging, transfer fusion,
-forks and several devices are to come.
+Today it simplifies the program, fuses combinators, makes memory explicit and outlines
+kernels: canonicalize, cse, soac-fusion, convert-soac-to-mem, convert-mem-to-gpu. The
+optimisations of the design join it as they are written, each with a switch here
+(`fusion=false` leaves soac-fusion out); fewer device syncs, memory block merging,
+transfer fusion, forks and several devices are to come.
 """
 
 from __future__ import annotations
@@ -27,9 +27,8 @@ class SoaccPipelinePass(ModulePass):
 
     name = "soacc-pipeline"
 
-    fusion: bool = False
-    """soac-fusion after canonicalize,cse. Off until convert-mem-to-gpu has kernels for
-    the fused combinators (it reports them as not supported yet)."""
+    fusion: bool = True
+    """soac-fusion after canonicalize,cse."""
 
     def stages(self) -> str:
         stages = STAGES.split(",")

@@ -189,16 +189,20 @@ def test_fusion_reaches_a_fixed_point(source):
 # --------------------------------------------------------------------------------------
 
 
-def test_pipeline_runs_fusion_after_canonicalize_and_cse_only_when_asked():
+def test_pipeline_runs_fusion_after_canonicalize_and_cse_unless_switched_off():
     from soacc.passes.soacc_pipeline import SoaccPipelinePass
 
-    assert "soac-fusion" not in SoaccPipelinePass().stages()
-    stages = SoaccPipelinePass(fusion=True).stages().split(",")
+    stages = SoaccPipelinePass().stages().split(",")
     assert stages[:3] == ["canonicalize", "cse", "soac-fusion"]
-    assert stages[3:] == SoaccPipelinePass().stages().split(",")[2:]
+    assert "soac-fusion" not in SoaccPipelinePass(fusion=False).stages()
+    assert stages[3:] == SoaccPipelinePass(fusion=False).stages().split(",")[2:]
 
 
-def test_pipeline_with_fusion_reports_the_fused_kernels_it_cannot_lower_yet():
-    with pytest.raises(soacc.ProgramError, match=r"mem\.redomap \(made by soac-fusion\) has no GPU kernel"):
-        soacc.compile(ROOT / "examples" / "dot_product.mlir", backend="numpy", pipeline="soacc-pipeline{fusion=true}")
-    soacc.compile(ROOT / "examples" / "dot_product.mlir", backend="numpy", pipeline="soacc-pipeline{fusion=false}")
+def _kernels(pipeline: str) -> list[str]:
+    program = soacc.compile(ROOT / "examples" / "dot_product.mlir", backend="numpy", pipeline=pipeline)
+    return [op.sym_name.data for op in program.module.walk() if op.name == "gpu.func"]
+
+
+def test_the_pipeline_lowers_the_fused_kernels():
+    assert _kernels("soacc-pipeline") == ["redomap0_partials", "redomap0_final"]
+    assert _kernels("soacc-pipeline{fusion=false}") == ["map0", "reduce1_partials", "reduce1_final"]
