@@ -2,7 +2,7 @@
 
     ncu --kernel-name regex:scan --launch-skip 2 --launch-count 1 python benchmarks/run_once.py scan --log2n 26
 
-Operations: map, sum, max_by_key, scan, row_sums, hist, scatter. The program is run
+Operations: map, sum, fused_sum, max_by_key, scan, row_sums, hist, scatter. The program is run
 twice (the first compiles and warms the memory pool); asserts nothing.
 """
 
@@ -22,7 +22,7 @@ import soacc  # noqa: E402
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("operation", choices=["map", "sum", "max_by_key", "scan", "row_sums", "hist", "scatter"])
+    parser.add_argument("operation", choices=["map", "sum", "fused_sum", "max_by_key", "scan", "row_sums", "hist", "scatter"])
     parser.add_argument("--log2n", type=int, default=26)
     options = parser.parse_args(argv)
     n = 1 << options.log2n
@@ -32,6 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     cases = {
         "map": (kernels.MAP_ADD, (a, a)),
         "sum": (kernels.SUM, (a,)),
+        "fused_sum": (kernels.SUM_SQUARES_PLUS_ONE, (a,)),
         "max_by_key": (kernels.MAX_BY_KEY, (a, np.arange(n, dtype=np.int32))),
         "scan": (kernels.SCAN, (a,)),
         "row_sums": (kernels.ROW_SUMS, (a[: side * side].reshape(side, side),)),

@@ -61,11 +61,14 @@ def assert_close(got, want) -> None:
 @pytest.mark.gpu
 @pytest.mark.parametrize("first", range(0, PROGRAMS, 30))
 def test_random_programs_fused_on_the_gpu_give_the_reference_results(first):
+    """The programs scatter to distinct positions (where positions repeat, any value may
+    win on the GPU), at sizes where their values stay finite (at thousands of rows their
+    products overflow, and reordered sums of infinities differ)."""
     for seed in range(first, first + 30):
-        text = generate(seed)
+        text = generate(seed, unique_scatters=True)
         gpu = soacc.compile(text, backend="numpy", pipeline=GPU)
         written = soacc.compile(text, backend="numpy", pipeline="")
-        for n in (1, 33, 3000):
+        for n in (1, 7, 33):
             args = make_inputs(np.random.default_rng(seed * 100 + n), n)
             assert_close(gpu.main(*args), written.main(*args))
 

@@ -38,6 +38,23 @@ class Generator:
     matrices: list[str] = field(default_factory=lambda: ["%m"])
     scalars: dict[str, list[str]] = field(default_factory=lambda: {F32: ["%t"], I32: []})
     results: list[tuple[str, str]] = field(default_factory=list)
+    unique_scatters: bool = False
+    """Scatter to distinct positions only (the reverse of the rows, the last two out of
+    bounds): where positions repeat, which value wins is unspecified, so a program run
+    on the GPU may rightly differ from the reference executor."""
+
+    def unique_positions(self) -> str:
+        """n - 3 - i for row i: distinct, the last two negative (ignored)."""
+        iota, i, r, n32, last, three = self.fresh("iota"), self.fresh("i"), self.fresh(), self.fresh(), self.fresh(), self.fresh()
+        name = self.fresh("pos")
+        self.host(f"{n32} = arith.index_cast %n : index to i32")
+        self.host(f"{three} = arith.constant 3 : i32")
+        self.host(f"{last} = arith.subi {n32}, {three} : i32")
+        self.host(f"{iota} = soac.iota %n : tensor<?xi32>")
+        self.host(f"{name} = soac.map({iota}) : (tensor<?xi32>) -> tensor<?xi32> {{")
+        self.lines += [f"  ^bb0({i}: i32):", f"    {r} = arith.subi {last}, {i} : i32", f"    soac.yield {r} : i32", "  }"]
+        self.arrays[I32].append(name)
+        return name
 
     def fresh(self, prefix: str = "v") -> str:
         self.counter += 1
@@ -187,6 +204,8 @@ class Generator:
     def stmt_scatter(self) -> None:
         t = str(self.rng.choice([F32, I32]))
         positions = self.index_array() if self.rng.random() < 0.7 else self.pick(self.arrays[I32])
+        if self.unique_scatters:
+            positions = self.unique_positions()
         values = self.pick(self.arrays[t])
         zero = self.constant(t, 0)
         dest, name = self.fresh("dest"), self.fresh("scat")
@@ -303,9 +322,9 @@ class Generator:
         return head + "\n" + "\n".join(self.lines) + "\n" + tail
 
 
-def generate(seed: int) -> str:
+def generate(seed: int, unique_scatters: bool = False) -> str:
     rng = np.random.default_rng(seed)
-    return Generator(rng).program(int(rng.integers(4, 13)))
+    return Generator(rng, unique_scatters=unique_scatters).program(int(rng.integers(4, 13)))
 
 
 def make_inputs(rng: np.random.Generator, n: int) -> tuple:
