@@ -58,19 +58,30 @@ def assert_close(got, want) -> None:
             np.testing.assert_array_equal(g, w)
 
 
+def whole_number_inputs(seed: int, n: int) -> tuple:
+    """The generator's inputs rounded to whole numbers: sums and products of them are
+    exact in f32 whatever the order (while they stay below 2^24), so a GPU that reduces
+    in another order than the reference executor still gives the same values, and no
+    rounding difference can tip a comparison or a conversion downstream."""
+    return tuple(np.round(x) if isinstance(x, (np.ndarray, np.floating)) and np.asarray(x).dtype.kind == "f" else x for x in make_inputs(np.random.default_rng(seed * 100 + n), n))
+
+
 @pytest.mark.gpu
-@pytest.mark.parametrize("first", range(0, PROGRAMS, 30))
+@pytest.mark.parametrize("first", range(0, PROGRAMS, 50))
 def test_random_programs_fused_on_the_gpu_give_the_reference_results(first):
-    """The programs scatter to distinct positions (where positions repeat, any value may
-    win on the GPU), at sizes where their values stay finite (at thousands of rows their
-    products overflow, and reordered sums of infinities differ)."""
-    for seed in range(first, first + 30):
+    """Every fifth program, on the cuda backend (kernels compiled once per program). The
+    programs scatter to distinct positions (where positions repeat, any value may win on
+    the GPU), at sizes where their values stay finite."""
+    for seed in range(first, first + 50, 5):
         text = generate(seed, unique_scatters=True)
-        gpu = soacc.compile(text, backend="numpy", pipeline=GPU)
+        gpu = soacc.compile(text, backend="cuda", pipeline=GPU)
         written = soacc.compile(text, backend="numpy", pipeline="")
         for n in (1, 7, 33):
-            args = make_inputs(np.random.default_rng(seed * 100 + n), n)
-            assert_close(gpu.main(*args), written.main(*args))
+            args = whole_number_inputs(seed, n)
+            try:
+                assert_close(gpu.main(*args), written.main(*args))
+            except AssertionError as error:
+                raise AssertionError(f"random program {seed} at n = {n}:\n{text}\n{error}") from None
 
 
 TWO_OPERATORS = """
