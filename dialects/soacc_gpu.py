@@ -324,6 +324,18 @@ def vector_width(element: Attribute) -> int | None:
     return None
 
 
+def _check_vector(name: str, ref: SSAValue, types: Sequence[Attribute], verb: str) -> None:
+    """A vector access: a rank-1 view of elements with a vector type, as many values of
+    the element type as one vector holds."""
+    t = ref.type
+    assert isinstance(t, MemRefType)
+    width = vector_width(t.element_type)
+    if t.get_num_dims() != 1 or width is None:
+        raise VerifyException(f"{name} takes a rank-1 view of 32- or 64-bit elements, not {t}")
+    if len(types) != width or any(x != t.element_type for x in types):
+        raise VerifyException(f"{name} of {t.element_type} {verb} {width} values of that type")
+
+
 @irdl_op_definition
 class VectorizableOp(IRDLOperation):
     """Whether elements i, i+1, ... of a rank-1 view may be read by vector_load for
@@ -365,13 +377,7 @@ class VectorLoadOp(IRDLOperation):
         super().__init__(operands=[ref, index], result_types=[[t.element_type] * width])
 
     def verify_(self) -> None:
-        t = self.ref.type
-        assert isinstance(t, MemRefType)
-        width = vector_width(t.element_type)
-        if t.get_num_dims() != 1 or width is None:
-            raise VerifyException(f"soacc_gpu.vector_load takes a rank-1 view of 32- or 64-bit elements, not {t}")
-        if len(self.results_) != width or any(r.type != t.element_type for r in self.results_):
-            raise VerifyException(f"soacc_gpu.vector_load of {t.element_type} gives {width} values of that type")
+        _check_vector(self.name, self.ref, [r.type for r in self.results_], "gives")
 
 
 @irdl_op_definition
@@ -390,13 +396,7 @@ class VectorStoreOp(IRDLOperation):
         super().__init__(operands=[values, ref, index])
 
     def verify_(self) -> None:
-        t = self.ref.type
-        assert isinstance(t, MemRefType)
-        width = vector_width(t.element_type)
-        if t.get_num_dims() != 1 or width is None:
-            raise VerifyException(f"soacc_gpu.vector_store takes a rank-1 view of 32- or 64-bit elements, not {t}")
-        if len(self.values) != width or any(v.type != t.element_type for v in self.values):
-            raise VerifyException(f"soacc_gpu.vector_store of {t.element_type} takes {width} values of that type")
+        _check_vector(self.name, self.ref, [v.type for v in self.values], "takes")
 
 
 SOACC_GPU = Dialect(

@@ -736,11 +736,16 @@ def _vectorizable(p: CudaPrinter, op: soacc_gpu.VectorizableOp) -> None:
     p.define(op.result, f"{m}_stride0 == 1 && ((unsigned long long)({m} + {m}_offset)) % {size} == 0")
 
 
-def _vector_load(p: CudaPrinter, op: soacc_gpu.VectorLoadOp) -> None:
+def _vector_type(p: CudaPrinter, op: soacc_gpu.VectorLoadOp | soacc_gpu.VectorStoreOp) -> str:
     t = c_type(op.ref.type.element_type)
     vector = _VECTOR_TYPES.get(t)
     if vector is None:
         raise p.error(op, f"has no CUDA vector type of {t}")
+    return vector
+
+
+def _vector_load(p: CudaPrinter, op: soacc_gpu.VectorLoadOp) -> None:
+    vector = _vector_type(p, op)
     m = p.name(op.ref)
     loaded = p.fresh(f"{p.name(op.results_[0])}_vector")
     # stride 1 (soacc_gpu.vectorizable): element i is at offset + i
@@ -750,10 +755,7 @@ def _vector_load(p: CudaPrinter, op: soacc_gpu.VectorLoadOp) -> None:
 
 
 def _vector_store(p: CudaPrinter, op: soacc_gpu.VectorStoreOp) -> None:
-    t = c_type(op.ref.type.element_type)
-    vector = _VECTOR_TYPES.get(t)
-    if vector is None:
-        raise p.error(op, f"has no CUDA vector type of {t}")
+    vector = _vector_type(p, op)
     m = p.name(op.ref)
     values = ", ".join(p.name(v) for v in op.values)
     p.line(f"*({vector}*)&{m}[{m}_offset + {p.name(op.index)}] = make_{vector}({values});")
