@@ -17,6 +17,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ConvertMemToGpuPass
 
+    def get_soac_fusion() -> type[ModulePass]:
+        from soacc.passes.soac_fusion import SoacFusionPass
+
+        return SoacFusionPass
+
     def get_reduce_device_syncs() -> type[ModulePass]:
         from soacc.passes.reduce_device_syncs import ReduceDeviceSyncsPass
 
@@ -35,6 +40,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "convert-soac-to-mem": get_convert_soac_to_mem,
         "convert-mem-to-gpu": get_convert_mem_to_gpu,
+        "soac-fusion": get_soac_fusion,
         "soacc-pipeline": get_soacc_pipeline,
         "reduce-device-syncs": get_reduce_device_syncs,
         "merge-gpu-bodies": get_merge_gpu_bodies,

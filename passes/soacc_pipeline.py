@@ -2,13 +2,13 @@
 so that `soacc-opt f.mlir -p soacc-pipeline -t cuda` prints a whole program's CUDA C and
 the library, `soacc-run` and `soacc-opt` compile alike.
 
-Today it simplifies the program, moves host code to the device where that saves
-synchronous reads, makes memory explicit and outlines kernels: canonicalize, cse,
-reduce-device-syncs, merge-gpu-bodies, convert-soac-to-mem, convert-mem-to-gpu. The
-other optimisations of the design (fusion, memory block merging, transfer fusion, forks,
-several devices) join it as they are written, each with a switch here:
-
-- `syncs=false`: without reduce-device-syncs and merge-gpu-bodies.
+Today it simplifies the program, fuses combinators, moves host code to the device where
+that saves synchronous reads, makes memory explicit and outlines kernels: canonicalize,
+cse, soac-fusion, reduce-device-syncs, merge-gpu-bodies, convert-soac-to-mem,
+convert-mem-to-gpu. The optimisations of the design join it as they are written, each
+with a switch here (`fusion=false` leaves soac-fusion out, `syncs=false`
+reduce-device-syncs and merge-gpu-bodies); memory block merging, transfer fusion, forks
+and several devices are to come.
 """
 
 from __future__ import annotations
@@ -19,10 +19,8 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
-STAGES = "canonicalize,cse,reduce-device-syncs,merge-gpu-bodies,convert-soac-to-mem,convert-mem-to-gpu"
-"""The passes it runs, in order (all switches on)."""
-
-SYNCS = ("reduce-device-syncs", "merge-gpu-bodies")
+STAGES = "canonicalize,cse,convert-soac-to-mem,convert-mem-to-gpu"
+"""The passes it runs, in order (with every optimisation switched off)."""
 
 
 @dataclass(frozen=True)
@@ -31,13 +29,21 @@ class SoaccPipelinePass(ModulePass):
 
     name = "soacc-pipeline"
 
+    fusion: bool = True
+    """soac-fusion after canonicalize,cse."""
+
     syncs: bool = True
-    """reduce-device-syncs and merge-gpu-bodies."""
+    """reduce-device-syncs and merge-gpu-bodies after fusion's place."""
 
     def stages(self) -> str:
         """The passes this configuration runs, in order."""
-        skip = set() if self.syncs else set(SYNCS)
-        return ",".join(p for p in STAGES.split(",") if p not in skip)
+        stages = STAGES.split(",")
+        at = stages.index("cse") + 1
+        if self.syncs:
+            stages[at:at] = ["reduce-device-syncs", "merge-gpu-bodies"]
+        if self.fusion:
+            stages.insert(at, "soac-fusion")
+        return ",".join(stages)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from xdsl.universe import Universe
