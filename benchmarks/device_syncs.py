@@ -28,23 +28,26 @@ from pathlib import Path
 
 import numpy as np
 
+from soacc.passes.soacc_pipeline import SoaccPipelinePass
+
 ROOT = Path(__file__).resolve().parent
 PROGRAMS = ROOT / "device_syncs"
 
 PIPELINES = {
-    # (off, on): the backend's own pipeline without and with the two passes
+    # (off, on): the backend's own pipeline without and with the two passes; on the
+    # reference executor, soacc-pipeline's stages down to level 2 (fusion included)
     "cuda": ("soacc-pipeline{syncs=false}", "soacc-pipeline"),
     "numpy": (
-        "canonicalize,cse,convert-soac-to-mem",
-        "canonicalize,cse,reduce-device-syncs,merge-gpu-bodies,convert-soac-to-mem",
+        SoaccPipelinePass(syncs=False).stages().removesuffix(",convert-mem-to-gpu"),
+        SoaccPipelinePass().stages().removesuffix(",convert-mem-to-gpu"),
     ),
 }
 
 
 def cut_bound(source: str, args) -> int:
     """The reads reduce-device-syncs leaves in one run of @main: its cut's read points,
-    counted over a run of the program it analyses (canonicalized and cleaned up as in
-    the pipeline) on the reference executor."""
+    counted over a run of the program it analyses (after the stages of soacc-pipeline
+    before it) on the reference executor."""
     from xdsl.dialects import func
 
     from soacc.passes.analysis.migration_table import analyse_module
@@ -53,7 +56,8 @@ def cut_bound(source: str, args) -> int:
     from soacc.runtime.program import apply_pipeline, parse_program
 
     module = parse_program(source)
-    apply_pipeline(module, "canonicalize,cse")
+    stages = SoaccPipelinePass().stages().split(",")
+    apply_pipeline(module, ",".join(stages[: stages.index("reduce-device-syncs")]))
     for f in module.ops:
         if isinstance(f, func.FuncOp) and f.body.blocks:
             rotate_host_loops(f)

@@ -77,7 +77,7 @@ def used_only_on_device(value: SSAValue) -> bool:
     def on_device(op: Operation) -> bool:
         parent = op.parent_op()
         while parent is not None and not isinstance(parent, func.FuncOp):
-            if isinstance(parent, soac.GpuBodyOp | soac.MapOp | soac.ReduceOp | soac.ScanOp | soac.HistOp):
+            if isinstance(parent, (soac.GpuBodyOp, soac.MapOp, soac.ReduceOp, soac.ScanOp, soac.HistOp, *soac.FUSED_OPS)):
                 return True
             parent = parent.parent_op()
         return False
@@ -1009,7 +1009,9 @@ class FunctionConverter:
                 )
             )
             for r, o in zip(reduced, red_outs):
-                if r.uses:
+                if r.uses and used_only_on_device(r):
+                    self.scope[r] = DeviceScalar(o.view)  # no read: only kernels use it
+                elif r.uses:
                     # the result is in device memory; host code reads it (a synchronous read)
                     load = self.insert(mem.LoadOp(o.view, []))
                     self._name(load.result, r)

@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType, TensorT
 
 import soacc
 from soacc.passes.analysis.migration_table import analyse_module
+from soacc.passes.soacc_pipeline import SoaccPipelinePass
 from soacc.runtime.dtypes import numpy_dtype
 from soacc.runtime.program import parse_program
 from soacc.tools.examples import load_examples, mismatch
@@ -157,13 +158,35 @@ def test_on_the_gpu_the_same_results_and_reads(program):
     size = getattr(program.definition, "SMALL_SIZE", 7)
     args = program.make_inputs(np.random.default_rng(1), size)
     expected = program.reference(*args)
-    cpu = compiled(program.program_path, SYNCS + ",convert-soac-to-mem")
+    cpu = compiled(program.program_path, SoaccPipelinePass().stages().removesuffix(",convert-mem-to-gpu"))
     cpu.main(*args)
     for pipeline in ("soacc-pipeline", "soacc-pipeline{syncs=false}"):
         gpu = soacc.compile(program.program_path, backend="cuda", pipeline=pipeline)
         assert mismatch(gpu.main(*args), expected, program.rtol, program.atol) is None, pipeline
         if pipeline == "soacc-pipeline":
             assert gpu.statistics.sync_reads == cpu.statistics.sync_reads
+
+
+def before_the_passes(path) -> str:
+    """The program as soacc-pipeline hands it to reduce-device-syncs (fused), as text."""
+    stages = SoaccPipelinePass().stages().split(",")
+    return str(compiled(path, ",".join(stages[: stages.index("reduce-device-syncs")])).module)
+
+
+@pytest.mark.parametrize(
+    "program", EXAMPLES + BENCHMARK_PROGRAMS, ids=[p.name for p in EXAMPLES] + [f"bench-{p.name}" for p in BENCHMARK_PROGRAMS]
+)
+def test_fused_programs_same_results_and_reads_at_the_bound(program):
+    """After soac-fusion (redomap and the other fused forms): the same results before and
+    after, the NumPy definition's, and reads at the bound."""
+    source = before_the_passes(program.program_path)
+    runs = Runs(source)
+    args = program.make_inputs(np.random.default_rng(2), getattr(program.definition, "SMALL_SIZE", 6))
+    reads = runs.run("main", args)
+    assert reads is not None
+    assert mismatch(runs.after2.main(*args), program.reference(*args), program.rtol, program.atol) is None
+    assert reads[1] == cut_bound(source, args)
+    assert reads[1] <= reads[0]
 
 
 def test_the_examples_lose_reads_where_the_study_says():
