@@ -34,6 +34,7 @@ from soacc.runtime.program import parse_program
 from soacc.tools.examples import load_examples, mismatch
 
 from random_programs import random_program
+from soac_program_generator import generate, make_inputs
 from sync_bound import cut_bound
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -265,6 +266,23 @@ def test_random_programs_same_results_and_reads_at_the_bound(seed):
             ran += 1
             assert reads[1] == cut_bound(source, args), source
     assert ran, f"the generated program failed on every input:\n{source}"
+
+
+FUSED_SEEDS = range(40)
+
+
+@pytest.mark.parametrize("seed", FUSED_SEEDS)
+def test_random_fused_programs_same_results_and_reads_at_the_bound(seed):
+    """soac-fusion's random programs (host element reads and scalar arithmetic on
+    reduction results between combinators), fused as the pipeline does it."""
+    source = str(compiled(generate(seed), "canonicalize,cse,soac-fusion").module)
+    runs = Runs(source)
+    for n in (1, 5):
+        args = make_inputs(np.random.default_rng(seed + n), n)
+        reads = runs.run("main", args)
+        assert reads is not None, source
+        assert reads[1] == cut_bound(source, args), source
+        assert reads[1] <= reads[0]
 
 
 # --------------------------------------------------------------------------------------
