@@ -17,6 +17,21 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ConvertMemToGpuPass
 
+    def get_hoist_allocations() -> type[ModulePass]:
+        from soacc.passes.hoist_allocations import HoistAllocationsPass
+
+        return HoistAllocationsPass
+
+    def get_short_circuit() -> type[ModulePass]:
+        from soacc.passes.short_circuit import ShortCircuitPass
+
+        return ShortCircuitPass
+
+    def get_memory_reuse() -> type[ModulePass]:
+        from soacc.passes.memory_reuse import MemoryReusePass
+
+        return MemoryReusePass
+
     def get_soacc_pipeline() -> type[ModulePass]:
         from soacc.passes.soacc_pipeline import SoaccPipelinePass
 
@@ -26,4 +41,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-soac-to-mem": get_convert_soac_to_mem,
         "convert-mem-to-gpu": get_convert_mem_to_gpu,
         "soacc-pipeline": get_soacc_pipeline,
+        "hoist-allocations": get_hoist_allocations,
+        "short-circuit": get_short_circuit,
+        "memory-reuse": get_memory_reuse,
     }

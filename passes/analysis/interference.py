@@ -1,0 +1,181 @@
+"""Interference of memory blocks in one block of statements, with the index-access
+exceptions (the study's §6.4–6.5 and its kernel data-race rule).
+
+Two memories interfere when one is created while the other is live: walking the
+statements in order, every memory first used at a statement interferes with every
+memory live there, including those whose last use is that very statement (its kernel
+may read the old one after writing the new one).
+
+The exception: a `mem.map` that reads the old memory only as rows of one input, writes
+the new one only as the same rows of one output, at the same bytes (same index function,
+same element size) and never reads a row after it wrote it, lets each lane read its row
+before it writes it, so the two need not interfere (`ys = map f xs` may be built in
+`xs`'s memory). Other lanes never touch that row, so threads that run in any order
+cannot race; an input and output of different element sizes or layouts would make
+lanes overlap, which is the study's kernel data-race rule, and they interfere.
+Never changes IR.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from soacc.dialects import mem
+from soacc.passes.analysis.memory_access import nested_accesses
+from soacc.passes.analysis.memory_aliases import MemoryAliases
+from soacc.passes.analysis.memory_liveness import BlockLiveness
+from soacc.passes.analysis.symbolic import Symbolic
+
+
+def _lambda_params(op: mem.MapOp) -> tuple[list[BlockArgument], list[BlockArgument | None]]:
+    """The lambda's parameter for each input, and for each output (None for an output
+    whose rows are scalars: the lambda yields them)."""
+    args = list(op.body.block.args)
+    k = len(op.inputs)
+    ins = args[:k]
+    rest = iter(args[k:])
+    outs = [next(rest) if o.type.get_num_dims() > 1 else None for o in op.outputs]
+    return ins, outs
+
+
+def _only_used_by(value: SSAValue, users: set[Operation]) -> bool:
+    return all(use.operation in users for use in value.uses)
+
+
+def rows_read_before_written(
+    op: mem.MapOp, input_index: int, output_index: int, aliases: MemoryAliases, memories: frozenset[SSAValue]
+) -> bool:
+    """Each lane of the map reads row i of the input only before it writes row i of the
+    output, and touches no other row of either (through its parameters). `memories`
+    are the memories of the input and output."""
+    ins, outs = _lambda_params(op)
+    p_in, p_out = ins[input_index], outs[output_index]
+    body = op.body.block
+    terminator = body.last_op
+    assert terminator is not None
+    yielded = terminator.operands[output_index]
+    if p_out is None:
+        # rows are elements: the lane reads its element; the map writes what it yields
+        return True
+    if not p_out.uses or (_only_used_by(p_out, {terminator}) and yielded is not p_out):
+        # the output row is written once the lambda is done, so every read came
+        # before; the row copied in must not be memory of the input or output
+        return not (aliases.memories(yielded) & memories)
+    # the row is built in place: only by nested maps that are row-wise themselves
+    builders = [use.operation for use in p_out.uses if use.operation is not terminator]
+    for builder in builders:
+        if not isinstance(builder, mem.MapOp) or builder.parent_block() is not body:
+            return False
+        if list(builder.outputs).count(p_out) != 1 or list(builder.inputs).count(p_in) != 1:
+            return False
+        j = list(builder.outputs).index(p_out)
+        i = list(builder.inputs).index(p_in)
+        if not rows_read_before_written(builder, i, j, aliases, memories):
+            return False
+    # the input row is read only by those builders, as they write
+    return _only_used_by(p_in, set(builders)) and yielded is p_out
+
+
+def map_exception(
+    op: Operation,
+    old: SSAValue,
+    new: SSAValue,
+    aliases: MemoryAliases,
+    symbolic: Symbolic,
+    *,
+    new_view: SSAValue | None = None,
+) -> bool:
+    """Whether the kernel `op` may write memory `new` while reading memory `old`
+    because each lane reads a row of `old` before writing the same bytes of `new`.
+    `new_view` is where the output will be instead of its own block (when the output is
+    about to be placed in `old`), else the output's own view is used."""
+    if not isinstance(op, mem.MapOp):
+        return False
+    in_positions = [i for i, v in enumerate(op.inputs) if old in aliases.memories(v)]
+    out_positions = [j for j, v in enumerate(op.outputs) if new in aliases.memories(v)]
+    if len(in_positions) != 1 or len(out_positions) != 1:
+        return False
+    i, j = in_positions[0], out_positions[0]
+    if any(new in aliases.memories(v) for v in op.inputs) or any(
+        old in aliases.memories(v) for v in op.outputs
+    ):
+        return False
+    # nothing in the lambda reaches either memory except through the row parameters
+    ins, outs = _lambda_params(op)
+    allowed = {ins[i], outs[j]}
+    for inner, access in nested_accesses(op):
+        if inner is op:
+            continue
+        for v in access.touched:
+            if aliases.memories(v) & {old, new} and not _reaches_only_through(v, allowed):
+                return False
+    source = symbolic.index_function(op.inputs[i])
+    target = symbolic.index_function(new_view if new_view is not None else op.outputs[j])
+    if source is None or target is None:
+        return False
+    if aliases.memories(source.block) != frozenset((old,)):
+        return False
+    if not symbolic.same_addresses(source, target):
+        return False
+    return rows_read_before_written(op, i, j, aliases, frozenset((old, new)))
+
+
+def _reaches_only_through(value: SSAValue, params: set) -> bool:
+    """The value is one of the parameters or a view derived from one."""
+    while True:
+        if value in params:
+            return True
+        owner = value.owner
+        if isinstance(owner, mem.SliceOp | mem.TransposeOp):
+            value = owner.operands[0]
+            continue
+        return False
+
+
+class Interference:
+    """Which memories of a block's liveness interfere (symmetric), among `candidates`
+    (all memories the block touches when None)."""
+
+    def __init__(
+        self,
+        liveness: BlockLiveness,
+        aliases: MemoryAliases,
+        symbolic: Symbolic,
+        candidates: set[SSAValue] | None = None,
+    ):
+        self.liveness = liveness
+        self.edges: dict[SSAValue, set[SSAValue]] = {}
+        self.exceptions: set[frozenset[SSAValue]] = set()
+        """Pairs that would interfere but for an index-access exception."""
+        live = liveness
+        memories = set(live.first_use) if candidates is None else set(candidates) & set(live.first_use)
+        for m in memories:
+            self.edges.setdefault(m, set())
+        for i in range(live.results + 1):
+            created = {m for m in memories if live.first_use[m] == i}
+            if not created:
+                continue
+            alive = {m for m in memories if live.first_use[m] <= i <= live.last_use[m]}
+            for new in created:
+                for other in alive:
+                    if other is new:
+                        continue
+                    if (
+                        i < live.results
+                        and live.first_use[other] < i
+                        and live.last_use[other] == i
+                        and map_exception(live.statements[i], other, new, aliases, symbolic)
+                    ):
+                        self.exceptions.add(frozenset((new, other)))
+                        continue
+                    self.edges[new].add(other)
+                    self.edges.setdefault(other, set()).add(new)
+
+    def interferes(self, a: SSAValue, b: SSAValue) -> bool:
+        return b in self.edges.get(a, ())
+
+    def neighbours(self, m: SSAValue) -> set[SSAValue]:
+        return self.edges.get(m, set())
+
+
+__all__ = ["Interference", "map_exception", "rows_read_before_written"]

@@ -1,0 +1,412 @@
+"""memory-reuse: memory block reuse (the study's chapter 5, register allocation lifted
+to arrays).
+
+In each body (the function's, a loop's, a branch's, a lambda's), the blocks allocated
+there are grouped into classes of blocks that never interfere (one is dead before the
+next is made, or an index-access exception lets a map build its output in its input's
+memory); each class becomes one allocation, and every array of the class lives in it.
+
+- Sizes: blocks of equal size (as polynomials, with the size equalities the program's
+  kernels check taken as facts) share as they are; otherwise the class's allocation
+  gets the `max` of its members' sizes (the max trick), which needs every member's
+  size computed where the class is allocated (hoist-allocations moves sizes up for
+  that; a size that depends on data read later cannot be maxed, the study's Fig 7.8).
+- Consumed parameters: an entry point's array arguments are copied into device blocks
+  the program owns, so those blocks are reused like any other once the argument is dead.
+- Kernels: a map's lanes may build an output in an input's block only when each lane
+  reads its row before writing the same bytes (same index function and element size;
+  the study's kernel data-race rule); blocks allocated inside a lambda are per lane and
+  are reused among themselves, with the max trick inside the kernel.
+- Blocks allocated in a body are only reused within it: a loop iteration's block is a
+  new block every iteration, and a block from outside a loop would be shared by all.
+
+`strategy=linear-scan` is the study's algorithm: in order of creation, each block takes
+the first earlier class it fits (first fit). It is not optimal (the study's §9.2), and
+with blocks freed at their last use it can even raise the peak: a class's block lives
+from its first member's creation to its last member's last use, through the gaps
+between them, at the size of its largest member, so a large block that joins a class
+made early is allocated early. `strategy=colouring` (the default) colours the
+interference graph weighted by block size: among the colourings that raise the body's
+peak bytes in no size scenario (every unknown size large; every one small; each one
+large and the rest small, and the other way round), a branch-and-bound search over
+the same order finds one with the fewest allocations, then the fewest bytes; it starts
+from a best-fit colouring and stops after 20 000 search steps with the best found.
+`report=true` prints each reuse and the allocations and bytes saved to stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.utils.exceptions import PassFailedException
+
+from soacc.dialects import mem
+from soacc.passes.analysis.interference import Interference
+from soacc.passes.analysis.memory_access import nested_accesses
+from soacc.passes.analysis.memory_aliases import MemoryAliases
+from soacc.passes.analysis.memory_liveness import block_liveness
+from soacc.passes.analysis.symbolic import Poly, Symbolic
+from soacc.passes.memory_motion import dominates, erase, sink_allocation
+from soacc.runtime.dtypes import numpy_dtype
+
+STRATEGIES = ("colouring", "linear-scan")
+UNKNOWN_SIZE = 1024
+"""What an unknown size counts as when the colouring compares block sizes."""
+SEARCH_STEPS = 20_000
+MAX_SCENARIO_ATOMS = 5
+
+
+@dataclass
+class Candidate:
+    alloc: mem.AllocOp
+    size: Poly
+    weights: np.ndarray
+    """Its size in each size scenario."""
+    position: int
+    first: int
+    last: int
+    previous_run: int
+    """-1, or the last statement using the previous loop iteration's block."""
+
+    @property
+    def weight(self) -> int:
+        return int(self.weights[0])
+
+
+class Problem:
+    """The blocks of one body, what interferes, which sizes fit together, and the
+    bytes live at each statement in each size scenario."""
+
+    def __init__(
+        self,
+        candidates: list[Candidate],
+        interference: Interference,
+        symbolic: Symbolic,
+        background: np.ndarray,
+        opaque: list[int],
+    ):
+        self.candidates = candidates
+        self.interference = interference
+        self.symbolic = symbolic
+        self.background = background
+        self.opaque = opaque
+        """Statements that allocate memory this analysis cannot size (calls, lambdas
+        that allocate per lane): no class may hold more there than before."""
+        self.baseline_profile = self.profile([[c] for c in candidates])
+        self.baseline = self.baseline_profile.max(axis=1)
+
+    def fits(self, new: Candidate, members: list[Candidate]) -> bool:
+        if any(m.alloc.block.type != new.alloc.block.type for m in members):
+            return False
+        if any(self.interference.interferes(new.alloc.block, m.alloc.block) for m in members):
+            return False
+        everyone = [*members, new]
+        rep = min(everyone, key=lambda c: c.position)
+        for c in everyone:
+            if c is rep or self.symbolic.equal(c.size, rep.size):
+                continue
+            if not dominates(c.alloc.bytes, rep.alloc):
+                return False  # the max trick needs the size where the class is allocated
+        return True
+
+    def peaks(self, classes: list[list[Candidate]]) -> np.ndarray:
+        """The peak bytes of each scenario."""
+        return self.profile(classes).max(axis=1)
+
+    def profile(self, classes: list[list[Candidate]]) -> np.ndarray:
+        """The bytes live at each statement in each scenario: a class's block lives
+        from its first member's first use to its last member's last use, at its
+        largest member's size."""
+        profile = self.background.copy()
+        for members in classes:
+            lo = min(c.first for c in members)
+            hi = max(c.last for c in members)
+            weight = np.max([c.weights for c in members], axis=0)[:, None]
+            profile[:, lo : hi + 1] += weight
+            carried = max(c.previous_run for c in members)
+            if carried >= 0:  # the previous iteration's block, until its last use
+                profile[:, : min(carried, lo - 1) + 1] += weight
+        return profile
+
+    def admissible(self, classes: list[list[Candidate]]) -> bool:
+        """No scenario's peak is above what it is without reuse, nor what is live
+        where unknown memory is allocated."""
+        profile = self.profile(classes)
+        if not np.all(profile.max(axis=1) <= self.baseline):
+            return False
+        return bool(np.all(profile[:, self.opaque] <= self.baseline_profile[:, self.opaque]))
+
+    def cost(self, classes: list[list[Candidate]]) -> tuple[int, int, int]:
+        """(peak, allocations, bytes allocated), in the nominal scenario."""
+        return int(self.peaks(classes)[0]), len(classes), sum(max(c.weight for c in members) for members in classes)
+
+
+def first_fit(problem: Problem) -> list[list[Candidate]]:
+    """The study's linear scan: each block takes the first class it fits."""
+    classes: list[list[Candidate]] = []
+    for c in problem.candidates:
+        for members in classes:
+            if problem.fits(c, members):
+                members.append(c)
+                break
+        else:
+            classes.append([c])
+    return classes
+
+
+def best_fit(problem: Problem) -> list[list[Candidate]]:
+    """Each block joins the class that leaves the lowest peak, then grows least, when
+    no scenario's peak rises; else it stays on its own."""
+    classes: list[list[Candidate]] = []
+    for n, c in enumerate(problem.candidates):
+        rest = [[x] for x in problem.candidates[n + 1 :]]
+        options = []
+        for i, members in enumerate(classes):
+            if problem.fits(c, members):
+                trial = [m if j != i else [*m, c] for j, m in enumerate(classes)]
+                largest = max(m.weight for m in members)
+                options.append((problem.cost(trial + rest)[0], max(0, c.weight - largest), i, trial))
+        for _, _, i, trial in sorted(options, key=lambda o: o[:3]):
+            if problem.admissible(trial + rest):
+                classes = trial
+                break
+        else:
+            classes.append([c])
+    return classes
+
+
+def colouring(problem: Problem) -> list[list[Candidate]]:
+    """The lowest peak, then the fewest allocations, then the fewest bytes, among the
+    colourings that raise no scenario's peak: branch and bound from best fit."""
+    candidates = problem.candidates
+    start = [best_fit(problem), [[c] for c in candidates]]
+    linear = first_fit(problem)
+    if problem.admissible(linear):
+        start.append(linear)
+    best = min(start, key=problem.cost)
+    best_cost = [problem.cost(best)]
+    best_classes = [[list(m) for m in best]]
+    steps = [0]
+
+    def search(i: int, classes: list[list[Candidate]]) -> None:
+        steps[0] += 1
+        if steps[0] > SEARCH_STEPS:
+            return
+        if i == len(candidates):
+            cost = problem.cost(classes)
+            if cost < best_cost[0] and problem.admissible(classes):
+                best_cost[0] = cost
+                best_classes[0] = [list(m) for m in classes]
+            return
+        c = candidates[i]
+        for members in classes:
+            if problem.fits(c, members):
+                members.append(c)
+                search(i + 1, classes)
+                members.pop()
+        if len(classes) + 1 <= best_cost[0][1] + len(candidates):  # a new class
+            classes.append([c])
+            search(i + 1, classes)
+            classes.pop()
+
+    search(0, [])
+    return best_classes[0]
+
+
+def scenarios(atoms: list[int]) -> list[dict[int, int]]:
+    """Sizes to weigh blocks by: every unknown size large (the nominal scenario
+    first), every one small, and each one large while the others are small and the
+    other way round."""
+    large, small = UNKNOWN_SIZE, 8
+    out = [{a: large for a in atoms}, {a: small for a in atoms}]
+    for a in atoms[:MAX_SCENARIO_ATOMS]:
+        out.append({b: (large if b == a else small) for b in atoms})
+        out.append({b: (small if b == a else large) for b in atoms})
+    return out
+
+
+def _weights(p: Poly, cases: list[dict[int, int]]) -> np.ndarray:
+    out = np.zeros(len(cases), dtype=np.int64)
+    for k, values in enumerate(cases):
+        total = 0
+        for monomial, c in p.terms:
+            term = c
+            for a in monomial:
+                term *= values.get(a, UNKNOWN_SIZE)
+            total += term
+        out[k] = max(total, 0)
+    return out
+
+
+@dataclass
+class Reuse:
+    """Reuses blocks in one function."""
+
+    function: func.FuncOp
+    strategy: str
+    reused: list[tuple[str, str, Poly]] = field(default_factory=list)
+    bytes_saved: Poly = field(default_factory=lambda: Poly.const(0))
+
+    def __post_init__(self) -> None:
+        self.sizes = Symbolic(self.function)  # for the report
+
+    def run(self) -> None:
+        blocks = [b for op in self.function.walk() for r in op.regions for b in r.blocks]
+        for block in blocks:
+            if sum(1 for op in block.ops if isinstance(op, mem.AllocOp)) >= 2:
+                self.reuse_in(block)
+
+    def reuse_in(self, block: Block) -> None:
+        for alloc in [op for op in block.ops if isinstance(op, mem.AllocOp)]:
+            sink_allocation(alloc)
+        aliases = MemoryAliases(self.function)
+        symbolic = Symbolic(self.function)
+        symbolic.assume_facts_of(_fact_ops(block))
+        live = block_liveness(block, aliases)
+        positions = {op: i for i, op in enumerate(block.ops)}
+        allocs = [op for op in block.ops if isinstance(op, mem.AllocOp) and op.block in live.first_use]
+        sizes = {op.block: symbolic.canonical(symbolic.expr(op.bytes)) for op in allocs}
+        others = {m: size for m in live.first_use if m not in sizes and (size := _size_of(m, block, aliases, symbolic))}
+        atoms = sorted({a for p in [*sizes.values(), *others.values()] for a in p.atoms()})
+        cases = scenarios(atoms)
+        candidates = [
+            Candidate(
+                op,
+                symbolic.expr(op.bytes),
+                _weights(sizes[op.block], cases),
+                positions[op],
+                live.first_use[op.block],
+                live.last_use[op.block],
+                live.previous_run.get(op.block, -1),
+            )
+            for op in allocs
+        ]
+        candidates.sort(key=lambda c: (c.first, c.position))
+        if len(candidates) < 2:
+            return
+        interference = Interference(live, aliases, symbolic, {c.alloc.block for c in candidates})
+        # what else is live in the body: blocks from outside it, and those of its
+        # statements' own bodies
+        background = np.zeros((len(cases), live.results + 1), dtype=np.int64)
+        for m, size in others.items():
+            background[:, live.first_use[m] : live.last_use[m] + 1] += _weights(size, cases)[:, None]
+        opaque = [i for i, op in enumerate(live.statements) if _allocates_unseen(op)]
+        problem = Problem(candidates, interference, symbolic, background, opaque)
+        classes = first_fit(problem) if self.strategy == "linear-scan" else colouring(problem)
+        for members in classes:
+            if len(members) > 1:
+                self.merge(members, symbolic)
+
+    def merge(self, members: list[Candidate], symbolic: Symbolic) -> None:
+        members = sorted(members, key=lambda c: c.position)
+        rep = members[0]
+        sizes: list[Candidate] = [rep]
+        for c in members[1:]:
+            if not any(symbolic.equal(c.size, s.size) for s in sizes):
+                sizes.append(c)
+        if len(sizes) > 1:
+            rep.alloc.operands = [_max_tree([s.alloc.bytes for s in sizes], rep.alloc)]
+        for c in members[1:]:
+            size = self.sizes.expr(c.alloc.bytes)
+            self.reused.append((_name(c.alloc.block), _name(rep.alloc.block), size))
+            self.bytes_saved = self.bytes_saved + size
+            c.alloc.block.replace_all_uses_with(rep.alloc.block)
+            erase(c.alloc)
+
+
+def _allocates_unseen(op: Operation) -> bool:
+    """A call, or an op whose bodies allocate (per lane, or in a loop): memory this
+    body's profile does not count."""
+    return any(isinstance(inner, func.CallOp) or (isinstance(inner, mem.AllocOp) and inner is not op) for inner in op.walk()) and not isinstance(op, mem.AllocOp)
+
+
+def _size_of(memory: SSAValue, block: Block, aliases: MemoryAliases, symbolic: Symbolic) -> Poly | None:
+    """A memory's size: its allocation's, or (for one this function did not allocate:
+    a call's result, a parameter) the largest view of it the body uses."""
+    if isinstance(memory.owner, mem.AllocOp):
+        return symbolic.canonical(symbolic.expr(memory.owner.bytes))
+    best: Poly | None = None
+    for op in block.ops:
+        for _, access in nested_accesses(op):
+            for view in access.touched:
+                if aliases.memories(view) != frozenset((memory,)) or not isinstance(view.type, MemRefType):
+                    continue
+                size = Poly.const(numpy_dtype(view.type.element_type).itemsize)
+                for axis in range(view.type.get_num_dims()):
+                    size = size * symbolic.size_of(view, axis)
+                size = symbolic.canonical(size)
+                if best is None or len(size.terms) > len(best.terms):
+                    best = size
+    return best
+
+
+def _max_tree(values: list[SSAValue], before: Operation) -> SSAValue:
+    """A balanced tree of unsigned maxima, inserted before `before`."""
+    block = before.parent_block()
+    assert block is not None
+    layer = list(values)
+    while len(layer) > 1:
+        nxt = []
+        for a, b in zip(layer[0::2], layer[1::2]):
+            op = arith.MaxUIOp(a, b)
+            block.insert_op_before(op, before)
+            nxt.append(op.result)
+        if len(layer) % 2:
+            nxt.append(layer[-1])
+        layer = nxt
+    layer[0].name_hint = layer[0].name_hint or "maxed"
+    return layer[0]
+
+
+def _fact_ops(block: Block) -> list[Operation]:
+    """The ops whose size checks hold wherever `block` runs to its end: those of the
+    block and of the blocks around it."""
+    ops: list[Operation] = []
+    current: Block | None = block
+    while current is not None:
+        ops += list(current.ops)
+        parent = current.parent_op()
+        current = parent.parent_block() if parent is not None else None
+    return ops
+
+
+def _name(value: SSAValue) -> str:
+    return f"%{value.name_hint}" if value.name_hint else "a block"
+
+
+@dataclass(frozen=True)
+class MemoryReusePass(ModulePass):
+    """Memory block reuse of non-interfering blocks."""
+
+    name = "memory-reuse"
+
+    strategy: str = "colouring"
+    report: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.strategy not in STRATEGIES:
+            raise PassFailedException(
+                f"memory-reuse: unknown strategy '{self.strategy}'; use one of {', '.join(STRATEGIES)}"
+            )
+        for f in [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]:
+            reuse = Reuse(f, self.strategy)
+            reuse.run()
+            if self.report:
+                print(
+                    f"memory-reuse: @{f.sym_name.data}: {len(reuse.reused)} blocks reused ({self.strategy}), "
+                    f"{reuse.sizes.describe(reuse.bytes_saved)} bytes no longer allocated",
+                    file=sys.stderr,
+                )
+                for new, old, size in reuse.reused:
+                    print(
+                        f"memory-reuse: @{f.sym_name.data}: {new} reuses {old} ({reuse.sizes.describe(size)} bytes)",
+                        file=sys.stderr,
+                    )
