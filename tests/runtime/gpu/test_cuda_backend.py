@@ -19,7 +19,7 @@ pytestmark = pytest.mark.gpu
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = load_examples(ROOT / "examples")
 LEVEL3 = "soacc-pipeline"  # what the cuda backend runs
-LEVEL2 = "canonicalize,cse,convert-soac-to-mem"  # the same program before kernels
+LEVEL2 = "canonicalize,cse,convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse"  # the same program before kernels
 
 
 def counters(program: soacc.Program) -> dict:
