@@ -226,11 +226,19 @@ class Hoisting:
         downstream = self.destinations(target, block, aliases, live)
         for p in positions:
             anchor = live.statements[p]
-            deps = dependencies_after(creation, anchor)
+            # what the creation needs comes along: scalar code, allocations, and the
+            # arrays it is made from (a replicate of a row) when they are made simply
+            deps = _needed(creation, anchor, aliases)
             if deps is None:
                 continue
-            if self.may_cross(creation, live.statements[p:created_at], set(deps), chain | {target}, downstream, aliases):
-                move_before([*deps, creation], anchor)
+            moving = [*deps, creation]
+            # a creation that copies an array at its last use could take that array's
+            # place (short-circuit): moving it above other uses of the array would
+            # spoil that
+            spoiled = candidate_copy(creation, aliases, live) if isinstance(creation, mem.CopyOp) else None
+            downstream_here = downstream | (spoiled or frozenset())
+            if self.may_cross(moving, live.statements[p:created_at], chain | {target}, downstream_here, aliases):
+                move_before(moving, anchor)
                 return True
         return False
 
@@ -268,26 +276,69 @@ class Hoisting:
 
     @staticmethod
     def may_cross(
-        creation: Operation,
+        moving: list[Operation],
         crossed: list[Operation],
-        moving: set[Operation],
         chain: frozenset[SSAValue],
         downstream: frozenset[SSAValue],
         aliases: MemoryAliases,
     ) -> bool:
-        writes = written_memories(creation, aliases)
-        reads = read_memories(creation, aliases)
+        """Whether the ops may move above the crossed ones: legal (no memory one
+        writes and another touches) and wise (the study's heuristic)."""
+        moved = set(moving)
+        effects = [(written_memories(op, aliases), read_memories(op, aliases)) for op in moving]
         for op in crossed:
-            if op in moving:
+            if op in moved:
                 continue
             touched = touched_memories(op, aliases)
-            if writes & touched or reads & written_memories(op, aliases):
-                return False  # the order of the two matters
+            written = written_memories(op, aliases)
+            for writes, reads in effects:
+                if writes & touched or reads & written:
+                    return False  # the order of the two matters
             if touched & downstream:
                 return False  # it would block merging the target further (Fig 7.11)
-            if (is_loop(op) or is_kernel(op)) and not written_memories(op, aliases) <= chain:
+            if (is_loop(op) or is_kernel(op)) and not written <= chain:
                 return False  # the study's heuristic: never past an unrelated loop or kernel
         return True
+
+
+def _needed(op: Operation, anchor: Operation, aliases: MemoryAliases) -> list[Operation] | None:
+    """The ops from `anchor` to `op` that `op` needs before it: those defining values
+    it uses and those writing memory it reads, transitively, in block order (None when
+    one of them is a loop, a kernel or a call, which never move)."""
+    block = op.parent_block()
+    assert block is not None
+    span = []
+    current = anchor
+    while current is not None and current is not op:
+        span.append(current)
+        current = current.next_op
+    needed: set[Operation] = set()
+    pending = [op]
+    while pending:
+        current = pending.pop()
+        deps = dependencies_after(current, anchor, _simple)
+        if deps is None:
+            return None
+        for dep in deps:
+            if dep not in needed:
+                needed.add(dep)
+                pending.append(dep)
+        reads = read_memories(current, aliases)
+        for other in span:
+            if other in needed or not other.is_before_in_block(current):
+                continue
+            if written_memories(other, aliases) & reads:
+                if not _simple(other):
+                    return None
+                needed.add(other)
+                pending.append(other)
+    return sorted(needed, key=lambda o: block.get_operation_index(o))
+
+
+def _simple(op: Operation) -> bool:
+    """Ops that may move with an in-place target's creation: anything without a body
+    (no loop or kernel, which the study never hoists) and no call."""
+    return not op.regions and not isinstance(op, func.CallOp)
 
 
 @dataclass(frozen=True)

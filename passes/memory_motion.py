@@ -77,10 +77,11 @@ def captured(op: Operation) -> list[SSAValue]:
     return list(out)
 
 
-def dependencies_after(op: Operation, anchor: Operation) -> list[Operation] | None:
-    """The movable ops of `op`'s block, between `anchor` (included) and `op`, that
-    `op` depends on (transitively), in block order; None when a dependency there
-    cannot move (a load, a kernel, a loop)."""
+def dependencies_after(op: Operation, anchor: Operation, movable=None) -> list[Operation] | None:
+    """The ops of `op`'s block, between `anchor` (included) and `op`, that `op`
+    depends on (transitively), in block order; None when a dependency there cannot
+    move (by default: anything but pure ops and allocations)."""
+    movable = movable or is_movable
     block = op.parent_block()
     assert block is not None
     needed: dict[Operation, None] = {}
@@ -93,7 +94,7 @@ def dependencies_after(op: Operation, anchor: Operation) -> list[Operation] | No
                 continue
             if not (anchor is definer or anchor.is_before_in_block(definer)):
                 continue
-            if not is_movable(definer):
+            if not movable(definer):
                 return None
             needed[definer] = None
             pending.append(definer)
@@ -111,19 +112,20 @@ def move_before(ops: Iterable[Operation], anchor: Operation) -> None:
         block.insert_op_before(op, anchor)
 
 
-def hoist_as_high_as_possible(op: Operation) -> None:
-    """Moves a movable op, and the movable ops it depends on, up to just after the last
-    op it depends on that cannot move (the block's start when there is none)."""
+def hoist_as_high_as_possible(op: Operation, done: set[Operation] | None = None) -> None:
+    """Moves a movable op up to just after the last op it depends on, first moving
+    the movable ops it depends on as high as they go (the study's hoisting)."""
     block = op.parent_block()
     assert block is not None
-    first = block.first_op
-    assert first is not None
-    deps = dependencies_after(op, first)
-    if deps is None:
-        # some dependency cannot move: hoist only as far as the latest such op allows
-        deps = []
-    for dep in [*deps, op]:
-        _hoist_one(dep, block)
+    done = set() if done is None else done
+    if op in done:
+        return
+    done.add(op)
+    for v in captured(op):
+        definer = definer_in(v, block)
+        if definer is not None and is_movable(definer):
+            hoist_as_high_as_possible(definer, done)
+    _hoist_one(op, block)
 
 
 def _hoist_one(op: Operation, block: Block) -> None:

@@ -302,7 +302,7 @@ class ShortCircuit:
                 if not self.branch_array_safe(inner, alloc, root, dst, others, block_result, outside):
                     return False
             else:
-                if not self.outside_array_safe(block, live, at_if, alloc, root, dst, targets, inner, block_result):
+                if not self.outside_array_safe(block, live, at_if, at, alloc, root, dst, targets, inner, block_result):
                     return False
         # all or nothing: every plan is safe; rewrite them
         destination_block = self._destination_block(dst)
@@ -353,13 +353,13 @@ class ShortCircuit:
         point = self.first_user(root, inner)
         return point is not None and Materialiser(point).possible(dst)
 
-    def outside_array_safe(self, block, live, at_if, alloc, root, dst, targets, inner, block_result) -> bool:
+    def outside_array_safe(self, block, live, at_if, at, alloc, root, dst, targets, inner, block_result) -> bool:
         """A branch array made before the `if`: the conditions up to the `if`, and its
         branch does not touch the destination."""
         memory = alloc.block
         if block_result is not None and inner.last_op.operands[block_result] is not memory:
             return False
-        if live.last_use.get(memory) != at_if:
+        if live.last_use.get(memory, -1) > at:
             return False
         made = live.first_use.get(memory)
         if made is None or made >= at_if:
@@ -395,7 +395,12 @@ def _with_type(view: SSAValue, wanted, point: Operation, root: mem.ViewOp) -> SS
 
 
 def _name(value: SSAValue) -> str:
-    return f"%{value.name_hint}" if value.name_hint else "an array"
+    if value.name_hint:
+        return f"%{value.name_hint}"
+    root = root_view(value)
+    if root is not None and root.result.name_hint:
+        return f"a part of %{root.result.name_hint}"
+    return "an array"
 
 
 @dataclass(frozen=True)
@@ -419,7 +424,7 @@ class ShortCircuitPass(ModulePass):
                 )
                 for m in sc.merges:
                     print(
-                        f"short-circuit: @{f.sym_name.data}: {m.source} made in place of {m.destination} "
+                        f"short-circuit: @{f.sym_name.data}: {m.source} made in {m.destination} "
                         f"({sc.sizes.describe(m.bytes)} bytes)",
                         file=sys.stderr,
                     )

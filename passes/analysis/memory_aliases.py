@@ -46,7 +46,7 @@ def root_view(view: SSAValue) -> mem.ViewOp | None:
     return None
 
 
-def _lambda_row_sources(op: Operation, arg: BlockArgument) -> list[SSAValue]:
+def lambda_row_sources(op: Operation, arg: BlockArgument) -> list[SSAValue]:
     """The arrays a lambda parameter is a row (or element) of."""
     if isinstance(op, mem.MapOp):
         k = len(op.inputs)
@@ -166,7 +166,7 @@ class MemoryAliases:
                 for block in region.blocks:
                     for arg in block.args:
                         if is_memory_value(arg):
-                            changed |= self._set(arg, self._union(_lambda_row_sources(op, arg)))
+                            changed |= self._set(arg, self._union(lambda_row_sources(op, arg)))
         else:
             opaque_results = [r for r in op.results if is_memory_value(r)]
             if opaque_results:

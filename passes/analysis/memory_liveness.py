@@ -30,8 +30,8 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from soacc.dialects import mem
-from soacc.passes.analysis.memory_access import nested_accesses, repeats
-from soacc.passes.analysis.memory_aliases import MemoryAliases
+from soacc.passes.analysis.memory_access import is_loop, nested_accesses, repeats
+from soacc.passes.analysis.memory_aliases import MemoryAliases, lambda_row_sources
 
 
 def touched_memories(op: Operation, aliases: MemoryAliases) -> frozenset[SSAValue]:
@@ -122,13 +122,13 @@ def block_liveness(block: Block, aliases: MemoryAliases) -> BlockLiveness:
     live.local = set(allocated_at)
     parent = block.parent_op()
     repeating = parent is not None and repeats(parent)
+    carried = set(block.args) if parent is not None and is_loop(parent) else set()
     for i, op in enumerate(statements):
-        touched = touched_memories(op, aliases)
-        # before its allocation, a local block is a previous run's (through a loop's
-        # carried block): not this block
-        for m in touched:
-            if allocated_at.get(m, -1) >= i:
-                live.previous_run[m] = i
+        touched, previous = _touches(op, aliases, carried, set(allocated_at))
+        # before its allocation, a local block is a previous run's too
+        previous |= {m for m in touched if allocated_at.get(m, -1) >= i}
+        for m in previous:
+            live.previous_run[m] = i
         touched = frozenset(m for m in touched if allocated_at.get(m, -1) < i)
         live.touches.append(touched)
         for m in touched:
@@ -146,6 +146,50 @@ def block_liveness(block: Block, aliases: MemoryAliases) -> BlockLiveness:
             if repeating:
                 live.last_use[m] = live.results
     return live
+
+
+def _touches(
+    op: Operation, aliases: MemoryAliases, carried: set[SSAValue], local: set[SSAValue]
+) -> tuple[frozenset[SSAValue], set[SSAValue]]:
+    """What a statement of a loop body touches: (this run's memories, local memories
+    whose previous run's block it touches through the loop's carried arrays)."""
+    if not carried:
+        return touched_memories(op, aliases), set()
+    now: set[SSAValue] = set()
+    previous: set[SSAValue] = set()
+    for _, access in nested_accesses(op):
+        for view in access.touched:
+            memories = aliases.memories(view)
+            if through(view, carried):
+                previous |= memories & local
+                now |= memories - local
+            else:
+                now |= memories
+    return frozenset(now), previous
+
+
+def through(view: SSAValue, carried: set[SSAValue]) -> bool:
+    """The view is a loop-carried array, or a slice, transpose or lambda row of one."""
+    seen: set[SSAValue] = set()
+    pending = [view]
+    while pending:
+        v = pending.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        if v in carried:
+            continue
+        owner = v.owner
+        if isinstance(owner, mem.SliceOp | mem.TransposeOp):
+            pending.append(owner.operands[0])
+        elif isinstance(owner, Block) and owner.parent_op() is not None and owner.parent_op().dialect_name() == "mem":
+            sources = lambda_row_sources(owner.parent_op(), v)
+            if not sources:
+                return False
+            pending += sources
+        else:
+            return False
+    return True
 
 
 def _made_inside(memory: SSAValue, block: Block) -> bool:
