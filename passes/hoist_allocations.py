@@ -34,7 +34,7 @@ import sys
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -152,6 +152,8 @@ def candidate_copy(copy: mem.CopyOp, aliases: MemoryAliases, live: BlockLiveness
     copy (safety condition 1). None otherwise."""
     if mem.space_of(copy.source.type) != mem.space_of(copy.dest.type):
         return None
+    if not isinstance(copy.source.owner, mem.ViewOp | scf.IfOp):
+        return None  # a slice or transpose of an array is not an array of its own
     block = copy.parent_block()
     assert block is not None
     memories = _local_memories(copy.source, block, aliases)
@@ -229,8 +231,8 @@ class Hoisting:
             # what the creation needs comes along: scalar code, allocations, and the
             # arrays it is made from (a replicate of a row) when they are made simply
             deps = _needed(creation, anchor, aliases)
-            if deps is None:
-                continue
+            if deps is None or anchor in deps:
+                continue  # something it needs cannot move, or is the anchor itself
             moving = [*deps, creation]
             # a creation that copies an array at its last use could take that array's
             # place (short-circuit): moving it above other uses of the array would
