@@ -177,11 +177,12 @@ class Symbolic:
             return "0"
         parts = []
         for m, c in p.terms:
-            factors = [self.describe_atom(a) for a in m]
+            factors = sorted(self.describe_atom(a) for a in m)
             if c != 1 or not factors:
                 factors.insert(0, str(c))
-            parts.append("*".join(factors))
-        return " + ".join(parts).replace("+ -", "- ")
+            parts.append((len(m) == 0, "*".join(factors[1:] if c != 1 and factors[1:] else factors), "*".join(factors)))
+        # a stable order: by the names in each term, constants last
+        return " + ".join(text for _, _, text in sorted(parts)).replace("+ -", "- ")
 
     # --- index values as polynomials ------------------------------------------------------
 
