@@ -22,7 +22,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from soacc.dialects import mem
 from soacc.passes.analysis.memory_access import nested_accesses
-from soacc.passes.analysis.memory_aliases import MemoryAliases
+from soacc.passes.analysis.memory_aliases import MemoryAliases, lambda_row_sources
 from soacc.passes.analysis.memory_liveness import BlockLiveness
 from soacc.passes.analysis.symbolic import Symbolic
 
@@ -61,19 +61,46 @@ def rows_read_before_written(
         # the output row is written once the lambda is done, so every read came
         # before; the row copied in must not be memory of the input or output
         return not (aliases.memories(yielded) & memories)
-    # the row is built in place: only by nested maps that are row-wise themselves
-    builders = [use.operation for use in p_out.uses if use.operation is not terminator]
-    for builder in builders:
-        if not isinstance(builder, mem.MapOp) or builder.parent_block() is not body:
+    # the row is built in place: every statement that reads the input row comes
+    # before the first that writes the output row, or is a nested map that reads and
+    # writes them row by row itself
+    if yielded is not p_out:
+        return False
+    statements = [op for op in body.ops if op is not terminator]
+    readers = _statements_using(p_in, body)
+    writers = _statements_using(p_out, body)
+    if not writers:
+        return True
+    first_write = min(statements.index(w) for w in writers)
+    for reader in readers:
+        if statements.index(reader) < first_write:
+            continue
+        if reader not in writers or not isinstance(reader, mem.MapOp):
             return False
-        if list(builder.outputs).count(p_out) != 1 or list(builder.inputs).count(p_in) != 1:
+        if list(reader.outputs).count(p_out) != 1 or list(reader.inputs).count(p_in) != 1:
             return False
-        j = list(builder.outputs).index(p_out)
-        i = list(builder.inputs).index(p_in)
-        if not rows_read_before_written(builder, i, j, aliases, memories):
+        j = list(reader.outputs).index(p_out)
+        i = list(reader.inputs).index(p_in)
+        if not rows_read_before_written(reader, i, j, aliases, memories):
             return False
-    # the input row is read only by those builders, as they write
-    return _only_used_by(p_in, set(builders)) and yielded is p_out
+    return True
+
+
+def _statements_using(view: SSAValue, block) -> set[Operation]:
+    """The statements of `block` that use the view or a view made of it."""
+    out: set[Operation] = set()
+    pending = [view]
+    while pending:
+        v = pending.pop()
+        for use in v.uses:
+            statement = block.find_ancestor_op_in_block(use.operation)
+            if statement is None or statement is block.last_op:
+                continue
+            if isinstance(use.operation, mem.SliceOp | mem.TransposeOp) and use.operation.parent_block() is block:
+                pending.append(use.operation.results[0])
+                continue
+            out.add(statement)
+    return out
 
 
 def map_exception(
@@ -121,15 +148,24 @@ def map_exception(
 
 
 def _reaches_only_through(value: SSAValue, params: set) -> bool:
-    """The value is one of the parameters or a view derived from one."""
-    while True:
-        if value in params:
-            return True
-        owner = value.owner
-        if isinstance(owner, mem.SliceOp | mem.TransposeOp):
-            value = owner.operands[0]
+    """The value is one of the parameters, or a view or a nested lambda's row made of
+    one."""
+    pending = [value]
+    while pending:
+        v = pending.pop()
+        if v in params:
             continue
-        return False
+        owner = v.owner
+        if isinstance(owner, mem.SliceOp | mem.TransposeOp):
+            pending.append(owner.operands[0])
+        elif isinstance(v, BlockArgument) and owner.parent_op() is not None and owner.parent_op().dialect_name() == "mem":
+            sources = lambda_row_sources(owner.parent_op(), v)
+            if not sources:
+                return False
+            pending += sources
+        else:
+            return False
+    return True
 
 
 class Interference:
