@@ -1,0 +1,56 @@
+"""Memory block merging on the GPU (marker gpu): every example and random programs give
+the same results on the cuda backend with the memory passes on and off, and with them
+the same as the reference executor; the passes never add a device allocation or a
+device-to-device copy. Skipped where there is no GPU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from random_programs import inputs, program
+
+import soacc
+from soacc.tools.examples import load_examples, mismatch
+
+pytestmark = pytest.mark.gpu
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = load_examples(ROOT / "examples")
+ON, OFF = "soacc-pipeline", "soacc-pipeline{memory=false}"
+LEVEL2 = "canonicalize,cse,convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse"
+
+
+def copies(args):
+    return [np.copy(a) if isinstance(a, np.ndarray) else a for a in args]
+
+
+def device(program: soacc.Program) -> tuple[int, int]:
+    s = program.statistics
+    return s.spaces["device"].allocations if "device" in s.spaces else 0, s.copies["device->device"].count
+
+
+def check(source, args_list, rtol: float, atol: float) -> None:
+    on = soacc.compile(source, backend="cuda", pipeline=ON)
+    off = soacc.compile(source, backend="cuda", pipeline=OFF)
+    cpu = soacc.compile(source, backend="numpy", pipeline=LEVEL2)
+    for args in args_list:
+        got, want = on.main(*copies(args)), off.main(*copies(args))
+        assert mismatch(got, want, rtol, atol) is None
+        assert mismatch(got, cpu.main(*copies(args)), rtol, atol) is None
+        (a_on, c_on), (a_off, c_off) = device(on), device(off)
+        assert a_on <= a_off and c_on <= c_off
+        assert on.statistics.copies == cpu.statistics.copies
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
+def test_every_example_on_the_gpu(example):
+    args = [example.make_inputs(np.random.default_rng(size), size) for size in (0, 1, 7, 300)]
+    check(example.program_path, args, example.rtol, example.atol)
+
+
+@pytest.mark.parametrize("batch", range(4))
+def test_random_programs_on_the_gpu(batch):
+    for seed in range(batch * 15, batch * 15 + 15):
+        check(program(seed), [inputs(seed, n) for n in (1, 5, 300)], 1e-6, 0.0)
