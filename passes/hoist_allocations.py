@@ -45,9 +45,7 @@ from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
 from soacc.passes.analysis.memory_liveness import (
     BlockLiveness,
     block_liveness,
-    read_memories,
-    touched_memories,
-    written_memories,
+    memories_in_run,
 )
 from soacc.passes.memory_motion import dependencies_after, erase, hoist_as_high_as_possible, is_pure, move_before
 from xdsl.passes import ModulePass
@@ -287,12 +285,12 @@ class Hoisting:
         """Whether the ops may move above the crossed ones: legal (no memory one
         writes and another touches) and wise (the study's heuristic)."""
         moved = set(moving)
-        effects = [(written_memories(op, aliases), read_memories(op, aliases)) for op in moving]
+        effects = [(memories_in_run(op, aliases, "write"), memories_in_run(op, aliases, "read")) for op in moving]
         for op in crossed:
             if op in moved:
                 continue
-            touched = touched_memories(op, aliases)
-            written = written_memories(op, aliases)
+            touched = memories_in_run(op, aliases, "touch")
+            written = memories_in_run(op, aliases, "write")
             for writes, reads in effects:
                 if writes & touched or reads & written:
                     return False  # the order of the two matters
@@ -325,11 +323,11 @@ def _needed(op: Operation, anchor: Operation, aliases: MemoryAliases) -> list[Op
             if dep not in needed:
                 needed.add(dep)
                 pending.append(dep)
-        reads = read_memories(current, aliases)
+        reads = memories_in_run(current, aliases, "read")
         for other in span:
             if other in needed or not other.is_before_in_block(current):
                 continue
-            if written_memories(other, aliases) & reads:
+            if memories_in_run(other, aliases, "write") & reads:
                 if not _simple(other):
                     return None
                 needed.add(other)

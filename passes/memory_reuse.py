@@ -150,8 +150,8 @@ class Problem:
             weight = np.max([c.weights for c in members], axis=0)[:, None]
             profile[:, lo : hi + 1] += weight
             carried = max(c.previous_run for c in members)
-            if carried >= 0:  # the previous iteration's block, until its last use
-                profile[:, : min(carried, lo - 1) + 1] += weight
+            if carried >= 0:  # the previous iteration's block, a block of its own, until its last use
+                profile[:, : carried + 1] += weight
         return profile
 
     def admissible(self, classes: list[list[Candidate]]) -> bool:

@@ -148,6 +148,29 @@ def block_liveness(block: Block, aliases: MemoryAliases) -> BlockLiveness:
     return live
 
 
+def memories_in_run(op: Operation, aliases: MemoryAliases, which: str) -> frozenset[SSAValue]:
+    """The memories a statement reads (`which="read"`), writes (`"write"`) or either
+    (`"touch"`), as `read_memories` and the others, but in a loop body the blocks it
+    allocates are this iteration's: what the statement reaches through the loop's
+    carried arrays is the previous iteration's block, and is left out."""
+    block = op.parent_block()
+    parent = block.parent_op() if block is not None else None
+    carried = set(block.args) if parent is not None and is_loop(parent) else set()
+    local = {o.block for o in block.ops if isinstance(o, mem.AllocOp)} if carried else set()
+    out: set[SSAValue] = set()
+    for _, access in nested_accesses(op):
+        if which == "read":
+            views = access.reads + access.opaque
+        elif which == "write":
+            views = access.writes + access.opaque
+        else:
+            views = access.touched
+        for view in views:
+            memories = aliases.memories(view)
+            out |= memories - local if carried and through(view, carried) else memories
+    return frozenset(out)
+
+
 def _touches(
     op: Operation, aliases: MemoryAliases, carried: set[SSAValue], local: set[SSAValue]
 ) -> tuple[frozenset[SSAValue], set[SSAValue]]:
