@@ -19,6 +19,15 @@ memory); each class becomes one allocation, and every array of the class lives i
   are reused among themselves, with the max trick inside the kernel.
 - Blocks allocated in a body are only reused within it: a loop iteration's block is a
   new block every iteration, and a block from outside a loop would be shared by all.
+- Loops iterate in place (the study's L3, which it could not do): the block a loop
+  body makes for the next iteration's array becomes the block of the array it
+  carries, when that array is dead once the new block is first written (or the
+  statement writing it reads it row by row first, reading other rows only where no lane
+  writes) and the loop consumes the block it starts from. The copy an in-place update
+  of a carried array needs in every iteration is then removed, or, when the loop may not
+  overwrite the array it starts from, made once before the loop. The array is then the
+  same view in every iteration, and the loop stops carrying it. `loops=false` turns
+  this off.
 
 `strategy=linear-scan` is the study's algorithm: in order of creation, each block takes
 the first earlier class it fits (first fit). It is not optimal (the study's §9.2), and
@@ -42,19 +51,21 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import mem
-from soacc.passes.analysis.interference import Interference
+from soacc.passes.analysis.interference import Interference, map_exception
 from soacc.passes.analysis.memory_access import nested_accesses
 from soacc.passes.analysis.memory_aliases import MemoryAliases
-from soacc.passes.analysis.memory_liveness import block_liveness
-from soacc.passes.analysis.symbolic import Poly, Symbolic
-from soacc.passes.memory_motion import dominates, erase, sink_allocation
+from soacc.passes.analysis.memory_aliases import lambda_row_sources
+from soacc.passes.analysis.memory_liveness import block_liveness, written_memories
+from soacc.passes.analysis.symbolic import IndexFunction, Poly, Symbolic
+from soacc.passes.memory_motion import Materialiser, dominates, erase, is_pure, sink_allocation
 from soacc.runtime.dtypes import numpy_dtype
 
 STRATEGIES = ("colouring", "linear-scan")
@@ -269,13 +280,18 @@ class Reuse:
 
     function: func.FuncOp
     strategy: str
+    loops: bool = True
     reused: list[tuple[str, str, Poly]] = field(default_factory=list)
+    copies_removed: int = 0
     bytes_saved: Poly = field(default_factory=lambda: Poly.const(0))
 
     def __post_init__(self) -> None:
         self.sizes = Symbolic(self.function)  # for the report
 
     def run(self) -> None:
+        if self.loops:
+            for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
+                self.reuse_carried(loop)
         blocks = [b for op in self.function.walk() for r in op.regions for b in r.blocks]
         for block in blocks:
             if sum(1 for op in block.ops if isinstance(op, mem.AllocOp)) >= 2:
@@ -322,6 +338,148 @@ class Reuse:
             if len(members) > 1:
                 self.merge(members, symbolic)
 
+    def reuse_carried(self, loop: scf.ForOp) -> None:
+        """Iterates in place (the study's L3): the block a loop body makes for the
+        next iteration's carried array becomes the block of the carried array itself.
+
+        The new block must have the size and the array the layout of the one the loop
+        starts from, and in the body the carried array must be dead once the new
+        block is first written (or the statement that writes it reads the carried
+        array row by row first). The loop must consume the block it starts from; when
+        it does not, and the body's first touch of its new block is a copy of the
+        whole carried array (the copy an in-place update of a carried array needs),
+        that copy is made once, before the loop, into a block of its own. The copy in
+        the body then copies nothing and is removed."""
+        changed = True
+        while changed:
+            changed = False
+            body = loop.body.block
+            terminator = body.last_op
+            assert terminator is not None
+            for r in range(len(loop.iter_args)):
+                if not isinstance(body.args[r + 1].type, MemRefType):
+                    continue
+                yielded = list(terminator.operands)
+                view_op = yielded[r].owner
+                if not (isinstance(view_op, mem.ViewOp) and view_op.parent_block() is body):
+                    continue
+                alloc = view_op.block.owner
+                if not (isinstance(alloc, mem.AllocOp) and alloc.parent_block() is body):
+                    continue
+                positions = [k for k, v in enumerate(yielded) if v is alloc.block]
+                if len(positions) > 1 or yielded.count(yielded[r]) != 1:
+                    continue
+                q = positions[0] if positions else None
+                if q is not None and not (q < len(loop.iter_args) and loop.iter_args[q].type == alloc.block.type):
+                    continue
+                if self._carry_in_place(loop, r, q, view_op, alloc):
+                    # the array is now the same view in every iteration: not carried
+                    loop = _stop_carrying(loop, [r] if q is None else [r, q])
+                    changed = True
+                    break
+
+    def _carry_in_place(
+        self, loop: scf.ForOp, r: int, q: int | None, view_op: mem.ViewOp, alloc: mem.AllocOp
+    ) -> bool:
+        """reuse_carried for the array carried at position r, made in the body by
+        `view_op` of `alloc` (whose block is carried at position q, or not at all)."""
+        body = loop.body.block
+        array = body.args[r + 1]
+        carried = body.args[q + 1] if q is not None else None
+        start_view = loop.iter_args[r]
+        aliases = MemoryAliases(self.function)
+        symbolic = Symbolic(self.function)
+        symbolic.assume_facts_of(_fact_ops(body))
+        live = block_liveness(body, aliases)
+        if alloc.block not in live.first_use or live.first_use[alloc.block] >= live.results:
+            return False
+        first = live.first_use[alloc.block]
+        statement = live.statements[first]
+        identity = statement if _copies_whole(statement, array, view_op) else None
+        start_ixfun = symbolic.index_function(start_view)
+        made = symbolic.index_function(view_op.results[0])
+        start = start_ixfun.block if start_ixfun is not None else None
+        consumed = (
+            start is not None
+            and made is not None
+            and isinstance(start.owner, mem.AllocOp)
+            and start.owner.parent_block() is loop.parent_block()
+            and (q is None or loop.iter_args[q] is start)
+            and start.type == alloc.block.type
+            and _consumed_by(start, loop)
+            and symbolic.equal(symbolic.expr(alloc.bytes), symbolic.expr(start.owner.bytes))
+            and _same_layout(start_ixfun, made, symbolic)
+        )
+        before = Materialiser(loop)
+        if not consumed and not (
+            identity is not None
+            and before.possible(alloc.bytes)
+            and all(before.possible(v) for v in view_op.operands[1:])
+            and start_view.type == array.type
+        ):
+            return False
+        first_write = first
+        if identity is not None:
+            later = [i for i in range(first + 1, live.results) if alloc.block in written_memories(live.statements[i], aliases)]
+            first_write = min(later, default=live.results)
+        reads = [
+            i
+            for i, op in enumerate(live.statements)
+            if op is not identity and _reads_carried(op, array, start if consumed else None, aliases)
+        ]
+        last_read = max(reads, default=-1)
+        yielded = list(body.last_op.operands)
+        if any(k != r and _derived_from(v, array, aliases) for k, v in enumerate(yielded)):
+            return False  # the carried array is yielded elsewhere: it outlives the body
+        if last_read > first_write or (
+            last_read == first_write
+            and not (
+                consumed
+                and carried is not None
+                and map_exception(live.statements[first_write], start, alloc.block, aliases, symbolic, carried=carried)
+            )
+        ):
+            return False
+        if not consumed:
+            start = self._copy_before(loop, r, q, alloc, view_op)
+        size = self.sizes.expr(alloc.bytes)
+        how = "the loop's carried block" if consumed else "the loop's carried block, copied into once before the loop"
+        self.reused.append((_name(alloc.block), f"{_name(start)} ({how})", size))
+        self.bytes_saved = self.bytes_saved + size
+        alloc.block.replace_all_uses_with(carried if carried is not None else start)
+        erase(alloc)
+        if identity is not None:
+            erase(identity)
+            self.copies_removed += 1
+        return True
+
+    def _copy_before(
+        self, loop: scf.ForOp, r: int, q: int | None, alloc: mem.AllocOp, view_op: mem.ViewOp
+    ) -> SSAValue:
+        """Makes the loop start from a copy of its initial array in a block of its own
+        made before the loop (of the body's allocation size, in the layout the body
+        yields); returns the new block."""
+        before = Materialiser(loop)
+        new_alloc = mem.AllocOp(before.value(alloc.bytes), alloc.block.type.space)
+        layout = [before.value(v) for v in view_op.operands[1:]]
+        new_view = view_op.clone()
+        offset = len(loop.operands) - len(loop.iter_args)
+        new_copy = mem.CopyOp(loop.iter_args[r], new_view.results[0])
+        parent = loop.parent_block()
+        assert parent is not None
+        parent.insert_ops_before([new_alloc, new_view, new_copy], loop)
+        new_view.operands = [new_alloc.block, *layout]
+        array = loop.body.block.args[r + 1]
+        if array.name_hint:
+            new_alloc.block.name_hint = f"{array.name_hint}_mem"
+            new_view.results[0].name_hint = array.name_hint
+        operands = list(loop.operands)
+        operands[offset + r] = new_view.results[0]
+        if q is not None:
+            operands[offset + q] = new_alloc.block
+        loop.operands = operands
+        return new_alloc.block
+
     def merge(self, members: list[Candidate], symbolic: Symbolic) -> None:
         members = sorted(members, key=lambda c: c.position)
         rep = members[0]
@@ -337,6 +495,113 @@ class Reuse:
             self.bytes_saved = self.bytes_saved + size
             c.alloc.block.replace_all_uses_with(rep.alloc.block)
             erase(c.alloc)
+
+
+def _stop_carrying(loop: scf.ForOp, positions: list[int]) -> scf.ForOp:
+    """The loop without the carried values at `positions`, each the value it starts
+    with in every iteration and after the loop; returns the new loop."""
+    body = loop.body.block
+    terminator = body.last_op
+    assert terminator is not None
+    inits = list(loop.iter_args)
+    for k in positions:
+        body.args[k + 1].replace_all_uses_with(inits[k])
+        loop.results[k].replace_all_uses_with(inits[k])
+    keep = [k for k in range(len(inits)) if k not in positions]
+    dropped = [terminator.operands[k] for k in positions]
+    terminator.operands = [terminator.operands[k] for k in keep]
+    for k in sorted(positions, reverse=True):
+        body.erase_arg(body.args[k + 1])
+    for value in dropped:
+        if isinstance(value, OpResult) and not value.uses and is_pure(value.op):
+            erase(value.op)
+    new = scf.ForOp(loop.lb, loop.ub, loop.step, [inits[k] for k in keep], loop.detach_region(loop.body))
+    parent = loop.parent_block()
+    assert parent is not None
+    parent.insert_op_before(new, loop)
+    for i, k in enumerate(keep):
+        new.results[i].name_hint = loop.results[k].name_hint
+        loop.results[k].replace_all_uses_with(new.results[i])
+    erase(loop)
+    return new
+
+
+def _copies_whole(op: Operation, array: SSAValue, view_op: mem.ViewOp) -> bool:
+    """`op` copies the whole carried array into the view the body yields in its
+    place: nothing, once the two are one block in one layout."""
+    return isinstance(op, mem.CopyOp) and op.source is array and op.dest is view_op.results[0]
+
+
+def _same_layout(a: IndexFunction, b: IndexFunction, symbolic: Symbolic) -> bool:
+    return symbolic.same_addresses(a, b)
+
+
+def _derived_from(view: SSAValue, array: SSAValue, aliases: MemoryAliases) -> bool:
+    """`view` is the carried array, a slice, transpose or lambda row of it, or a
+    carried array of the same loop body that may share its memory."""
+    body = array.owner
+    pending, seen = [view], set()
+    while pending:
+        v = pending.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        if v is array:
+            return True
+        owner = v.owner
+        if isinstance(owner, Block) and owner is body:
+            if isinstance(v.type, MemRefType | mem.BlockType) and aliases.memories(v) & aliases.memories(array):
+                return True
+        elif isinstance(owner, mem.SliceOp | mem.TransposeOp):
+            pending.append(owner.operands[0])
+        elif isinstance(owner, Block) and owner.parent_op() is not None:
+            pending += lambda_row_sources(owner.parent_op(), v)
+    return False
+
+
+def _reads_carried(op: Operation, array: SSAValue, start: SSAValue | None, aliases: MemoryAliases) -> bool:
+    """`op` (a statement of the loop body) touches the carried array: through a view
+    that may be in the block the loop starts from (`start`, when the loop consumes
+    it), or through the carried array itself."""
+    for _, access in nested_accesses(op):
+        for view in access.touched:
+            if start is not None and start in aliases.memories(view):
+                return True
+            if _derived_from(view, array, aliases):
+                return True
+    return False
+
+
+def _consumed_by(block: SSAValue, loop: scf.ForOp) -> bool:
+    """Nothing uses the block or a view of it after the loop starts but the loop, as
+    the block and array it starts from: the loop may overwrite it."""
+    parent = loop.parent_block()
+    assert parent is not None
+    position = {op: i for i, op in enumerate(parent.ops)}
+    pending, seen = [block], set()
+    while pending:
+        value = pending.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        for use in value.uses:
+            user = use.operation
+            if user is loop:
+                if use.index < len(loop.operands) - len(loop.iter_args):
+                    return False
+                continue
+            if isinstance(user, mem.ViewOp | mem.SliceOp | mem.TransposeOp) and use.index == 0:
+                pending.append(user.results[0])
+                continue
+            statement = parent.find_ancestor_op_in_block(user)
+            if (
+                statement is None
+                or position[statement] >= position[loop]
+                or isinstance(user, scf.IfOp | scf.ForOp | scf.WhileOp | func.CallOp)
+                or user.has_trait(IsTerminator)
+            ):
+                return False
+    return True
 
 
 def _allocates_unseen(op: Operation) -> bool:
@@ -406,6 +671,8 @@ class MemoryReusePass(ModulePass):
     name = "memory-reuse"
 
     strategy: str = "colouring"
+    loops: bool = True
+    """Iterate loops in place where they can (the study's L3); false: never."""
     report: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -414,7 +681,7 @@ class MemoryReusePass(ModulePass):
                 f"memory-reuse: unknown strategy '{self.strategy}'; use one of {', '.join(STRATEGIES)}"
             )
         for f in [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]:
-            reuse = Reuse(f, self.strategy)
+            reuse = Reuse(f, self.strategy, self.loops)
             reuse.run()
             if self.report:
                 print(
@@ -422,6 +689,11 @@ class MemoryReusePass(ModulePass):
                     f"{reuse.sizes.describe(reuse.bytes_saved)} bytes no longer allocated",
                     file=sys.stderr,
                 )
+                if reuse.copies_removed:
+                    print(
+                        f"memory-reuse: @{f.sym_name.data}: {reuse.copies_removed} copies removed from loops",
+                        file=sys.stderr,
+                    )
                 for new, old, size in reuse.reused:
                     print(
                         f"memory-reuse: @{f.sym_name.data}: {new} reuses {old} ({reuse.sizes.describe(size)} bytes)",

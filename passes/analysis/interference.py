@@ -12,7 +12,11 @@ same element size) and never reads a row after it wrote it, lets each lane read 
 before it writes it, so the two need not interfere (`ys = map f xs` may be built in
 `xs`'s memory). Other lanes never touch that row, so threads that run in any order
 cannot race; an input and output of different element sizes or layouts would make
-lanes overlap, which is the study's kernel data-race rule, and they interfere.
+lanes overlap, which is the study's kernel data-race rule, and they interfere. The
+lambda may also read the old memory elsewhere, through views whose bytes no lane
+writes (LUD's pivot row, read by every lane while the rows below it are replaced).
+A lane that yields its input row or element to another output reads it when it ends,
+after its writes: no exception then.
 Never changes IR.
 """
 
@@ -54,6 +58,11 @@ def rows_read_before_written(
     terminator = body.last_op
     assert terminator is not None
     yielded = terminator.operands[output_index]
+    passed_through = _views_of(p_in, body)
+    if any(k != output_index and v in passed_through for k, v in enumerate(terminator.operands)):
+        # the input row (or element) yielded to another output is read when the lane
+        # ends, after the lane has written row i of the output
+        return False
     if p_out is None:
         # rows are elements: the lane reads its element; the map writes what it yields
         return True
@@ -86,6 +95,20 @@ def rows_read_before_written(
     return True
 
 
+def _views_of(view: SSAValue, block) -> set[SSAValue]:
+    """The view and the views made of it by slices and transposes in `block`."""
+    out = {view}
+    pending = [view]
+    while pending:
+        for use in pending.pop().uses:
+            if isinstance(use.operation, mem.SliceOp | mem.TransposeOp) and use.operation.parent_block() is block:
+                result = use.operation.results[0]
+                if result not in out:
+                    out.add(result)
+                    pending.append(result)
+    return out
+
+
 def _statements_using(view: SSAValue, block) -> set[Operation]:
     """The statements of `block` that use the view or a view made of it."""
     out: set[Operation] = set()
@@ -111,11 +134,15 @@ def map_exception(
     symbolic: Symbolic,
     *,
     new_view: SSAValue | None = None,
+    carried: SSAValue | None = None,
 ) -> bool:
     """Whether the kernel `op` may write memory `new` while reading memory `old`
     because each lane reads a row of `old` before writing the same bytes of `new`.
     `new_view` is where the output will be instead of its own block (when the output is
-    about to be placed in `old`), else the output's own view is used."""
+    about to be placed in `old`), else the output's own view is used. `carried` is a
+    loop body's carried block, when the input is the loop's carried array: `old` the
+    block the loop starts from and `new` the block the body makes for the next
+    iteration, which the carried block also is from the second iteration on."""
     if not isinstance(op, mem.MapOp):
         return False
     in_positions = [i for i, v in enumerate(op.inputs) if old in aliases.memories(v)]
@@ -123,24 +150,33 @@ def map_exception(
     if len(in_positions) != 1 or len(out_positions) != 1:
         return False
     i, j = in_positions[0], out_positions[0]
-    if any(new in aliases.memories(v) for v in op.inputs) or any(
+    if any(new in aliases.memories(v) for k, v in enumerate(op.inputs) if carried is None or k != i) or any(
         old in aliases.memories(v) for v in op.outputs
     ):
         return False
-    # nothing in the lambda reaches either memory except through the row parameters
+    # nothing in the lambda reaches either memory except through the row parameters,
+    # or reads bytes of the input's memory that no lane writes
     ins, outs = _lambda_params(op)
     allowed = {ins[i], outs[j]}
+    elsewhere: list[SSAValue] = []
     for inner, access in nested_accesses(op):
         if inner is op:
             continue
         for v in access.touched:
             if aliases.memories(v) & {old, new} and not _reaches_only_through(v, allowed):
-                return False
+                if v in access.writes or v in access.opaque:
+                    return False
+                elsewhere.append(v)
     source = symbolic.index_function(op.inputs[i])
     target = symbolic.index_function(new_view if new_view is not None else op.outputs[j])
     if source is None or target is None:
         return False
-    if aliases.memories(source.block) != frozenset((old,)):
+    for v in elsewhere:
+        read = symbolic.index_function(v)
+        if read is None or read.block is not source.block or not symbolic.disjoint(read, target.rebased(read.block)):
+            return False
+    expected = frozenset((old,)) if carried is None else frozenset((old, new))
+    if (carried is not None and source.block is not carried) or aliases.memories(source.block) != expected:
         return False
     if not symbolic.same_addresses(source, target):
         return False

@@ -232,6 +232,8 @@ class Symbolic:
         t = view.type
         if not isinstance(t, MemRefType):
             return None
+        if isinstance(view, BlockArgument) and isinstance(view.owner.parent_op(), scf.ForOp):
+            return self._carried_index_function(view)
         if isinstance(op, mem.ViewOp):
             sizes = self._dims(t, op.sizes)
             if op.strides:
@@ -273,6 +275,39 @@ class Symbolic:
                 tuple(source.strides[p] for p in perm),
                 source.element_bytes,
             )
+        return None
+
+    def _carried_index_function(self, view: BlockArgument) -> IndexFunction | None:
+        """A loop-carried array's index function, by induction: when the loop starts it
+        with a view of some block, and every iteration yields a view with the same
+        offset, sizes and strides (polynomials of values from outside the loop) of the
+        block it yields in the place of that block, every iteration sees that index
+        function on the carried block. (The study's L2 and L3 ask for this.)"""
+        body = view.owner
+        loop = body.parent_op()
+        assert isinstance(loop, scf.ForOp)
+        k = view.index - 1
+        terminator = body.last_op
+        if k < 0 or terminator is None:
+            return None
+        inits = list(loop.iter_args)
+        start = self.index_function(inits[k])
+        if start is None or inits.count(start.block) != 1:
+            return None
+        q = inits.index(start.block)
+        carried = body.args[q + 1]
+        assumed = start.rebased(carried)
+        saved = dict(self._exprs), dict(self._ixfuns)
+        self._ixfuns[view] = assumed  # the induction hypothesis, while the yield is checked
+        step = self.index_function(terminator.operands[k])
+        if (
+            step is not None
+            and step.block is terminator.operands[q]
+            and (step.offset, step.sizes, step.strides, step.element_bytes)
+            == (assumed.offset, assumed.sizes, assumed.strides, assumed.element_bytes)
+        ):
+            return assumed
+        self._exprs, self._ixfuns = saved  # nothing computed under the hypothesis stays
         return None
 
     def size_of(self, view: SSAValue, axis: int) -> Poly:

@@ -1,5 +1,6 @@
 """Seeded random soac programs for differential tests of the memory passes: chains of
-maps (row-wise and with reversed reads), copies, concatenations and their slices,
+maps (row-wise, with reversed reads, with an input passed through, with a loop per
+lane updating its row in place), copies, concatenations and their slices,
 in-place updates of elements and of rows, replicates, transposes, scalar reads,
 reductions, `scf.if`s and `scf.for`s carrying arrays, all over arrays of one length n
 (and n x n matrices, and 2n-long concatenations), so that every program is regular
@@ -76,6 +77,36 @@ class Generator:
         self.emit("}")
         return out
 
+    def map_pair(self, x: str, k: str) -> tuple[str, str]:
+        """Two outputs, one of them the lane's input element passed through."""
+        out, kept, e, r = self.fresh("v"), self.fresh("v"), self.fresh("e"), self.fresh("r")
+        self.emit(f"{out}, {kept} = soac.map({x}) : ({VEC}) -> ({VEC}, {VEC}) {{")
+        self.emit(f"^bb0({e}: f32):")
+        self.emit(f"  {r} = arith.addf {e}, {k} : f32")
+        first, second = (r, e) if self.rng.random() < 0.5 else (e, r)
+        self.emit(f"  soac.yield {first}, {second} : f32, f32")
+        self.emit("}")
+        return out, kept
+
+    def lane_loop(self, mt: str, k: str) -> str:
+        """Each lane runs a recurrence over its row, updating the row in place."""
+        out, row, r, t, acc = (self.fresh(s) for s in ("mm", "row", "lr", "t", "acc"))
+        self.emit(f"{out} = soac.map({mt}) : ({MAT}) -> {MAT} {{")
+        self.emit(f"^bb0({row}: {VEC}):")
+        self.emit(f"  {r} = scf.for {t} = %c1 to %n step %c1 iter_args({acc} = {row}) -> ({VEC}) {{")
+        tm, e, p, q, f, acc2 = (self.fresh(s) for s in ("tm", "e", "e", "q", "f", "acc"))
+        self.emit(f"    {tm} = arith.subi {t}, %c1 : index")
+        self.emit(f"    {e} = soac.index {acc}[{t}] : {VEC}")
+        self.emit(f"    {p} = soac.index {acc}[{tm}] : {VEC}")
+        self.emit(f"    {q} = arith.mulf {p}, {k} : f32")
+        self.emit(f"    {f} = arith.subf {e}, {q} : f32")
+        self.emit(f"    {acc2} = soac.update {acc}[{t}] = {f} : {VEC}, f32")
+        self.emit(f"    scf.yield {acc2} : {VEC}")
+        self.emit("  }")
+        self.emit(f"  soac.yield {r} : {VEC}")
+        self.emit("}")
+        return out
+
     def map_reversed(self, x: str) -> str:
         """out[t] = x[n-1-t] + x[t]: lanes read other lanes' elements."""
         out, t = self.fresh("v"), self.fresh("t")
@@ -118,9 +149,9 @@ class ProgramBuilder(Generator):
     def step(self, depth: int = 0) -> None:
         """One random statement (or a structured one whose bodies hold more)."""
         choices = ["map1", "map2", "reversed", "copy", "concat", "slice", "index", "update",
-                   "row_update", "row", "replicate", "mat_map", "transpose", "rep_row"]
+                   "row_update", "row", "replicate", "mat_map", "transpose", "rep_row", "pair"]
         if depth < 1:
-            choices += ["if", "if", "for", "for", "reduce"]
+            choices += ["if", "if", "for", "for", "reduce", "lane_loop"]
         kind = self.pick(choices)
         k = self.pick(self.scalars) if self.scalars and self.rng.random() < 0.5 else self.constant()
         x = self.recent(self.vecs)
@@ -128,6 +159,8 @@ class ProgramBuilder(Generator):
             self.vecs.append(self.map1(x, k))
         elif kind == "map2":
             self.vecs.append(self.map2(x, self.pick(self.vecs)))
+        elif kind == "pair":
+            self.vecs.extend(self.map_pair(x, k))
         elif kind == "reversed":
             self.vecs.append(self.map_reversed(x))
         elif kind == "copy":
@@ -167,6 +200,8 @@ class ProgramBuilder(Generator):
             out = self.fresh("rm")
             self.emit(f"{out} = soac.replicate %n, {x} : {VEC} -> {MAT}")
             self.mats.append(out)
+        elif kind == "lane_loop":
+            self.mats.append(self.lane_loop(self.pick(self.mats), k))
         elif kind == "mat_map":
             self.mats.append(self.map_rows(self.pick(self.mats), k))
         elif kind == "transpose":

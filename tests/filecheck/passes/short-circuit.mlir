@@ -1240,8 +1240,8 @@ func.func @c_chain2(%wsss0: tensor<?x?x?xi32>, %ns: tensor<?xi32>, %i: index, %j
 // COUNT-NEXT: %db_mem = mem.alloc {{.*}} : !mem.block<device>
 // COUNT-NEXT: %r_host_mem = mem.alloc {{.*}} : !mem.block<host>
 // COUNT-NEXT: mem.copy %r, %r_host :
-// REPORT: short-circuit: @c_loop_double_buffer: 1 copies removed, 1 blocks merged, 4*dim(%xs, 0) bytes no longer allocated
-// REPORT: short-circuit: @c_loop_double_buffer: %res made in %db (4*dim(%xs, 0) bytes)
+// REPORT: short-circuit: @c_loop_double_buffer: 1 copies removed, 1 blocks merged, 4*dim(%xs0_host, 0) bytes no longer allocated
+// REPORT: short-circuit: @c_loop_double_buffer: %res made in %db (4*dim(%xs0_host, 0) bytes)
 func.func @c_loop_double_buffer(%xs0: tensor<?xf32>, %iters: index) -> tensor<?xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

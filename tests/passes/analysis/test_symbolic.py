@@ -59,3 +59,50 @@ func.func @main(%x: tensor<?xi32>, %y: tensor<?xi32>) -> tensor<?xi32> {
     assert not symbolic.equal(nx, ny)
     symbolic.assume_facts_of([op_named(f, "mem.map")])
     assert symbolic.equal(nx, ny)
+
+
+LOOP = """
+func.func @main(%a: tensor<?xi32>, %k: index) -> tensor<?xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  %r = scf.for %i = %c0 to %k step %c1 iter_args(%b = %a) -> (tensor<?xi32>) {
+    %b1 = soac.map(%b) : (tensor<?xi32>) -> tensor<?xi32> {
+    ^bb0(%x: i32):
+      %y = arith.addi %x, %one : i32
+      soac.yield %y : i32
+    }
+    scf.yield %b1 : tensor<?xi32>
+  }
+  func.return %r : tensor<?xi32>
+}
+"""
+
+
+def test_a_loop_carried_array_has_the_layout_it_starts_with():
+    """By induction: every iteration yields a view of the size and layout it was
+    given, so the carried array has the starting array's index function, on the
+    loop's carried block."""
+    f = level2(LOOP, "convert-soac-to-mem,hoist-allocations")
+    symbolic = Symbolic(f)
+    carried = value(f, "b")
+    ixfun = symbolic.index_function(carried)
+    start = symbolic.index_function(value(f, "a"))
+    assert ixfun is not None and ixfun.block is value(f, "b_mem")
+    assert symbolic.same_addresses(ixfun, start)
+
+
+def test_a_carried_array_whose_layout_changes_has_none():
+    transposing = """
+func.func @main(%a: tensor<?x?xi32>, %k: index) -> tensor<?x?xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %k step %c1 iter_args(%b = %a) -> (tensor<?x?xi32>) {
+    %t = soac.transpose %b [1, 0] : tensor<?x?xi32> -> tensor<?x?xi32>
+    scf.yield %t : tensor<?x?xi32>
+  }
+  func.return %r : tensor<?x?xi32>
+}
+"""
+    f = level2(transposing, "convert-soac-to-mem,hoist-allocations")
+    assert Symbolic(f).index_function(value(f, "b")) is None

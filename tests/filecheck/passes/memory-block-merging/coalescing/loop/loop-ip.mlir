@@ -1,4 +1,5 @@
 // RUN: soacc-opt %s -p 'convert-soac-to-mem,hoist-allocations,short-circuit' | grep -E 'func.func @main|mem.alloc .*<device>|mem.copy .*device>>, memref<[^#]*#mem.space<device>>' | filecheck %s
+// RUN: soacc-opt %s -p 'convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse' | grep -E 'func.func @main|mem.alloc .*<device>|mem.copy .*device>>, memref<[^#]*#mem.space<device>>' | filecheck %s --check-prefix=ALL
 // A port of diku-dk/futhark tests/memory-block-merging/coalescing/loop/loop-ip.fut to the soac dialect:
 // a loop result is not coalesced (the study's limitation L2), and acc is copied every iteration (it is read and updated).
 // Memory block merging: coalescing only (hoist-allocations, short-circuit).
@@ -11,6 +12,14 @@
 // CHECK-NEXT: mem.copy %acc, %acc2 :
 // CHECK-NEXT: mem.copy %a1, {{%[0-9]+}} :
 // CHECK-NOT: {{^ *(%[a-z0-9_]+ = mem.alloc|mem.copy)}}
+// With memory-reuse too (ALL), the loop iterates in place in a0's block (the study's
+// L3, done here: acc[i] is read before acc2[i] is written), which removes acc2's block
+// and the copy in every iteration; a1 is still copied into y1's row (L2).
+// ALL-LABEL: @main(
+// ALL-NEXT: %y1_mem = mem.alloc
+// ALL-NEXT: %a0_mem = mem.alloc
+// ALL-NEXT: mem.copy %a0, {{%[0-9]+}} :
+// ALL-NOT: {{^ *(%[a-z0-9_]+ = mem.alloc|mem.copy)}}
 func.func @main(%y: tensor<?x?xi32>, %a: tensor<?xi32>) -> tensor<?x?xi32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
