@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 
 import soacc
-from soacc.passes.soacc_pipeline import stages
+from soacc.passes.soacc_pipeline import SoaccPipelinePass
 from soacc.runtime.errors import SoaccError
 from soacc.runtime.reference import ReferenceExecutor
 from soacc.tools.examples import Example, as_tuple, load_examples, mismatch
@@ -52,9 +52,9 @@ LEVEL3 = "convert-mem-to-gpu"
 
 def pipelines(backend: str) -> dict[str, str]:
     """The three configurations' pipelines; the reference executor runs level 2."""
-    on = stages(memory=True)
+    on = SoaccPipelinePass().stages()
     configurations = {
-        "off": stages(memory=False),
+        "off": SoaccPipelinePass(memory=False).stages(),
         "on": on,
         "linear": on.replace("memory-reuse", "memory-reuse{strategy=linear-scan}"),
     }

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    I1,
     I64,
     DenseArrayBase,
     IndexType,
@@ -40,6 +41,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnitAttr,
+    i1,
     i64,
 )
 from xdsl.ir import (
@@ -53,18 +55,21 @@ from xdsl.ir import (
 )
 from xdsl.irdl import (
     AttrSizedOperandSegments,
+    AttrSizedRegionSegments,
     IRDLOperation,
     irdl_attr_definition,
     irdl_op_definition,
     lazy_traits_def,
     operand_def,
     opt_prop_def,
+    opt_region_def,
     param_def,
     prop_def,
     region_def,
     result_def,
     traits_def,
     var_operand_def,
+    var_region_def,
     var_result_def,
 )
 from xdsl.parser import AttrParser, Parser
@@ -81,11 +86,16 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from soacc.dialects.soac import (
+    FusedSyntax,
     PermutedSyntax,
     SlicedSyntax,
     SliceSpec,
     check_lambda,
+    check_operators,
     is_element_type,
+    is_index_scalar,
+    operator_arity,
+    split_by_operators,
     types_compatible,
 )
 
@@ -630,7 +640,7 @@ class YieldOp(IRDLOperation):
     name = "mem.yield"
     values = var_operand_def()
     traits = lazy_traits_def(
-        lambda: (IsTerminator(), HasParent(MapOp, ReduceOp, ScanOp, HistOp, GpuBodyOp), Pure())
+        lambda: (IsTerminator(), HasParent(MapOp, ReduceOp, ScanOp, HistOp, GpuBodyOp, *FUSED_KERNELS), Pure())
     )
     assembly_format = "attr-dict ($values^ `:` type($values))?"
 
@@ -890,6 +900,413 @@ class GpuBodyOp(IRDLOperation):
 
 
 # --------------------------------------------------------------------------------------
+# Fused kernels: the level-2 forms of soac-fusion's combinators. Each keeps its map
+# lambda inside the op, so no intermediate array exists: per row, the map lambda reads
+# the input rows and yields the combinator's operands (scalars) and then the mapped
+# values, which are written to the mapped outputs (a row view yielded for an array-valued
+# output is copied into the output row, unless it is that row). The lambda that produces
+# the mapped outputs gets, after the input rows, the output rows of the array-valued
+# ones to build them in place, as mem.map's lambda does.
+# --------------------------------------------------------------------------------------
+
+
+def _print_views(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
+    printer.print_string(f" {keyword}(")
+    printer.print_list(values, printer.print_operand)
+    printer.print_string(" : ")
+    printer.print_list([v.type for v in values], printer.print_attribute)
+    printer.print_string(")")
+
+
+def _parse_views(parser: Parser, keyword: str) -> list[SSAValue]:
+    """`keyword(%v, ... : T, ...)`, or nothing (no views)."""
+    if parser.parse_optional_keyword(keyword) is None:
+        return []
+    parser.parse_punctuation("(")
+    names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    if len(types) != len(names):
+        parser.raise_error(f"{len(names)} {keyword} views but {len(types)} types", pos)
+    return [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+
+
+def _fused_inputs(op: Operation, inputs: Sequence[SSAValue]) -> list[MemRefType]:
+    if not inputs:
+        raise VerifyException(f"{op.name} needs at least one input array")
+    ins = [check_view(f"{op.name} input {i}", v.type, rank_at_least=1, device=True) for i, v in enumerate(inputs)]
+    _check_same_outer(f"{op.name} input", ins)
+    return ins
+
+
+def _row_params(outputs: Sequence[MemRefType]) -> list[Attribute]:
+    """Row views of the array-valued outputs: trailing parameters of the lambda that
+    produces them."""
+    return [row_view_type(t) for t in outputs if t.get_num_dims() > 1]
+
+
+def _lambda_yields(op: Operation, region: Region, what: str, params: Sequence[Attribute]) -> list[Attribute]:
+    found = [a.type for a in region.block.args]
+    if found != list(params):
+        raise VerifyException(
+            f"{op.name} {what} lambda parameters are ({', '.join(map(str, found))}); "
+            f"expected ({', '.join(map(str, params))})"
+        )
+    term = region.block.last_op
+    if not isinstance(term, YieldOp):
+        raise VerifyException(f"{op.name} {what} lambda must end with mem.yield")
+    return [v.type for v in term.values]
+
+
+def _check_mapped_outputs(
+    op: Operation, outputs: Sequence[SSAValue], yields: Sequence[Attribute], inputs: Sequence[MemRefType], first: int
+) -> list[MemRefType]:
+    """Outputs `first`, ... take one yielded value per row: arrays of the inputs' outer
+    size on the device."""
+    if len(outputs) != len(yields):
+        raise VerifyException(f"{op.name} has {len(outputs) + first} outputs for {len(yields) + first} values per row")
+    outs = []
+    for i, (o, y) in enumerate(zip(outputs, yields), start=first):
+        t = check_view(f"{op.name} output {i}", o.type, rank_at_least=1, device=True)
+        if not types_compatible(y, row_view_type(t)):
+            raise VerifyException(f"{op.name} output {i} has rows of {row_view_type(t)}, but the lambda yields {y}")
+        outs.append(t)
+    _check_same_outer(f"{op.name} input/output", [*inputs, *outs])
+    return outs
+
+
+def _check_scalar_outputs(op: Operation, outputs: Sequence[SSAValue], types: Sequence[Attribute]) -> None:
+    """One 0-d device view per reduced value."""
+    for i, (o, e) in enumerate(zip(outputs, types)):
+        t = check_view(f"{op.name} output {i}", o.type, device=True)
+        if t.get_num_dims() != 0 or t.element_type != e:
+            raise VerifyException(f"{op.name} output {i} has type {t}; expected a 0-d view of {e}")
+
+
+@irdl_op_definition
+class RedomapOp(IRDLOperation):
+    """soac.redomap at level 2: per row, the map lambda yields K scalar operands and M
+    mapped values; the mapped values are written to the last M outputs, and each
+    operator's reduction of its operands to one 0-d output (the first K outputs). Inside
+    a lambda the reduced values may instead be SSA results (then there are only the M
+    mapped outputs).
+
+    ```mlir
+    mem.redomap ins(%a : memref<...>) outs(%s, %sq : memref<f32, ...>, memref<?xf32, ...>) map {
+    ^bb0(%x: f32):
+      %y = arith.mulf %x, %x : f32
+      mem.yield %y, %y : f32, f32
+    } reduce(%zero : f32) commutative {
+    ^bb0(%l: f32, %r: f32):
+      %t = arith.addf %l, %r : f32
+      mem.yield %t : f32
+    }
+    ```
+    """
+
+    name = "mem.redomap"
+    inputs = var_operand_def(MemRefType)
+    neutral = var_operand_def()
+    outputs = var_operand_def(MemRefType)
+    commutative = prop_def(DenseArrayBase.constr(I1))
+    results_ = var_result_def()
+    map_body = region_def("single_block")
+    operators = var_region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    @property
+    def num_operands_reduced(self) -> int:
+        return sum(operator_arity(r) for r in self.operators)
+
+    @property
+    def mapped_outputs(self) -> Sequence[SSAValue]:
+        return self.outputs if self.results_ else self.outputs[self.num_operands_reduced :]
+
+    @property
+    def reduce_outputs(self) -> Sequence[SSAValue]:
+        return () if self.results_ else self.outputs[: self.num_operands_reduced]
+
+    def print(self, printer: Printer) -> None:
+        _print_views(printer, "ins", self.inputs)
+        if self.outputs:
+            _print_views(printer, "outs", self.outputs)
+        if self.results_:
+            printer.print_string(" -> ")
+            printer.print_list([r.type for r in self.results_], printer.print_attribute)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" map ")
+        printer.print_region(self.map_body)
+        commutative = self.commutative.get_values()
+        for j, (region, ne) in enumerate(zip(self.operators, split_by_operators(self.neutral, self.operators))):
+            FusedSyntax._print_operator(printer, "reduce", ne, region, bool(commutative[j]))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> RedomapOp:
+        inputs = _parse_views(parser, "ins")
+        outputs = _parse_views(parser, "outs")
+        results = []
+        if parser.parse_optional_punctuation("->") is not None:
+            results = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        parser.parse_keyword("map")
+        map_body = parser.parse_region()
+        regions, neutral, flags = FusedSyntax._parse_operators(parser, "reduce")
+        op = cls.build(
+            operands=[inputs, neutral, outputs],
+            result_types=[results],
+            regions=[map_body, regions],
+            properties={"commutative": DenseArrayBase.from_list(i1, [1 if f else 0 for f in flags])},
+        )
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def verify_(self) -> None:
+        ins = _fused_inputs(self, self.inputs)
+        k = self.num_operands_reduced
+        if self.results_:
+            mapped = self.outputs
+        else:
+            if len(self.outputs) < k:
+                raise VerifyException(f"mem.redomap has {len(self.outputs)} outputs; expected {k} for the reduced values, then the mapped outputs")
+            mapped = self.outputs[k:]
+        mapped_types = [check_view(f"mem.redomap output {i}", o.type, rank_at_least=1, device=True) for i, o in enumerate(mapped)]
+        yields = _lambda_yields(self, self.map_body, "map", [*[row_view_type(t) for t in ins], *_row_params(mapped_types)])
+        check_operators(self, "reduce", self.operators, self.neutral, self.commutative.get_values(), yields, YieldOp)
+        if self.results_:
+            if [r.type for r in self.results_] != list(yields[:k]):
+                raise VerifyException("mem.redomap results must be the reduced values (the operators' operand types)")
+        else:
+            _check_scalar_outputs(self, self.outputs[:k], yields[:k])
+        _check_mapped_outputs(self, mapped, yields[k:], ins, len(self.outputs) - len(mapped))
+        _check_kernel_space(self, [*self.inputs, *self.outputs])
+
+
+@irdl_op_definition
+class ScanomapOp(IRDLOperation):
+    """soac.scanomap at level 2: per row, the map lambda yields K scalar operands and M
+    mapped values; each operator scans its operands over the rows. Without a post
+    lambda, the K scanned arrays and the M mapped values are written to the outputs (in
+    that order). With one, the post lambda gets per row the K scanned values and the M
+    mapped values (then its array-valued output rows) and yields one value per output.
+
+    ```mlir
+    mem.scanomap ins(%a : memref<...>) outs(%p : memref<...>) map {
+    ^bb0(%x: i32):
+      mem.yield %x, %x : i32, i32
+    } scan(%zero : i32) commutative { ... } post {
+    ^bb0(%s: i32, %x: i32):
+      %e = arith.subi %s, %x : i32
+      mem.yield %e : i32
+    }
+    ```
+    """
+
+    name = "mem.scanomap"
+    inputs = var_operand_def(MemRefType)
+    neutral = var_operand_def()
+    outputs = var_operand_def(MemRefType)
+    commutative = prop_def(DenseArrayBase.constr(I1))
+    map_body = region_def("single_block")
+    operators = var_region_def("single_block")
+    post = opt_region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True), AttrSizedRegionSegments(as_property=True))
+
+    @property
+    def num_operands_scanned(self) -> int:
+        return sum(operator_arity(r) for r in self.operators)
+
+    def print(self, printer: Printer) -> None:
+        _print_views(printer, "ins", self.inputs)
+        _print_views(printer, "outs", self.outputs)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" map ")
+        printer.print_region(self.map_body)
+        commutative = self.commutative.get_values()
+        for j, (region, ne) in enumerate(zip(self.operators, split_by_operators(self.neutral, self.operators))):
+            FusedSyntax._print_operator(printer, "scan", ne, region, bool(commutative[j]))
+        if self.post is not None:
+            printer.print_string(" post ")
+            printer.print_region(self.post)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ScanomapOp:
+        inputs = _parse_views(parser, "ins")
+        outputs = _parse_views(parser, "outs")
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        parser.parse_keyword("map")
+        map_body = parser.parse_region()
+        regions, neutral, flags = FusedSyntax._parse_operators(parser, "scan")
+        post = [parser.parse_region()] if parser.parse_optional_keyword("post") is not None else []
+        op = cls.build(
+            operands=[inputs, neutral, outputs],
+            regions=[map_body, regions, post],
+            properties={"commutative": DenseArrayBase.from_list(i1, [1 if f else 0 for f in flags])},
+        )
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def verify_(self) -> None:
+        ins = _fused_inputs(self, self.inputs)
+        k = self.num_operands_scanned
+        outs = [check_view(f"mem.scanomap output {i}", o.type, rank_at_least=1, device=True) for i, o in enumerate(self.outputs)]
+        rows = [row_view_type(t) for t in ins]
+        if self.post is None:
+            yields = _lambda_yields(self, self.map_body, "map", [*rows, *_row_params(outs[k:])])
+        else:
+            yields = _lambda_yields(self, self.map_body, "map", rows)
+        check_operators(self, "scan", self.operators, self.neutral, self.commutative.get_values(), yields, YieldOp)
+        if self.post is not None:
+            yields = _lambda_yields(self, self.post, "post", [*yields, *_row_params(outs)])
+        _check_mapped_outputs(self, self.outputs, yields, ins, 0)
+        _check_kernel_space(self, [*self.inputs, *self.outputs])
+
+
+def _check_fused_dest(op: Operation, dest: SSAValue, yields: Sequence[Attribute]) -> None:
+    t = check_view(f"{op.name} destination", dest.type, rank_at_least=1, device=True)
+    if len(yields) < 2 or not is_index_scalar(yields[0]) or not types_compatible(yields[1], row_view_type(t)):
+        raise VerifyException(
+            f"{op.name} map lambda must yield an index (index, i32 or i64), then an element "
+            f"of {t}, then the mapped values"
+        )
+
+
+@irdl_op_definition
+class ScatteromapOp(IRDLOperation):
+    """soac.scatteromap at level 2: per row, the map lambda yields an index j, a value v
+    and M mapped values; v is written to element j of `dest`, in place (out-of-bounds
+    indices are ignored), and the mapped values to the outputs.
+
+    ```mlir
+    mem.scatteromap %dest : memref<...> ins(%is, %xs : memref<...>, memref<...>) map {
+    ^bb0(%i: i64, %x: f32):
+      mem.yield %i, %x : i64, f32
+    }
+    ```
+    """
+
+    name = "mem.scatteromap"
+    dest = operand_def(MemRefType)
+    inputs = var_operand_def(MemRefType)
+    outputs = var_operand_def(MemRefType)
+    map_body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.dest)
+        printer.print_string(" : ")
+        printer.print_attribute(self.dest.type)
+        _print_views(printer, "ins", self.inputs)
+        if self.outputs:
+            _print_views(printer, "outs", self.outputs)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" map ")
+        printer.print_region(self.map_body)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ScatteromapOp:
+        dest = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        dest = parser.resolve_operand(dest, parser.parse_type())
+        inputs = _parse_views(parser, "ins")
+        outputs = _parse_views(parser, "outs")
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        parser.parse_keyword("map")
+        op = cls.build(operands=[dest, inputs, outputs], regions=[parser.parse_region()])
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def verify_(self) -> None:
+        ins = _fused_inputs(self, self.inputs)
+        outs = [check_view(f"mem.scatteromap output {i}", o.type, rank_at_least=1, device=True) for i, o in enumerate(self.outputs)]
+        yields = _lambda_yields(self, self.map_body, "map", [*[row_view_type(t) for t in ins], *_row_params(outs)])
+        _check_fused_dest(self, self.dest, yields)
+        _check_mapped_outputs(self, self.outputs, yields[2:], ins, 0)
+        _check_kernel_space(self, [self.dest, *self.inputs, *self.outputs])
+
+
+@irdl_op_definition
+class HistomapOp(IRDLOperation):
+    """soac.histomap at level 2: per row, the map lambda yields an index j, a value v and
+    M mapped values; v is combined into element j of `dest` by the operator, in place
+    (out-of-bounds indices are ignored), and the mapped values are written to the outputs.
+
+    ```mlir
+    mem.histomap %bins : memref<256xi32, ...> ins(%xs : memref<...>) map {
+    ^bb0(%x: f32):
+      %b = arith.fptosi %x : f32 to i32
+      mem.yield %b, %one : i32, i32
+    } hist(%zero : i32) { ... }
+    ```
+    """
+
+    name = "mem.histomap"
+    dest = operand_def(MemRefType)
+    inputs = var_operand_def(MemRefType)
+    outputs = var_operand_def(MemRefType)
+    neutral = operand_def()
+    map_body = region_def("single_block")
+    operator = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.dest)
+        printer.print_string(" : ")
+        printer.print_attribute(self.dest.type)
+        _print_views(printer, "ins", self.inputs)
+        if self.outputs:
+            _print_views(printer, "outs", self.outputs)
+        printer.print_op_attributes(self.attributes, print_keyword=True)
+        printer.print_string(" map ")
+        printer.print_region(self.map_body)
+        FusedSyntax._print_operator(printer, "hist", [self.neutral], self.operator, False)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> HistomapOp:
+        dest = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        dest = parser.resolve_operand(dest, parser.parse_type())
+        inputs = _parse_views(parser, "ins")
+        outputs = _parse_views(parser, "outs")
+        attrs = parser.parse_optional_attr_dict_with_keyword()
+        parser.parse_keyword("map")
+        map_body = parser.parse_region()
+        regions, neutral, _ = FusedSyntax._parse_operators(parser, "hist", single=True)
+        if len(neutral) != 1:
+            parser.raise_error(f"mem.histomap takes one neutral element, found {len(neutral)}")
+        op = cls.build(operands=[dest, inputs, outputs, neutral[0]], regions=[map_body, regions[0]])
+        if attrs is not None:
+            op.attributes |= attrs.data
+        return op
+
+    def verify_(self) -> None:
+        ins = _fused_inputs(self, self.inputs)
+        outs = [check_view(f"mem.histomap output {i}", o.type, rank_at_least=1, device=True) for i, o in enumerate(self.outputs)]
+        yields = _lambda_yields(self, self.map_body, "map", [*[row_view_type(t) for t in ins], *_row_params(outs)])
+        _check_fused_dest(self, self.dest, yields)
+        elem = row_view_type(self.dest.type)
+        if not types_compatible(self.neutral.type, elem):
+            raise VerifyException(f"mem.histomap neutral element has type {self.neutral.type}; expected {elem}")
+        check_lambda(self, self.operator, [elem, elem], [elem], YieldOp)
+        _check_mapped_outputs(self, self.outputs, yields[2:], ins, 0)
+        _check_kernel_space(self, [self.dest, *self.inputs, *self.outputs])
+
+
+FUSED_KERNELS = (RedomapOp, ScanomapOp, ScatteromapOp, HistomapOp)
+"""The level-2 forms of the combinators soac-fusion makes."""
+
+
+# --------------------------------------------------------------------------------------
 # Constructors into a destination
 # --------------------------------------------------------------------------------------
 
@@ -1018,6 +1435,10 @@ MEM = Dialect(
         FillOp,
         ArrayOp,
         YieldOp,
+        RedomapOp,
+        ScanomapOp,
+        ScatteromapOp,
+        HistomapOp,
     ],
     [MemorySpaceAttr, BlockType],
 )

@@ -36,6 +36,7 @@ from typing import ClassVar
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    I1,
     I64,
     DenseArrayBase,
     Float32Type,
@@ -45,23 +46,27 @@ from xdsl.dialects.builtin import (
     IntegerType,
     TensorType,
     UnitAttr,
+    i1,
     i64,
 )
 from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
+    AttrSizedRegionSegments,
     IRDLOperation,
     VarConstraint,
     base,
     irdl_op_definition,
     lazy_traits_def,
     opt_prop_def,
+    opt_region_def,
     operand_def,
     prop_def,
     region_def,
     result_def,
     traits_def,
     var_operand_def,
+    var_region_def,
     var_result_def,
 )
 from xdsl.parser import Parser, UnresolvedOperand
@@ -229,7 +234,7 @@ class YieldOp(IRDLOperation):
     traits = lazy_traits_def(
         lambda: (
             IsTerminator(),
-            HasParent(MapOp, ReduceOp, ScanOp, HistOp, GpuBodyOp),
+            HasParent(MapOp, ReduceOp, ScanOp, HistOp, GpuBodyOp, *FUSED_OPS),
             Pure(),
         )
     )
@@ -299,7 +304,11 @@ class MapOp(IRDLOperation):
 
 
 def _check_operator(
-    op: Operation, region: Region, elem_types: Sequence[Attribute], neutral: Sequence[SSAValue]
+    op: Operation,
+    region: Region,
+    elem_types: Sequence[Attribute],
+    neutral: Sequence[SSAValue],
+    yield_type: type[Operation] | None = None,
 ) -> None:
     """An associative operator over k-tuples: 2k parameters, k results, k neutral elements."""
     if len(neutral) != len(elem_types):
@@ -313,7 +322,7 @@ def _check_operator(
             raise VerifyException(
                 f"{op.name} neutral element {i} has type {n.type}; expected {t}"
             )
-    check_lambda(op, region, [*elem_types, *elem_types], elem_types)
+    check_lambda(op, region, [*elem_types, *elem_types], elem_types, yield_type)
 
 
 @irdl_op_definition
@@ -608,6 +617,647 @@ class GpuBodyOp(IRDLOperation):
         if self.body.block.args:
             raise VerifyException("soac.gpu_body body takes no arguments")
         check_lambda(self, self.body, [], rows)
+
+
+# --------------------------------------------------------------------------------------
+# Fused combinators, made by `soac-fusion` (Futhark's redomap and scanomap, and its
+# scatter and hist whose indices and values come from a lambda). Each applies a *map
+# lambda* to every row of its inputs. The lambda yields the operands of the combinator
+# part first, then *mapped* values, which are extra results (arrays of the inputs' outer
+# size): so a fused producer's array can still be given to whatever else uses it.
+# Operands of the combinator part are scalars (arrays of rows are reduced, scanned or
+# written by the unfused forms).
+# --------------------------------------------------------------------------------------
+
+
+def is_index_scalar(t: Attribute) -> bool:
+    """index, i32 or i64: the types an index of scatter and hist may have."""
+    return isinstance(t, IndexType) or (isinstance(t, IntegerType) and t.width.data in (32, 64))
+
+
+def operator_arity(region: Region) -> int:
+    """k, for an operator over k-tuples (2k parameters)."""
+    return len(region.block.args) // 2
+
+
+def split_by_operators(values: Sequence, operators: Sequence[Region]) -> list[list]:
+    """`values` (one per operand of every operator, in order) cut into one list per operator."""
+    out, pos = [], 0
+    for region in operators:
+        k = operator_arity(region)
+        out.append(list(values[pos : pos + k]))
+        pos += k
+    return out
+
+
+def _map_lambda_yields(op: Operation, region: Region, inputs: Sequence[TensorType]) -> list[Attribute]:
+    """The map lambda takes one row of each input; returns the types it yields."""
+    params = [row_type(t) for t in inputs]
+    found = [a.type for a in region.block.args]
+    if found != params:
+        raise VerifyException(
+            f"{op.name} map lambda parameters are ({', '.join(map(str, found))}); "
+            f"expected the rows of its inputs ({', '.join(map(str, params))})"
+        )
+    term = region.block.last_op
+    if not isinstance(term, YieldOp):
+        raise VerifyException(f"{op.name} map lambda must end with soac.yield")
+    return [v.type for v in term.values]
+
+
+def _check_mapped_results(
+    op: Operation, results: Sequence[SSAValue], rows: Sequence[Attribute], outer: int, first: int
+) -> None:
+    """Results `first`, ... are arrays of the inputs' outer size whose rows are `rows`."""
+    for i, (r, row) in enumerate(zip(results, rows), start=first):
+        t = _check_array(f"{op.name} result {i}", r.type)
+        if not dims_compatible(outer, t.get_shape()[0]) or not types_compatible(row_type(t), row):
+            raise VerifyException(
+                f"{op.name} result {i} has type {t}; expected an array of {_fmt_dim(outer)} rows "
+                f"of {row}"
+            )
+
+
+def check_operators(
+    op: Operation,
+    keyword: str,
+    operators: Sequence[Region],
+    neutral: Sequence[SSAValue],
+    commutative: Sequence[int] | None,
+    operand_types: Sequence[Attribute],
+    yield_type: type[Operation] | None = None,
+) -> int:
+    """The operator list of a redomap or scanomap: each an associative operator over the
+    next k operands the map lambda yields. Returns the number of operands, K."""
+    if not operators:
+        raise VerifyException(f"{op.name} needs at least one {keyword} operator")
+    for j, region in enumerate(operators):
+        n = len(region.block.args)
+        if n == 0 or n % 2:
+            raise VerifyException(
+                f"{op.name} {keyword} operator {j} has {n} parameters; an operator over "
+                "k-tuples has 2k (k >= 1)"
+            )
+    if commutative is not None and len(commutative) != len(operators):
+        raise VerifyException(
+            f"{op.name} has {len(operators)} {keyword} operators but {len(commutative)} "
+            "commutative flags"
+        )
+    total = sum(operator_arity(r) for r in operators)
+    if len(neutral) != total:
+        raise VerifyException(
+            f"{op.name} operators take {total} operands but {len(neutral)} neutral element(s) "
+            "are given; expected one per operand"
+        )
+    if len(operand_types) < total:
+        raise VerifyException(
+            f"{op.name} map lambda yields {len(operand_types)} values, but its operators take "
+            f"{total} operands (the lambda yields the operands first, then mapped values)"
+        )
+    pos = 0
+    for region, ne in zip(operators, split_by_operators(neutral, operators)):
+        k = operator_arity(region)
+        elems = list(operand_types[pos : pos + k])
+        for i, t in enumerate(elems, start=pos):
+            if not is_element_type(t):
+                raise VerifyException(
+                    f"{op.name} operand {i} has type {t}; operands of a fused combinator are "
+                    "scalars"
+                )
+        _check_operator(op, region, elems, ne, yield_type)
+        pos += k
+    return total
+
+
+class FusedSyntax:
+    """Printing and parsing shared by the fused combinators: `[%dest](%inputs) attrs :
+    [D,] (inputs) -> (results) map {lambda}`, then the combinator part."""
+
+    def _print_head(self, printer: Printer, dest: SSAValue | None) -> None:
+        if dest is not None:
+            printer.print_string(" ")
+            printer.print_operand(dest)
+        printer.print_string("(")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        if dest is not None:
+            printer.print_attribute(dest.type)
+            printer.print_string(", ")
+        printer.print_string("(")
+        printer.print_list([v.type for v in self.inputs], printer.print_attribute)
+        printer.print_string(") -> ")
+        results = [r.type for r in self.results]
+        if len(results) == 1:
+            printer.print_attribute(results[0])
+        else:
+            printer.print_string("(")
+            printer.print_list(results, printer.print_attribute)
+            printer.print_string(")")
+        printer.print_string(" map ")
+        printer.print_region(self.map_body)
+
+    @staticmethod
+    def _print_operator(printer: Printer, keyword: str, neutral: Sequence[SSAValue], region: Region, commutative: bool) -> None:
+        printer.print_string(f" {keyword}(")
+        printer.print_list(neutral, printer.print_operand)
+        printer.print_string(" : ")
+        printer.print_list([v.type for v in neutral], printer.print_attribute)
+        printer.print_string(")")
+        if commutative:
+            printer.print_string(" commutative")
+        printer.print_string(" ")
+        printer.print_region(region)
+
+    @staticmethod
+    def _parse_head(parser: Parser, with_dest: bool):
+        """(dest, inputs, attrs, result types, map lambda)."""
+        dest = parser.parse_unresolved_operand() if with_dest else None
+        unresolved = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        dest_value = None
+        if dest is not None:
+            dest_value = parser.resolve_operand(dest, parser.parse_type())
+            parser.parse_punctuation(",")
+        pos = parser.pos
+        ft = parser.parse_function_type()
+        if len(ft.inputs.data) != len(unresolved):
+            parser.raise_error(f"{len(unresolved)} inputs but {len(ft.inputs.data)} input types", pos)
+        inputs = [parser.resolve_operand(u, t) for u, t in zip(unresolved, ft.inputs.data)]
+        parser.parse_keyword("map")
+        map_body = parser.parse_region()
+        return dest_value, inputs, attrs, list(ft.outputs.data), map_body
+
+    @staticmethod
+    def _parse_operators(parser: Parser, keyword: str, *, single: bool = False):
+        """`keyword(%ne... : T...) [commutative] {operator}`, repeated: (regions,
+        neutral values, commutative flags)."""
+        regions, neutral, flags = [], [], []
+        while parser.parse_optional_keyword(keyword) is not None:
+            parser.parse_punctuation("(")
+            names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation(":")
+            pos = parser.pos
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            parser.parse_punctuation(")")
+            if len(types) != len(names):
+                parser.raise_error(f"{len(names)} neutral elements but {len(types)} types", pos)
+            neutral += [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+            flags.append(parser.parse_optional_keyword("commutative") is not None)
+            regions.append(parser.parse_region())
+            if single:
+                break
+        if not regions:
+            parser.raise_error(f"expected `{keyword}(...)` and its operator")
+        return regions, neutral, flags
+
+
+Operator = tuple[Sequence[SSAValue], Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]], bool]
+"""A builder's description of an operator: its neutral elements, its body (as for
+build_lambda) and whether it is commutative."""
+
+
+def _outer_of(inputs: Sequence[SSAValue]) -> int:
+    for v in inputs:
+        d = SSAValue.get(v).type.get_shape()[0]
+        if d != DYNAMIC_INDEX:
+            return d
+    return DYNAMIC_INDEX
+
+
+def _operator_regions(operators: Sequence[Operator]) -> tuple[list[SSAValue], list[Region], list[bool]]:
+    neutral, regions, flags = [], [], []
+    for ne, body, commutative in operators:
+        types = [SSAValue.get(v).type for v in ne]
+        neutral += ne
+        regions.append(build_lambda([*types, *types], body))
+        flags.append(commutative)
+    return neutral, regions, flags
+
+
+def _commutative_flags(flags: Sequence[bool]) -> DenseArrayBase:
+    return DenseArrayBase.from_list(i1, [1 if f else 0 for f in flags])
+
+
+@irdl_op_definition
+class RedomapOp(FusedSyntax, IRDLOperation):
+    """A map fused with a reduce (Futhark's redomap): the map lambda runs on every row of
+    the inputs and yields K operands and then M mapped values; each operator (over the
+    next k operands, its neutral elements, `commutative` or not) reduces its operands
+    over all rows. Results: the K reduced values, then the M mapped arrays. Several
+    operators are independent reductions in one pass over the data.
+
+    ```mlir
+    %s, %sq = soac.redomap(%a) : (tensor<?xf32>) -> (f32, tensor<?xf32>) map {
+    ^bb0(%x: f32):
+      %y = arith.mulf %x, %x : f32
+      soac.yield %y, %y : f32, f32
+    } reduce(%zero : f32) commutative {
+    ^bb0(%l: f32, %r: f32):
+      %t = arith.addf %l, %r : f32
+      soac.yield %t : f32
+    }
+    ```
+    """
+
+    name = "soac.redomap"
+    inputs = var_operand_def(TensorType)
+    neutral = var_operand_def()
+    commutative = prop_def(DenseArrayBase.constr(I1))
+    outputs = var_result_def()
+    map_body = region_def("single_block")
+    operators = var_region_def("single_block")
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue | Operation],
+        neutral: Sequence[SSAValue | Operation],
+        map_body: Region,
+        operators: Sequence[Region],
+        commutative: Sequence[bool],
+        result_types: Sequence[Attribute],
+    ):
+        super().__init__(
+            operands=[inputs, neutral],
+            result_types=[result_types],
+            regions=[map_body, list(operators)],
+            properties={"commutative": _commutative_flags(commutative)},
+        )
+
+    @classmethod
+    def from_lambdas(
+        cls,
+        inputs: Sequence[SSAValue],
+        map_lambda: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
+        operators: Sequence[Operator],
+        mapped_types: Sequence[Attribute] = (),
+    ) -> RedomapOp:
+        """`map_lambda` gets the rows of `inputs` and returns the operators' operands,
+        then values of `mapped_types` (the rows of the mapped results)."""
+        neutral, regions, flags = _operator_regions(operators)
+        outer = _outer_of(inputs)
+        body = build_lambda([row_type(SSAValue.get(v).type) for v in inputs], map_lambda)
+        types = [v.type for v in neutral] + [array_of(t, outer) for t in mapped_types]
+        return cls(inputs, neutral, body, regions, flags, types)
+
+    @property
+    def num_operands_reduced(self) -> int:
+        """K: the operands the operators take (and reduced results)."""
+        return sum(operator_arity(r) for r in self.operators)
+
+    def is_commutative(self, j: int) -> bool:
+        return bool(self.commutative.get_values()[j])
+
+    def print(self, printer: Printer) -> None:
+        self._print_head(printer, None)
+        for j, (region, ne) in enumerate(zip(self.operators, split_by_operators(self.neutral, self.operators))):
+            self._print_operator(printer, "reduce", ne, region, self.is_commutative(j))
+
+    @classmethod
+    def parse(cls, parser: Parser) -> RedomapOp:
+        _, inputs, attrs, results, map_body = cls._parse_head(parser, False)
+        regions, neutral, flags = cls._parse_operators(parser, "reduce")
+        op = cls(inputs, neutral, map_body, regions, flags, results)
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException("soac.redomap needs at least one input array")
+        ins = [_check_array(f"soac.redomap input {i}", v.type) for i, v in enumerate(self.inputs)]
+        outer = _check_same_outer("soac.redomap input", ins)
+        yields = _map_lambda_yields(self, self.map_body, ins)
+        k = check_operators(self, "reduce", self.operators, self.neutral, self.commutative.get_values(), yields)
+        if len(self.outputs) != len(yields):
+            raise VerifyException(
+                f"soac.redomap has {len(self.outputs)} results; expected {k} reduced values "
+                f"and {len(yields) - k} mapped arrays"
+            )
+        for i, (r, t) in enumerate(zip(self.outputs[:k], yields[:k])):
+            if not types_compatible(r.type, t):
+                raise VerifyException(f"soac.redomap result {i} has type {r.type}; expected {t}")
+        _check_mapped_results(self, self.outputs[k:], yields[k:], outer, k)
+
+
+@irdl_op_definition
+class ScanomapOp(FusedSyntax, IRDLOperation):
+    """A map fused with inclusive scans (Futhark's scanomap), and optionally with a map
+    after them. The map lambda yields K operands and then M mapped values; each operator
+    scans its operands over the rows. Without a `post` lambda the results are the K
+    scanned arrays, then the M mapped arrays. With one, the post lambda takes, per row,
+    the K scanned values and the M mapped values and yields the results' rows (a map
+    after the scan, fused).
+
+    ```mlir
+    %p, %q = soac.scanomap(%a) : (tensor<?xi32>) -> (tensor<?xi32>, tensor<?xi32>) map {
+    ^bb0(%x: i32):
+      soac.yield %x, %x : i32, i32
+    } scan(%zero : i32) commutative {
+    ^bb0(%l: i32, %r: i32):
+      %s = arith.addi %l, %r : i32
+      soac.yield %s : i32
+    } post {
+    ^bb0(%s: i32, %x: i32):
+      %e = arith.subi %s, %x : i32
+      soac.yield %s, %e : i32, i32
+    }
+    ```
+    """
+
+    name = "soac.scanomap"
+    inputs = var_operand_def(TensorType)
+    neutral = var_operand_def()
+    commutative = prop_def(DenseArrayBase.constr(I1))
+    outputs = var_result_def(TensorType)
+    map_body = region_def("single_block")
+    operators = var_region_def("single_block")
+    post = opt_region_def("single_block")
+    irdl_options = (AttrSizedOperandSegments(as_property=True), AttrSizedRegionSegments(as_property=True))
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue | Operation],
+        neutral: Sequence[SSAValue | Operation],
+        map_body: Region,
+        operators: Sequence[Region],
+        commutative: Sequence[bool],
+        result_types: Sequence[Attribute],
+        post: Region | None = None,
+    ):
+        super().__init__(
+            operands=[inputs, neutral],
+            result_types=[result_types],
+            regions=[map_body, list(operators), [post] if post is not None else []],
+            properties={"commutative": _commutative_flags(commutative)},
+        )
+
+    @classmethod
+    def from_lambdas(
+        cls,
+        inputs: Sequence[SSAValue],
+        map_lambda: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
+        operators: Sequence[Operator],
+        mapped_types: Sequence[Attribute] = (),
+        post: tuple[Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]], Sequence[Attribute]] | None = None,
+    ) -> ScanomapOp:
+        """As RedomapOp.from_lambdas; `post` is a post lambda and its rows' types."""
+        neutral, regions, flags = _operator_regions(operators)
+        outer = _outer_of(inputs)
+        body = build_lambda([row_type(SSAValue.get(v).type) for v in inputs], map_lambda)
+        rows = [v.type for v in neutral] + list(mapped_types)
+        post_region = None
+        if post is not None:
+            post_region = build_lambda(rows, post[0])
+            rows = list(post[1])
+        return cls(inputs, neutral, body, regions, flags, [array_of(t, outer) for t in rows], post_region)
+
+    @property
+    def num_operands_scanned(self) -> int:
+        """K: the operands the operators take (one scanned array each)."""
+        return sum(operator_arity(r) for r in self.operators)
+
+    def is_commutative(self, j: int) -> bool:
+        return bool(self.commutative.get_values()[j])
+
+    def print(self, printer: Printer) -> None:
+        self._print_head(printer, None)
+        for j, (region, ne) in enumerate(zip(self.operators, split_by_operators(self.neutral, self.operators))):
+            self._print_operator(printer, "scan", ne, region, self.is_commutative(j))
+        if self.post is not None:
+            printer.print_string(" post ")
+            printer.print_region(self.post)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ScanomapOp:
+        _, inputs, attrs, results, map_body = cls._parse_head(parser, False)
+        regions, neutral, flags = cls._parse_operators(parser, "scan")
+        post = parser.parse_region() if parser.parse_optional_keyword("post") is not None else None
+        op = cls(inputs, neutral, map_body, regions, flags, results, post)
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException("soac.scanomap needs at least one input array")
+        ins = [_check_array(f"soac.scanomap input {i}", v.type) for i, v in enumerate(self.inputs)]
+        outer = _check_same_outer("soac.scanomap input", ins)
+        yields = _map_lambda_yields(self, self.map_body, ins)
+        check_operators(self, "scan", self.operators, self.neutral, self.commutative.get_values(), yields)
+        rows = yields
+        if self.post is not None:
+            found = [a.type for a in self.post.block.args]
+            if found != list(yields):
+                raise VerifyException(
+                    f"soac.scanomap post lambda parameters are ({', '.join(map(str, found))}); "
+                    f"expected the scanned and mapped values ({', '.join(map(str, yields))})"
+                )
+            term = self.post.block.last_op
+            if not isinstance(term, YieldOp):
+                raise VerifyException("soac.scanomap post lambda must end with soac.yield")
+            rows = [v.type for v in term.values]
+        if len(self.outputs) != len(rows):
+            raise VerifyException(
+                f"soac.scanomap has {len(self.outputs)} results; its "
+                f"{'post' if self.post is not None else 'map'} lambda gives {len(rows)} per row"
+            )
+        _check_mapped_results(self, self.outputs, rows, outer, 0)
+
+
+def _check_index_and_value(op: Operation, yields: Sequence[Attribute], dest: TensorType) -> None:
+    """A map lambda of scatteromap/histomap yields an index, then a value for dest."""
+    if len(yields) < 2:
+        raise VerifyException(
+            f"{op.name} map lambda yields {len(yields)} values; expected an index, a value, "
+            "then mapped values"
+        )
+    if not is_index_scalar(yields[0]):
+        raise VerifyException(f"{op.name} map lambda yields an index of type {yields[0]}; expected index, i32 or i64")
+    if not is_element_type(yields[1]) or not types_compatible(yields[1], row_type(dest)):
+        raise VerifyException(
+            f"{op.name} map lambda yields a value of type {yields[1]}; expected the "
+            f"destination's element type {row_type(dest)} (a scalar)"
+        )
+
+
+@irdl_op_definition
+class ScatteromapOp(FusedSyntax, IRDLOperation):
+    """A map fused with a scatter: for every row i of the inputs the map lambda yields an
+    index j, a value v and then M mapped values; v is written to element j of `dest`
+    (out-of-bounds indices are ignored; which value a repeated index gets is
+    unspecified). Consumes `dest`. Results: the updated dest, then the M mapped arrays.
+
+    ```mlir
+    %r = soac.scatteromap %dest(%is, %xs) : tensor<?xf32>, (tensor<?xi64>, tensor<?xf32>)
+           -> tensor<?xf32> map {
+    ^bb0(%i: i64, %x: f32):
+      %y = arith.addf %x, %x : f32
+      soac.yield %i, %y : i64, f32
+    }
+    ```
+    """
+
+    name = "soac.scatteromap"
+    dest = operand_def(TensorType)
+    inputs = var_operand_def(TensorType)
+    outputs = var_result_def(TensorType)
+    map_body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def __init__(
+        self,
+        dest: SSAValue | Operation,
+        inputs: Sequence[SSAValue | Operation],
+        map_body: Region,
+        mapped_types: Sequence[Attribute] = (),
+    ):
+        super().__init__(
+            operands=[dest, inputs], result_types=[[SSAValue.get(dest).type, *mapped_types]], regions=[map_body]
+        )
+
+    @classmethod
+    def from_lambda(
+        cls,
+        dest: SSAValue,
+        inputs: Sequence[SSAValue],
+        map_lambda: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
+        mapped_types: Sequence[Attribute] = (),
+    ) -> ScatteromapOp:
+        """`map_lambda` gets the rows of `inputs` and returns an index, a value, then
+        values of `mapped_types`."""
+        body = build_lambda([row_type(SSAValue.get(v).type) for v in inputs], map_lambda)
+        return cls(dest, inputs, body, [array_of(t, _outer_of(inputs)) for t in mapped_types])
+
+    def print(self, printer: Printer) -> None:
+        self._print_head(printer, self.dest)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ScatteromapOp:
+        dest, inputs, attrs, results, map_body = cls._parse_head(parser, True)
+        op = cls.build(operands=[dest, inputs], result_types=[results], regions=[map_body])
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        dest = _check_array("soac.scatteromap destination", self.dest.type)
+        if not self.inputs:
+            raise VerifyException("soac.scatteromap needs at least one input array")
+        ins = [_check_array(f"soac.scatteromap input {i}", v.type) for i, v in enumerate(self.inputs)]
+        outer = _check_same_outer("soac.scatteromap input", ins)
+        yields = _map_lambda_yields(self, self.map_body, ins)
+        _check_index_and_value(self, yields, dest)
+        if not self.outputs or self.outputs[0].type != dest:
+            raise VerifyException(f"soac.scatteromap result 0 must have the destination's type {dest}")
+        if len(self.outputs) != len(yields) - 1:
+            raise VerifyException(
+                f"soac.scatteromap has {len(self.outputs)} results; expected the destination "
+                f"and {len(yields) - 2} mapped arrays"
+            )
+        _check_mapped_results(self, self.outputs[1:], yields[2:], outer, 1)
+
+
+@irdl_op_definition
+class HistomapOp(FusedSyntax, IRDLOperation):
+    """A map fused with a hist (reduce-by-index): for every row of the inputs the map
+    lambda yields an index j, a value v and then M mapped values; v is combined into
+    element j of `dest` by the associative and commutative operator (out-of-bounds
+    indices are ignored). Consumes `dest`. Results: the updated dest, then the M mapped
+    arrays.
+
+    ```mlir
+    %h = soac.histomap %bins(%xs) : tensor<256xi32>, (tensor<?xf32>) -> tensor<256xi32> map {
+    ^bb0(%x: f32):
+      %b = arith.fptosi %x : f32 to i32
+      soac.yield %b, %one : i32, i32
+    } hist(%zero : i32) {
+    ^bb0(%l: i32, %r: i32):
+      %s = arith.addi %l, %r : i32
+      soac.yield %s : i32
+    }
+    ```
+    """
+
+    name = "soac.histomap"
+    dest = operand_def(TensorType)
+    inputs = var_operand_def(TensorType)
+    neutral = operand_def()
+    outputs = var_result_def(TensorType)
+    map_body = region_def("single_block")
+    operator = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect())
+
+    def __init__(
+        self,
+        dest: SSAValue | Operation,
+        inputs: Sequence[SSAValue | Operation],
+        neutral: SSAValue | Operation,
+        map_body: Region,
+        operator: Region,
+        mapped_types: Sequence[Attribute] = (),
+    ):
+        super().__init__(
+            operands=[dest, inputs, neutral],
+            result_types=[[SSAValue.get(dest).type, *mapped_types]],
+            regions=[map_body, operator],
+        )
+
+    @classmethod
+    def from_lambdas(
+        cls,
+        dest: SSAValue,
+        inputs: Sequence[SSAValue],
+        neutral: SSAValue,
+        map_lambda: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
+        operator: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
+        mapped_types: Sequence[Attribute] = (),
+    ) -> HistomapOp:
+        """As ScatteromapOp.from_lambda, with the operator's body."""
+        body = build_lambda([row_type(SSAValue.get(v).type) for v in inputs], map_lambda)
+        elem = row_type(SSAValue.get(dest).type)
+        return cls(
+            dest, inputs, neutral, body, build_lambda([elem, elem], operator),
+            [array_of(t, _outer_of(inputs)) for t in mapped_types],
+        )
+
+    def print(self, printer: Printer) -> None:
+        self._print_head(printer, self.dest)
+        self._print_operator(printer, "hist", [self.neutral], self.operator, False)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> HistomapOp:
+        dest, inputs, attrs, results, map_body = cls._parse_head(parser, True)
+        regions, neutral, _ = cls._parse_operators(parser, "hist", single=True)
+        if len(neutral) != 1:
+            parser.raise_error(f"soac.histomap takes one neutral element, found {len(neutral)}")
+        op = cls.build(operands=[dest, inputs, neutral[0]], result_types=[results], regions=[map_body, regions[0]])
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        dest = _check_array("soac.histomap destination", self.dest.type)
+        if not self.inputs:
+            raise VerifyException("soac.histomap needs at least one input array")
+        ins = [_check_array(f"soac.histomap input {i}", v.type) for i, v in enumerate(self.inputs)]
+        outer = _check_same_outer("soac.histomap input", ins)
+        yields = _map_lambda_yields(self, self.map_body, ins)
+        _check_index_and_value(self, yields, dest)
+        _check_operator(self, self.operator, [row_type(dest)], [self.neutral])
+        if not self.outputs or self.outputs[0].type != dest:
+            raise VerifyException(f"soac.histomap result 0 must have the destination's type {dest}")
+        if len(self.outputs) != len(yields) - 1:
+            raise VerifyException(
+                f"soac.histomap has {len(self.outputs)} results; expected the destination "
+                f"and {len(yields) - 2} mapped arrays"
+            )
+        _check_mapped_results(self, self.outputs[1:], yields[2:], outer, 1)
+
+
+FUSED_OPS = (RedomapOp, ScanomapOp, ScatteromapOp, HistomapOp)
+"""The combinators soac-fusion makes."""
 
 
 # --------------------------------------------------------------------------------------
@@ -1244,6 +1894,10 @@ SOAC = Dialect(
         CopyOp,
         SizeOp,
         YieldOp,
+        RedomapOp,
+        ScanomapOp,
+        ScatteromapOp,
+        HistomapOp,
     ],
     [],
 )

@@ -16,7 +16,11 @@ more, and only that is here (named `soacc_gpu` so it cannot clash with xDSL's `g
 - `soacc_gpu.row`: a row of a view as a view value (xDSL's memref.subview would do,
   but its rank-reducing dynamic form is clumsy to build and to check);
 - `soacc_gpu.fence`: orders this thread's writes before its later ones for the whole
-  device (`__threadfence`).
+  device (`__threadfence`);
+- `soacc_gpu.vector_load` / `soacc_gpu.vector_store` / `soacc_gpu.vectorizable`: 2 or 4
+  consecutive elements in one load or store instruction (CUDA's float4, int4, double2, ...), and the test that a view allows
+  it (contiguous, its first element aligned to the vector's size): kernels that read a
+  view sequentially take 16-byte loads (and stores) where it does.
 
 ```mlir
 %up = soacc_gpu.shuffle up %x, %c1 : f32
@@ -53,6 +57,7 @@ from xdsl.irdl import (
     result_def,
     traits_def,
     var_operand_def,
+    var_result_def,
 )
 from xdsl.traits import MemoryAllocEffect, MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
@@ -304,8 +309,98 @@ class FenceOp(IRDLOperation):
         super().__init__()
 
 
+VECTOR_BYTES = 16
+"""The bytes of one vector load: CUDA's widest (float4, int4, double2, longlong2)."""
+
+
+def vector_width(element: Attribute) -> int | None:
+    """Elements per vector load of `element` (None: no vector type for it)."""
+    if isinstance(element, IndexType):
+        return 2
+    if isinstance(element, IntegerType) and element.width.data in (32, 64):
+        return VECTOR_BYTES * 8 // element.width.data
+    if isinstance(element, AnyFloat) and element.bitwidth in (32, 64):
+        return VECTOR_BYTES * 8 // element.bitwidth
+    return None
+
+
+def _check_vector(name: str, ref: SSAValue, types: Sequence[Attribute], verb: str) -> None:
+    """A vector access: a rank-1 view of elements with a vector type, as many values of
+    the element type as one vector holds."""
+    t = ref.type
+    assert isinstance(t, MemRefType)
+    width = vector_width(t.element_type)
+    if t.get_num_dims() != 1 or width is None:
+        raise VerifyException(f"{name} takes a rank-1 view of 32- or 64-bit elements, not {t}")
+    if len(types) != width or any(x != t.element_type for x in types):
+        raise VerifyException(f"{name} of {t.element_type} {verb} {width} values of that type")
+
+
+@irdl_op_definition
+class VectorizableOp(IRDLOperation):
+    """Whether elements i, i+1, ... of a rank-1 view may be read by vector_load for
+    every i that is a multiple of the vector width: its stride is 1 and its first
+    element's address is a multiple of the vector's size."""
+
+    name = "soacc_gpu.vectorizable"
+    ref = operand_def(MemRefType)
+    result = result_def(IntegerType(1))
+    traits = traits_def(Pure())
+    assembly_format = "$ref attr-dict `:` type($ref)"
+
+    def __init__(self, ref: SSAValue):
+        super().__init__(operands=[ref], result_types=[IntegerType(1)])
+
+    def verify_(self) -> None:
+        t = self.ref.type
+        assert isinstance(t, MemRefType)
+        if t.get_num_dims() != 1 or vector_width(t.element_type) is None:
+            raise VerifyException(f"soacc_gpu.vectorizable takes a rank-1 view of 32- or 64-bit elements, not {t}")
+
+
+@irdl_op_definition
+class VectorLoadOp(IRDLOperation):
+    """Elements i .. i+w-1 of a rank-1 view in one load (w = 16 bytes / element size),
+    where soacc_gpu.vectorizable holds for the view and i is a multiple of w."""
+
+    name = "soacc_gpu.vector_load"
+    ref = operand_def(MemRefType)
+    index = operand_def(IndexType)
+    results_ = var_result_def()
+    traits = traits_def(MemoryReadEffect())
+    assembly_format = "$ref `[` $index `]` attr-dict `:` type($ref) `->` type($results_)"
+
+    def __init__(self, ref: SSAValue, index: SSAValue):
+        t = ref.type
+        assert isinstance(t, MemRefType)
+        width = vector_width(t.element_type) or 1
+        super().__init__(operands=[ref, index], result_types=[[t.element_type] * width])
+
+    def verify_(self) -> None:
+        _check_vector(self.name, self.ref, [r.type for r in self.results_], "gives")
+
+
+@irdl_op_definition
+class VectorStoreOp(IRDLOperation):
+    """Writes values to elements i .. i+w-1 of a rank-1 view in one store, under
+    vector_load's conditions."""
+
+    name = "soacc_gpu.vector_store"
+    values = var_operand_def()
+    ref = operand_def(MemRefType)
+    index = operand_def(IndexType)
+    traits = traits_def(MemoryWriteEffect())
+    assembly_format = "`(` $values `)` `,` $ref `[` $index `]` attr-dict `:` `(` type($values) `)` `,` type($ref)"
+
+    def __init__(self, values: Sequence[SSAValue], ref: SSAValue, index: SSAValue):
+        super().__init__(operands=[values, ref, index])
+
+    def verify_(self) -> None:
+        _check_vector(self.name, self.ref, [v.type for v in self.values], "takes")
+
+
 SOACC_GPU = Dialect(
     "soacc_gpu",
-    [ShuffleOp, SharedOp, AtomicRMWOp, AtomicCasOp, LoadVolatileOp, StoreVolatileOp, ViewOp, RowOp, SliceOp, FenceOp],
+    [ShuffleOp, SharedOp, AtomicRMWOp, AtomicCasOp, LoadVolatileOp, StoreVolatileOp, ViewOp, RowOp, SliceOp, FenceOp, VectorizableOp, VectorLoadOp, VectorStoreOp],
     [],
 )

@@ -48,7 +48,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
-from soacc.dialects import mem
+from soacc.dialects import mem, soacc_gpu
 from soacc.dialects.soac import SliceSpec
 
 from soacc.lowering.kernel_body import (
@@ -59,12 +59,14 @@ from soacc.lowering.kernel_body import (
     Row,
     captured_values,
     index_constant as _index,
+    kernel_function,
 )
-from soacc.lowering.gpu_reduce import lower_reduce
+from soacc.lowering.gpu_reduce import launch, lower_reduce
 from soacc.lowering.gpu_segmented import lower_segmented_map
 from soacc.lowering.gpu_hist import lower_hist
 from soacc.lowering.gpu_scan import lower_scan
-from soacc.lowering.kernel_scratch import SCRATCH_BLOCKS, ScratchBlock, ScratchPlan, plan_scratch, scratch_buffer
+from soacc.lowering.kernel_elements import Elements
+from soacc.lowering.kernel_scratch import ScratchPlan, bind_scratch, plan_scratch, scratch_blocks, scratch_buffer, scratch_operands, scratch_parameters
 
 
 def _grid_stride_kernel(name: str, operands: Sequence[SSAValue], row_body) -> gpu.FuncOp:
@@ -135,11 +137,53 @@ def build_scatter_kernel(op: mem.ScatterOp, name: str) -> tuple[gpu.FuncOp, list
     return _grid_stride_kernel(name, operands, row), operands
 
 
+def lower_scatteromap(op: mem.ScatteromapOp, name: str, b: Builder, add_kernel) -> None:
+    """A scatter whose index and value are what its map lambda yields on row i (and whose
+    mapped values go to row i of its outputs): the scatter's grid-stride kernel with the
+    lambda, and scratch memory for what the lambda allocates."""
+    elements = Elements.of(op)
+    captured = [v for v in captured_values(op) if v not in (op.dest, *op.inputs, *op.outputs)]
+    operands = [*captured, op.dest, *op.inputs, *op.outputs]
+    c, i = len(captured), len(op.inputs)
+    plan = plan_scratch(op, b)
+
+    def build(kb: KernelBody, params, extra) -> None:
+        count, *scratch = extra
+        dest, ins, mapped = params[c], params[c + 1 : c + 1 + i], params[c + 1 + i :]
+        x = gpu.DimensionAttr(gpu.DimensionEnum.X)
+        gid = kb.op(gpu.GlobalIdOp(x))
+        threads = kb.op(arith.MuliOp(kb.op(gpu.GridDimOp(x)), kb.op(gpu.BlockDimOp(x))))
+        bind_scratch(kb.b, kb, plan, scratch, gid)
+        bins = kb.dim(Row(dest, ()), 0)
+
+        def row(r: SSAValue) -> None:
+            k, v = elements.at(kb, ins, mapped, r)
+            if not isinstance(k.type, IndexType):
+                k = kb.op(arith.IndexCastOp(k, IndexType()))  # negatives become huge
+
+            def write() -> None:
+                kb.b.insert(memref.StoreOp.get(v, dest, [k]))
+
+            kb.when(kb.op(arith.CmpiOp(k, bins, "ult")), write)
+
+        kb.range_loop(gid, count, threads, row)
+
+    extra = [("rows", IndexType()), *scratch_parameters(op, plan)]
+    kernel = add_kernel(kernel_function(name, operands, extra, build))
+    n = b.insert(mem.SizeOp(op.inputs[0], 0)).result
+    needed = b.insert(arith.CeilDivUIOp(n, _index(b, THREADS_PER_BLOCK))).results[0]
+    if plan is None:
+        blocks = b.insert(arith.MaxUIOp(b.insert(arith.MinUIOp(needed, _index(b, MAX_BLOCKS))).results[0], _index(b, 1))).results[0]
+    else:
+        blocks = scratch_blocks(b, plan, needed, THREADS_PER_BLOCK)
+    launch(b, kernel, blocks, [*operands, n, *scratch_operands(b, plan, blocks, op)])
+
+
 def build_gpu_body_kernel(op: mem.GpuBodyOp, name: str, plan: ScratchPlan | None = None) -> tuple[gpu.FuncOp, list[SSAValue]]:
     """A single-threaded kernel: the body runs once; value j goes to element 0 of output j."""
     captured = [v for v in captured_values(op) if v not in op.outputs]
     operands = [*captured, *op.outputs]
-    scratch_types = _scratch_params(op, plan) if plan else []
+    scratch_types = scratch_parameters(op, plan) if plan else []
     block = Block(arg_types=[*[v.type for v in operands], *[t for _, t in scratch_types]])
     for param, v in zip(block.args, operands):
         if v.name_hint:
@@ -148,7 +192,7 @@ def build_gpu_body_kernel(op: mem.GpuBodyOp, name: str, plan: ScratchPlan | None
         param.name_hint = hint
     body = KernelBody(Builder(InsertPoint.at_end(block)), dict(zip(operands, block.args)))
     zero = _index(body.b, 0)
-    _bind_scratch(body.b, body, plan, block.args[len(operands) :], zero)
+    bind_scratch(body.b, body, plan, block.args[len(operands) :], zero)
     body.translate_block(op.body.block)
     outs = block.args[len(captured) : len(operands)]
     for value, out in zip(op.body.block.last_op.operands, outs):
@@ -163,7 +207,7 @@ def build_map_kernel(op: mem.MapOp, name: str, plan: ScratchPlan | None = None) 
     memory of `plan`)."""
     captured = [v for v in captured_values(op) if v not in op.inputs and v not in op.outputs]
     operands = [*captured, *op.inputs, *op.outputs]
-    scratch_types = _scratch_params(op, plan)
+    scratch_types = scratch_parameters(op, plan)
     block = Block(arg_types=[*[v.type for v in operands], IndexType(), *[t for _, t in scratch_types]])
     params = block.args[: len(operands)]
     n = block.args[len(operands)]
@@ -185,43 +229,83 @@ def build_map_kernel(op: mem.MapOp, name: str, plan: ScratchPlan | None = None) 
     k = len(op.inputs)
     in_params = params[len(captured) : len(captured) + k]
     out_params = params[len(captured) + k :]
-    row_block = Block(arg_types=[IndexType()])
-    i = row_block.args[0]
-    i.name_hint = "row"
-    body = KernelBody(Builder(InsertPoint.at_end(row_block)), values)
-    _bind_scratch(b, body, plan, block.args[len(operands) + 1 :], first)
     lam = op.body.block
-    for param, view in zip(lam.args[:k], in_params):
-        body.values[param] = body.element_or_row(Row(view, ()), i)
     array_outs = [v for v in out_params if v.type.get_num_dims() > 1]
-    for param, view in zip(lam.args[k:], array_outs):
-        body.values[param] = Row(view, (i,))
-    body.translate_block(lam)
-    for value, view in zip(lam.last_op.operands, out_params):
-        body.store(body.values[value], Row(view, ()), i, op)
-    body.b.insert(scf.YieldOp())
-    b.insert(scf.ForOp(first, n, threads, [], Region(row_block)))
+
+    def rows(builder: Builder, lb: SSAValue, body: KernelBody) -> None:
+        """for row = lb to n step threads: the lambda on row `row`."""
+        row_block = Block(arg_types=[IndexType()])
+        i = row_block.args[0]
+        i.name_hint = "row"
+        body.b = Builder(InsertPoint.at_end(row_block))
+        for param, view in zip(lam.args[:k], in_params):
+            body.values[param] = body.element_or_row(Row(view, ()), i)
+        for param, view in zip(lam.args[k:], array_outs):
+            body.values[param] = Row(view, (i,))
+        body.translate_block(lam)
+        for value, view in zip(lam.last_op.operands, out_params):
+            body.store(body.values[value], Row(view, ()), i, op)
+        body.b.insert(scf.YieldOp())
+        builder.insert(scf.ForOp(lb, n, threads, [], Region(row_block)))
+
+    body = KernelBody(b, values)
+    bind_scratch(b, body, plan, block.args[len(operands) + 1 :], first)
+    width = _map_vector_width(op) if plan is None else None
+    if width is None:
+        rows(b, first, body)
+    else:
+        views = [*in_params, *out_params]
+        aligned = b.insert(soacc_gpu.VectorizableOp(views[0])).result
+        for view in views[1:]:
+            aligned = b.insert(arith.AndIOp(aligned, b.insert(soacc_gpu.VectorizableOp(view)).result)).result
+        by_vectors, by_elements = Block(), Block()
+        _vector_rows(Builder(InsertPoint.at_end(by_vectors)), body, lam, in_params, out_params, width, first, threads, n, rows)
+        by_vectors.add_op(scf.YieldOp())
+        rows(Builder(InsertPoint.at_end(by_elements)), first, body)
+        by_elements.add_op(scf.YieldOp())
+        b.insert(scf.IfOp(aligned, [], Region(by_vectors), Region(by_elements)))
     b.insert(gpu.ReturnOp([]))
     kernel = gpu.FuncOp(name, FunctionType.from_lists(block.arg_types, []), Region(block), kernel=True)
     return kernel, operands
 
 
-def _scratch_params(op: Operation, plan: ScratchPlan | None) -> list[tuple[str, Attribute]]:
-    if plan is None:
-        return []
-    space = mem.space_of(next(v for v in op.operands if isinstance(v.type, MemRefType)).type)
-    buffer = mem.view_type(i64, [DYNAMIC_INDEX], space)
-    return [("scratch", buffer), ("scratch_per_thread", IndexType()), *[(f"slot{j}", IndexType()) for j in range(len(plan.allocs))]]
+def _map_vector_width(op: mem.MapOp) -> int | None:
+    """The vector width a map's rows can be read and written by: every input and output
+    a rank-1 view of elements of one vector width, and a lambda that allocates nothing."""
+    views = [*op.inputs, *op.outputs]
+    if not op.inputs or any(v.type.get_num_dims() != 1 for v in views):
+        return None
+    widths = {soacc_gpu.vector_width(v.type.element_type) for v in views}
+    if len(widths) != 1 or None in widths:
+        return None
+    if any(isinstance(o, mem.AllocOp) for o in op.body.walk()):
+        return None
+    return widths.pop()
 
 
-def _bind_scratch(b: Builder, body: KernelBody, plan: ScratchPlan | None, params: Sequence[SSAValue], thread: SSAValue) -> None:
-    """Each alloc's slot for this thread: its region starts at thread * per_thread."""
-    if plan is None:
-        return
-    buffer, per_thread, *slots = params
-    base = b.insert(arith.MuliOp(thread, per_thread)).results[0]
-    for alloc, slot in zip(plan.allocs, slots):
-        body.scratch[alloc] = ScratchBlock(buffer, b.insert(arith.AddiOp(base, slot)).results[0])
+def _vector_rows(b: Builder, body: KernelBody, lam: Block, in_params, out_params, width: int, first, threads, n, rows) -> None:
+    """Groups of `width` rows by vector loads and stores: thread t takes groups t, t + T,
+    ...; the lambda runs once per row of the group. Then the rows after the last whole
+    group, one at a time."""
+    k = len(in_params)
+    w = _index(b, width)
+    groups = b.insert(arith.DivUIOp(n, w)).results[0]
+    group_block = Block(arg_types=[IndexType()])
+    body.b = Builder(InsertPoint.at_end(group_block))
+    at = body.b.insert(arith.MuliOp(group_block.args[0], w)).results[0]
+    loaded = [body.b.insert(soacc_gpu.VectorLoadOp(view, at)).results for view in in_params]
+    results: list[list[SSAValue]] = []
+    for lane in range(width):
+        for param, values in zip(lam.args[:k], loaded):
+            body.values[param] = values[lane]
+        body.translate_block(lam)
+        results.append([body.value(v) for v in lam.last_op.operands])
+    for j, view in enumerate(out_params):
+        body.b.insert(soacc_gpu.VectorStoreOp([results[lane][j] for lane in range(width)], view, at))
+    body.b.insert(scf.YieldOp())
+    b.insert(scf.ForOp(first, groups, threads, [], Region(group_block)))
+    tail = b.insert(arith.AddiOp(b.insert(arith.MuliOp(groups, w)).results[0], first)).results[0]
+    rows(b, tail, body)
 
 
 def _launch(b: Builder, kernel: str, operands: Sequence[SSAValue], rows: SSAValue) -> None:
@@ -306,8 +390,11 @@ def _one_kernel(build, rows_of, allocates: bool = False):
                 return
             rows = b.insert(mem.SizeOp(rows_of(k), 0)).result
             needed = b.insert(arith.CeilDivUIOp(rows, threads)).results[0]
-            cap = _index(b, MAX_BLOCKS if plan is None else SCRATCH_BLOCKS)
-            blocks = b.insert(arith.MaxUIOp(b.insert(arith.MinUIOp(needed, cap)).results[0], one)).results[0]
+            if plan is None:
+                capped = b.insert(arith.MinUIOp(needed, _index(b, MAX_BLOCKS))).results[0]
+                blocks = b.insert(arith.MaxUIOp(capped, one)).results[0]
+            else:
+                blocks = scratch_blocks(b, plan, needed, THREADS_PER_BLOCK)
             launch_operands = [*operands, rows]
             if plan is not None:
                 all_threads = b.insert(arith.MuliOp(blocks, threads)).results[0]
@@ -344,10 +431,19 @@ _LOWERINGS = {
 (op, name, builder before the op, add_kernel) that adds kernels and writes the launches."""
 
 
+_LOWERINGS |= {
+    mem.RedomapOp: ("redomap", lower_reduce),
+    mem.ScanomapOp: ("scanomap", lower_scan),
+    mem.ScatteromapOp: ("scatteromap", lower_scatteromap),
+    mem.HistomapOp: ("histomap", lower_hist),
+}
+"""soac-fusion's fused combinators take their unfused forms' kernels (kernel_elements.py)."""
+
+
 def _inside_kernel(op: Operation) -> bool:
     parent = op.parent_op()
     while parent is not None:
-        if isinstance(parent, mem.MapOp | mem.ReduceOp | mem.ScanOp | mem.HistOp | mem.GpuBodyOp):
+        if isinstance(parent, (mem.MapOp, mem.ReduceOp, mem.ScanOp, mem.HistOp, mem.GpuBodyOp, *mem.FUSED_KERNELS)):
             return True
         parent = parent.parent_op()
     return False

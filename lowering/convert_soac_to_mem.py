@@ -125,6 +125,8 @@ def _lambda_input(arg: BlockArgument) -> tuple[Operation, SSAValue] | None:
         return op, op.inputs[arg.index % k]
     if isinstance(op, soac.HistOp):
         return op, op.dest
+    if isinstance(op, soac.FUSED_OPS) and arg.block is op.map_body.block:
+        return op, op.inputs[arg.index]
     return None
 
 
@@ -139,13 +141,17 @@ def derive_dim(value: SSAValue, axis: int) -> SizeExpr:
         found = _lambda_input(value)
         if found is not None:
             return Dim(found[1], axis + 1)
+        owner = value.block.parent_op()
+        if isinstance(owner, soac.ScanomapOp) and owner.post is not None and value.block is owner.post.block:
+            # a post-lambda parameter: the map lambda's value of that row
+            return Dim(owner.map_body.block.last_op.operands[value.index], axis)
         raise _unknown(value)
     op = value.owner
     assert isinstance(op, Operation)
     index = value.index if isinstance(value, OpResult) else 0
 
-    def yielded(region: Region) -> SSAValue:
-        return region.block.last_op.operands[index]
+    def yielded(region: Region, position: int | None = None) -> SSAValue:
+        return region.block.last_op.operands[index if position is None else position]
 
     match op:
         case soac.MapOp():
@@ -156,6 +162,17 @@ def derive_dim(value: SSAValue, axis: int) -> SizeExpr:
             return Dim(op.inputs[index], axis)
         case soac.ScatterOp() | soac.HistOp():
             return Dim(op.dest, axis)
+        case soac.ScatteromapOp() | soac.HistomapOp():
+            if index == 0:
+                return Dim(op.dest, axis)
+            return Dim(op.inputs[0], 0) if axis == 0 else Dim(yielded(op.map_body, index + 1), axis - 1)
+        case soac.RedomapOp() | soac.ScanomapOp():
+            # reduced and scanned values are scalars: only mapped arrays have rows
+            if axis == 0:
+                return Dim(op.inputs[0], 0)
+            if isinstance(op, soac.ScanomapOp) and op.post is not None:
+                return Dim(yielded(op.post), axis - 1)
+            return Dim(yielded(op.map_body), axis - 1)
         case soac.UpdateOp():
             return Dim(op.source, axis)
         case soac.CopyOp():
@@ -294,11 +311,12 @@ _FRESH_ARRAYS = (
     soac.ArrayOp,
     soac.ConcatOp,
     soac.GpuBodyOp,
+    *soac.FUSED_OPS,
     arith.ConstantOp,
 )
 
 
-_REPEATING = (scf.ForOp, scf.WhileOp, soac.MapOp, soac.ReduceOp, soac.ScanOp, soac.HistOp)
+_REPEATING = (scf.ForOp, scf.WhileOp, soac.MapOp, soac.ReduceOp, soac.ScanOp, soac.HistOp, *soac.FUSED_OPS)
 """Ops whose regions run many times (loop iterations, or the lanes of a lambda): memory
 from outside them is the same memory every time."""
 
@@ -891,6 +909,133 @@ class FunctionConverter:
         )
         self.scope[op.result] = target
 
+    # --- fused combinators: their lambdas stay in the op, so no intermediate array -----
+
+    def fused_lambda(self, old: Region, params: Sequence[Attribute], results: Sequence[SSAValue], outs: Sequence[Array]) -> Region:
+        """A fused op's lambda at level 2: the parameters of `old`, then the rows of the
+        array-valued outputs among `outs` (which take `results`' values); a yielded row
+        made in the lambda is built in its output row."""
+        body = Block(arg_types=[*params, *[mem.row_view_type(o.view.type) for o in outs if o.view.type.get_num_dims() > 1]])
+        old_block = old.block
+        yields = old_block.last_op.operands
+        row_params = iter(body.args[len(params) :])
+        position = {r: j for j, r in enumerate(old.parent_op().results)}
+        for r, o in zip(results, outs):
+            if o.view.type.get_num_dims() > 1:
+                row = next(row_params)
+                if r.name_hint:
+                    row.name_hint = r.name_hint + "_row"
+                y = yields[self._yield_position(old.parent_op(), old, position[r])]
+                if _made_here_for(y, old_block):
+                    self.hints[y] = Array(row, None)
+        self.convert_lambda(old_block, body)
+        return Region(body)
+
+    @staticmethod
+    def _yield_position(op: Operation, region: Region, result_index: int) -> int:
+        """Which value `region` yields for result `result_index` of the fused op."""
+        if isinstance(op, soac.ScatteromapOp | soac.HistomapOp):
+            return result_index + 1  # after the index and the value
+        return result_index  # redomap/scanomap: the operands' results come first, in order
+
+    def _row_params(self, inputs: Sequence[SSAValue]) -> list[Attribute]:
+        return [mem.row_view_type(self.array(v).view.type) for v in inputs]
+
+    def _properties(self, op: Operation) -> dict:
+        return {"commutative": op.commutative}
+
+    def convert_redomap(self, op: soac.RedomapOp) -> None:
+        k = op.num_operands_reduced
+        ins = [self.array(v).view for v in op.inputs]
+        neutral = [self._view_or_scalar(v) for v in op.neutral]
+        mapped = list(op.outputs[k:])
+        outs = [self.destination(r, op) for r in mapped]
+        map_body = self.fused_lambda(op.map_body, self._row_params(op.inputs), mapped, outs)
+        operators = [self.operator_region(r) for r in op.operators]
+        reduced = list(op.outputs[:k])
+        if self.depth > 0:
+            new = mem.RedomapOp.build(
+                operands=[ins, neutral, [o.view for o in outs]],
+                result_types=[[r.type for r in reduced]],
+                regions=[map_body, operators],
+                properties=self._properties(op),
+            )
+            self.insert(new)
+            for r, n in zip(reduced, new.results):
+                self._name(n, r)
+                self.scope[r] = n
+        else:
+            red_outs = [self.allocate(TensorType(r.type, []), [], (r.name_hint or "red") + "_dev") for r in reduced]
+            self.insert(
+                mem.RedomapOp.build(
+                    operands=[ins, neutral, [o.view for o in [*red_outs, *outs]]],
+                    result_types=[[]],
+                    regions=[map_body, operators],
+                    properties=self._properties(op),
+                )
+            )
+            for r, o in zip(reduced, red_outs):
+                if r.uses:
+                    # the result is in device memory; host code reads it (a synchronous read)
+                    load = self.insert(mem.LoadOp(o.view, []))
+                    self._name(load.result, r)
+                    self.scope[r] = load.result
+        for r, o in zip(mapped, outs):
+            self.scope[r] = o
+
+    def convert_scanomap(self, op: soac.ScanomapOp) -> None:
+        k = op.num_operands_scanned
+        ins = [self.array(v).view for v in op.inputs]
+        neutral = [self._view_or_scalar(v) for v in op.neutral]
+        outs = [self.destination(r, op) for r in op.outputs]
+        params = self._row_params(op.inputs)
+        if op.post is None:
+            map_body = self.fused_lambda(op.map_body, params, op.outputs[k:], outs[k:])
+            post = []
+        else:
+            map_body = Block(arg_types=params)
+            self.convert_lambda(op.map_body.block, map_body)
+            map_body = Region(map_body)
+            post_params = [mem.view_type_of(a.type, mem.DEVICE) for a in op.post.block.args]
+            post = [self.fused_lambda(op.post, post_params, op.outputs, outs)]
+        operators = [self.operator_region(r) for r in op.operators]
+        self.insert(
+            mem.ScanomapOp.build(
+                operands=[ins, neutral, [o.view for o in outs]],
+                regions=[map_body, operators, post],
+                properties=self._properties(op),
+            )
+        )
+        for r, o in zip(op.outputs, outs):
+            self.scope[r] = o
+
+    def _dest_fused(self, op: soac.ScatteromapOp | soac.HistomapOp) -> tuple[Array, list[SSAValue], list[Array], Region]:
+        target = self.writable_copy(op.dest, op.outputs[0], op)
+        mapped = list(op.outputs[1:])
+        outs = [self.destination(r, op) for r in mapped]
+        map_body = self.fused_lambda(op.map_body, self._row_params(op.inputs), mapped, outs)
+        return target, [self.array(v).view for v in op.inputs], outs, map_body
+
+    def convert_scatteromap(self, op: soac.ScatteromapOp) -> None:
+        target, ins, outs, map_body = self._dest_fused(op)
+        self.insert(mem.ScatteromapOp.build(operands=[target.view, ins, [o.view for o in outs]], regions=[map_body]))
+        self.scope[op.outputs[0]] = target
+        for r, o in zip(op.outputs[1:], outs):
+            self.scope[r] = o
+
+    def convert_histomap(self, op: soac.HistomapOp) -> None:
+        target, ins, outs, map_body = self._dest_fused(op)
+        operator = self.operator_region(op.operator)
+        self.insert(
+            mem.HistomapOp.build(
+                operands=[target.view, ins, [o.view for o in outs], self._view_or_scalar(op.neutral)],
+                regions=[map_body, operator],
+            )
+        )
+        self.scope[op.outputs[0]] = target
+        for r, o in zip(op.outputs[1:], outs):
+            self.scope[r] = o
+
     def convert_gpu_body(self, op: soac.GpuBodyOp) -> None:
         outs = [self.destination(r, op) for r in op.outputs]
         body = Block()
@@ -1087,7 +1232,8 @@ def _made_here_for(value: SSAValue, block: Block) -> bool:
         and value.has_one_use()
         and isinstance(
             value.op,
-            soac.MapOp | soac.ScanOp | soac.IotaOp | soac.ReplicateOp | soac.ArrayOp | soac.ConcatOp | soac.CopyOp,
+            soac.MapOp | soac.ScanOp | soac.IotaOp | soac.ReplicateOp | soac.ArrayOp | soac.ConcatOp | soac.CopyOp
+            | soac.RedomapOp | soac.ScanomapOp,
         )
     )
 
@@ -1100,6 +1246,10 @@ _HANDLERS: dict[type[Operation], Callable[[FunctionConverter, Operation], None]]
     soac.ScanOp: FunctionConverter.convert_scan,
     soac.ScatterOp: FunctionConverter.convert_scatter,
     soac.HistOp: FunctionConverter.convert_hist,
+    soac.RedomapOp: FunctionConverter.convert_redomap,
+    soac.ScanomapOp: FunctionConverter.convert_scanomap,
+    soac.ScatteromapOp: FunctionConverter.convert_scatteromap,
+    soac.HistomapOp: FunctionConverter.convert_histomap,
     soac.GpuBodyOp: FunctionConverter.convert_gpu_body,
     soac.IotaOp: FunctionConverter.convert_iota,
     soac.ReplicateOp: FunctionConverter.convert_replicate,

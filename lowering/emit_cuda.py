@@ -727,6 +727,40 @@ def _slice(p: CudaPrinter, op: soacc_gpu.SliceOp) -> None:
     p.line(f"{name}_offset = {' + '.join(offset)};")
 
 
+_VECTOR_TYPES = {"float": "float4", "int": "int4", "double": "double2", "long long": "longlong2"}
+
+
+def _vectorizable(p: CudaPrinter, op: soacc_gpu.VectorizableOp) -> None:
+    m = p.name(op.ref)
+    size = soacc_gpu.VECTOR_BYTES
+    p.define(op.result, f"{m}_stride0 == 1 && ((unsigned long long)({m} + {m}_offset)) % {size} == 0")
+
+
+def _vector_type(p: CudaPrinter, op: soacc_gpu.VectorLoadOp | soacc_gpu.VectorStoreOp) -> str:
+    t = c_type(op.ref.type.element_type)
+    vector = _VECTOR_TYPES.get(t)
+    if vector is None:
+        raise p.error(op, f"has no CUDA vector type of {t}")
+    return vector
+
+
+def _vector_load(p: CudaPrinter, op: soacc_gpu.VectorLoadOp) -> None:
+    vector = _vector_type(p, op)
+    m = p.name(op.ref)
+    loaded = p.fresh(f"{p.name(op.results_[0])}_vector")
+    # stride 1 (soacc_gpu.vectorizable): element i is at offset + i
+    p.line(f"const {vector} {loaded} = *(const {vector}*)&{m}[{m}_offset + {p.name(op.index)}];")
+    for result, field in zip(op.results_, "xyzw"):
+        p.define(result, f"{loaded}.{field}")
+
+
+def _vector_store(p: CudaPrinter, op: soacc_gpu.VectorStoreOp) -> None:
+    vector = _vector_type(p, op)
+    m = p.name(op.ref)
+    values = ", ".join(p.name(v) for v in op.values)
+    p.line(f"*({vector}*)&{m}[{m}_offset + {p.name(op.index)}] = make_{vector}({values});")
+
+
 def _fence(p: CudaPrinter, op: soacc_gpu.FenceOp) -> None:
     p.line("__threadfence();")
 
@@ -838,6 +872,9 @@ _HANDLERS: dict[type[Operation], Callable] = {
     soacc_gpu.RowOp: _row,
     soacc_gpu.SliceOp: _slice,
     soacc_gpu.FenceOp: _fence,
+    soacc_gpu.VectorizableOp: _vectorizable,
+    soacc_gpu.VectorLoadOp: _vector_load,
+    soacc_gpu.VectorStoreOp: _vector_store,
 }
 
 

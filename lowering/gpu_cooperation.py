@@ -133,11 +133,14 @@ def block_scan(kb: KernelBody, values: Sequence[SSAValue], combine: Combine, neu
     is_first_warp = kb.op(arith.CmpiOp(warp, zero, "eq"))
 
     def scan_totals() -> None:
+        # lane l < WARPS reads and then rewrites slot l; no lane touches another's slot
+        # (a lane past WARPS reading a clamped slot that its owner rewrites is a
+        # read-write hazard within the warp, which racecheck reports)
         has = kb.op(arith.CmpiOp(lane, kb.constant(WARPS), "ult"))
-        slot = kb.op(arith.MinUIOp(lane, kb.constant(WARPS - 1)))
-        mine = select(kb, has, load_all(kb, totals, slot), neutral)
+        types = [v.type for v in values]
+        mine = kb.when(has, lambda: load_all(kb, totals, lane), lambda: list(neutral), types)
         scanned = warp_scan(kb, mine, combine, lane)
-        kb.when(has, lambda: store_all(kb, scanned, totals, slot))
+        kb.when(has, lambda: store_all(kb, scanned, totals, lane))
 
     kb.when(is_first_warp, scan_totals)
     barrier(kb)

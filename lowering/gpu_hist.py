@@ -1,6 +1,7 @@
 """The kernel of a host-level `mem.hist` (reduce-by-index): for every i,
 `dest[indices[i]] = op(dest[indices[i]], values[i])`, in place; indices outside dest
-(negative ones too) are ignored. The operator is associative and commutative, so the
+(negative ones too) are ignored. A `mem.histomap` (soac-fusion's fused form) is the same
+with bin and value yielded by its map lambda on row i. The operator is associative and commutative, so the
 updates may happen in any order: each is one atomic update of a bin.
 
 How a bin is updated:
@@ -44,6 +45,8 @@ from xdsl.rewriter import InsertPoint
 from soacc.dialects import mem, soacc_gpu
 from soacc.lowering.gpu_cooperation import barrier
 from soacc.lowering.gpu_reduce import launch
+from soacc.lowering.kernel_elements import Elements, operator_regions
+from soacc.lowering.kernel_scratch import bind_scratch, plan_scratch, scratch_operands, scratch_parameters
 from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,
     CannotLower,
@@ -99,7 +102,7 @@ def _word_sized(t: Attribute) -> bool:
 def atomic_kind(op: mem.HistOp) -> str | None:
     """The atomic_rmw kind of the operator when it is one arith op on its two
     parameters (in either order) that CUDA has an atomic for; None otherwise."""
-    lam = op.body.block
+    lam = operator_regions(op)[0].block
     ops = list(lam.ops)
     if len(ops) != 2 or not _word_sized(op.dest.type.element_type):
         return None
@@ -190,11 +193,13 @@ def fits_shared_memory(op: mem.HistOp) -> bool:
     return bins is not None and bins * numpy_dtype(op.dest.type.element_type).itemsize <= SHARED_BUDGET
 
 
-def lower_hist(op: mem.HistOp, name: str, b: Builder, add_kernel) -> None:
-    """Replaces a host-level mem.hist (b is before it) by one launch."""
+def lower_hist(op: mem.HistOp | mem.HistomapOp, name: str, b: Builder, add_kernel) -> None:
+    """Replaces a host-level mem.hist or mem.histomap (b is before it) by one launch. A
+    histomap's bins and values are what its map lambda yields on each row (its mapped
+    values are written on the way; kernel_elements.py)."""
     dest_type = op.dest.type
     assert isinstance(dest_type, MemRefType)
-    if dest_type.get_num_dims() == 2 and elementwise_atomic_kind(op) is not None:
+    if isinstance(op, mem.HistOp) and dest_type.get_num_dims() == 2 and elementwise_atomic_kind(op) is not None:
         _lower_row_hist(op, name, b, add_kernel)
         return
     if dest_type.get_num_dims() != 1:
@@ -212,36 +217,44 @@ def lower_hist(op: mem.HistOp, name: str, b: Builder, add_kernel) -> None:
         )
     kind = atomic_kind(op)
     in_shared = fits_shared_memory(op)
-    captured = [v for v in captured_values(op) if v not in (op.dest, op.indices, op.values, op.neutral)]
-    operands = [*captured, op.neutral, op.dest, op.indices, op.values]
+    elements = Elements.of(op)
+    read = [*elements.inputs, *elements.mapped]
+    captured = [v for v in captured_values(op) if v not in (op.dest, op.neutral, *read)]
+    operands = [*captured, op.neutral, op.dest, *read]
+    region = operator_regions(op)[0]
+    plan = plan_scratch(op, b)  # what a histomap's map lambda allocates, per thread
 
     def update(kb: KernelBody, ref: SSAValue, index: SSAValue, value: SSAValue) -> None:
         if kind is not None:
             kb.op(soacc_gpu.AtomicRMWOp(kind, value, ref, [index]))
         else:
-            _combine_by_cas(kb, op, ref, index, value)
+            _combine_by_cas(kb, region, ref, index, value)
 
     def build(kb: KernelBody, params, extra) -> None:
-        neutral, dest, indices, values = params[len(captured) :]
-        (count,) = extra
+        neutral, dest, *views = params[len(captured) :]
+        ins, mapped = views[: len(elements.inputs)], views[len(elements.inputs) :]
+        count, *scratch = extra
+        if plan is not None:
+            bind_scratch(kb.b, kb, plan, scratch, kb.op(gpu.GlobalIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))))
+        bin_and_value = lambda i: elements.at(kb, ins, mapped, i)  # noqa: E731
         if in_shared:
-            _shared_histogram(kb, static_bins(op), neutral, dest, indices, values, count, update)
+            _shared_histogram(kb, static_bins(op), neutral, dest, bin_and_value, count, update)
         else:
             bins = kb.dim(Row(dest, ()), 0)
-            _each_element(kb, indices, values, count, bins, lambda k, v: update(kb, dest, k, v))
+            _each_element(kb, bin_and_value, count, bins, lambda k, v: update(kb, dest, k, v))
 
     strategy = f"{'shared' if in_shared else 'global'}_{'atomic' if kind is not None else 'cas'}"
-    kernel = add_kernel(kernel_function(f"{name}_{strategy}", operands, [("count", IndexType())], build))
-    n = b.insert(mem.SizeOp(op.indices, 0)).result
+    extra = [("count", IndexType()), *scratch_parameters(op, plan)]
+    kernel = add_kernel(kernel_function(f"{name}_{strategy}", operands, extra, build))
+    n = b.insert(mem.SizeOp(elements.inputs[0], 0)).result
     cap = SHARED_BLOCKS if in_shared else GLOBAL_BLOCKS
     wanted = b.insert(arith.CeilDivUIOp(n, index_constant(b, THREADS_PER_BLOCK))).results[0]
     capped = b.insert(arith.MinUIOp(wanted, index_constant(b, cap))).results[0]
     blocks = b.insert(arith.MaxUIOp(capped, index_constant(b, 1))).results[0]
-    launch(b, kernel, blocks, [*operands, n])
+    launch(b, kernel, blocks, [*operands, n, *scratch_operands(b, plan, blocks, op)])
 
 
-
-def _shared_histogram(kb: KernelBody, bins: int, neutral, dest, indices, values, count, update: Update) -> None:
+def _shared_histogram(kb: KernelBody, bins: int, neutral, dest, bin_and_value, count, update: Update) -> None:
     """The block's sub-histogram in shared memory, from its grid-stride part of the
     input, then merged into dest (bins still neutral are skipped: combining the neutral
     element changes nothing)."""
@@ -256,7 +269,7 @@ def _shared_histogram(kb: KernelBody, bins: int, neutral, dest, indices, values,
 
     kb.range_loop(tid, size, threads, initialise)
     barrier(kb)
-    _each_element(kb, indices, values, count, size, lambda k, v: update(kb, sub, k, v))
+    _each_element(kb, bin_and_value, count, size, lambda k, v: update(kb, sub, k, v))
     barrier(kb)
 
     def merge(j: SSAValue) -> None:
@@ -267,7 +280,7 @@ def _shared_histogram(kb: KernelBody, bins: int, neutral, dest, indices, values,
     kb.range_loop(tid, size, threads, merge)
 
 
-def _each_element(kb: KernelBody, indices, values, count, bins, update: Callable[[SSAValue, SSAValue], None]) -> None:
+def _each_element(kb: KernelBody, bin_and_value, count, bins, update: Callable[[SSAValue, SSAValue], None]) -> None:
     """update(bin, value) for every input element of this thread whose bin is in
     [0, bins): elements gid, gid + T, ... (T threads in the grid; coalesced), UNROLL of
     them loaded before any is used."""
@@ -277,10 +290,10 @@ def _each_element(kb: KernelBody, indices, values, count, bins, update: Callable
     stride = kb.op(arith.MuliOp(threads, kb.constant(UNROLL)))
 
     def load(i: SSAValue) -> tuple[SSAValue, SSAValue]:
-        k = kb.op(memref.LoadOp.get(indices, [i]))
+        k, v = bin_and_value(i)
         if not isinstance(k.type, IndexType):
             k = kb.op(arith.IndexCastOp(k, IndexType()))  # sign-extends: negatives become huge
-        return k, kb.op(memref.LoadOp.get(values, [i]))
+        return k, v
 
     def use(loaded: tuple[SSAValue, SSAValue]) -> None:
         k, v = loaded
@@ -312,7 +325,7 @@ def _bits(kb: KernelBody, v: SSAValue) -> SSAValue:
     return v
 
 
-def _combine_by_cas(kb: KernelBody, op: mem.HistOp, ref: SSAValue, index: SSAValue, value: SSAValue) -> None:
+def _combine_by_cas(kb: KernelBody, operator: Region, ref: SSAValue, index: SSAValue, value: SSAValue) -> None:
     """ref[index] = op(ref[index], value) atomically, by compare-and-swap:
 
         seen = ref[index]                       (volatile: not a stale cached copy)
@@ -328,7 +341,7 @@ def _combine_by_cas(kb: KernelBody, op: mem.HistOp, ref: SSAValue, index: SSAVal
     outer = kb.b
     kb.b = Builder(InsertPoint.at_end(before))
     try:
-        (desired,) = kb.apply_operator(op.body, [assumed], [value])
+        (desired,) = kb.apply_operator(operator, [assumed], [value])
         assumed_bits = _bits(kb, assumed)
         unchanged = kb.op(arith.CmpiOp(_bits(kb, desired), assumed_bits, "eq"))
         (seen,) = kb.when(

@@ -1,5 +1,9 @@
-"""Kernels for a host-level `mem.scan` (inclusive): a single pass over the data with
-decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan with
+"""Kernels for a host-level `mem.scan` (inclusive) or `mem.scanomap` (soac-fusion's fused
+map-scan: each element is what the map lambda yields on a row; mapped values are written
+as the tile is loaded, or kept in shared memory for the post lambda, which makes the
+outputs from the scanned and kept values as the tile is stored; rows, which cannot be
+kept there, are made again by the map lambda at store time): a single pass over the
+data with decoupled look-back (Merrill & Garland, "Single-pass Parallel Prefix Scan with
 Decoupled Look-back", 2016; the scan of CUB).
 
 Two launches:
@@ -27,19 +31,25 @@ Two launches:
 5. each thread rescans its items from (tile's exclusive prefix + its own), writing them
    back to the same shared slots, and the block stores the tile coalesced.
 
-Publishing is: value (volatile stores), fence, flag (volatile store); reading is: flag
-(volatile load), fence, value (volatile load). Values and flags are in separate arrays
-and a flag only grows (0, then AGGREGATE, then PREFIX), the aggregate slot is never
-written again once flagged, so a reader that saw AGGREGATE reads a complete aggregate
-even if PREFIX was published since.
+Where the element is one 32-bit value (i32, f32: the common case), a tile publishes
+one 64-bit *status word*, its flag in the high half and the value's bits in the low
+half, with one volatile store; a reader gets flag and value with one volatile load,
+so a window of the look-back costs one round trip to L2 and no fence (a tile's
+look-back waits for its predecessors, so this latency is what bounds the scan).
+Otherwise publishing is: value (volatile stores), fence, flag (volatile store); reading
+is: flag (volatile load), fence, value (volatile load). Values and flags are then in
+separate arrays and a flag only grows (0, then AGGREGATE, then PREFIX), the aggregate
+slot is never written again once flagged, so a reader that saw AGGREGATE reads a
+complete aggregate even if PREFIX was published since.
 
 Every combination keeps the order of the input (operators need not commute), and the
 input and output may be the same memory (a tile reads all its elements before it writes
 any, and no other tile touches them).
 
-Scratch memory, one allocation laid out by `_LookbackScratch`: flags (i32 per tile), the
-tile counter (one i32), then per value of the tuple its aggregates and inclusive
-prefixes (one per tile), each at an 8-byte aligned offset.
+Scratch memory, one allocation laid out by `_LookbackScratch`: the status words (i64
+per tile) or the flags (i32 per tile), the tile counter (one i32), then, without status
+words, per value of the tuple its aggregates and inclusive prefixes (one per tile),
+each at an 8-byte aligned offset.
 """
 
 from __future__ import annotations
@@ -49,11 +59,13 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, memref, scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, i32
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.dialects.builtin import DYNAMIC_INDEX, Float32Type, Float64Type, IndexType, IntegerType, MemRefType, i32, i64
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem, soacc_gpu
+from soacc.lowering.kernel_elements import Elements, combiner, store_scanned
+from soacc.lowering.kernel_scratch import bind_scratch, plan_scratch, scratch_operands, scratch_parameters
 from soacc.lowering.gpu_cooperation import (
     WARP,
     barrier,
@@ -81,7 +93,7 @@ BYTES_PER_THREAD = 64
 the tuple, so several blocks still fit on an SM, while the per-tile work (block scan,
 look-back) is spread over enough elements."""
 
-MAX_ITEMS = 8
+MAX_ITEMS = 16
 
 SKEW = 32
 """One padding slot of shared memory after every SKEW elements (one per bank)."""
@@ -98,14 +110,29 @@ def items_per_thread(element_types: Sequence[Attribute]) -> int:
     return max(1, min(MAX_ITEMS, BYTES_PER_THREAD // tuple_bytes))
 
 
-def lower_scan(op: mem.ScanOp, name: str, b: Builder, add_kernel) -> None:
-    """Replaces a host-level mem.scan (b is before it) by two launches: the flags'
-    initialisation, then the single-pass scan."""
-    if any(v.type.get_num_dims() != 1 for v in op.inputs):
+def packs_status(element_types: Sequence[Attribute]) -> bool:
+    """Whether a tile's flag and value fit one 64-bit status word: one 32-bit value."""
+    if len(element_types) != 1:
+        return False
+    (t,) = element_types
+    return isinstance(t, Float32Type) or (isinstance(t, IntegerType) and t.width.data == 32)
+
+
+def lower_scan(op: mem.ScanOp | mem.ScanomapOp, name: str, b: Builder, add_kernel) -> None:
+    """Replaces a host-level mem.scan or mem.scanomap (b is before it) by two launches:
+    the flags' initialisation, then the single-pass scan."""
+    elements = Elements.of(op)
+    if isinstance(op, mem.ScanOp) and any(v.type.get_num_dims() != 1 for v in op.inputs):
         raise CannotLower(op, "scans arrays of rows at host level (inputs of rank > 1); only arrays of scalars are supported so far")
+    kept_types = _kept_types(op)
+    # rows cannot wait in shared memory: then the map lambda runs again as the tile is
+    # stored, to make what the post lambda needs (the inputs are read twice)
+    recompute = any(not isinstance(t, IntegerType | IndexType | Float32Type | Float64Type) for t in kept_types)
+    if recompute:
+        kept_types = []
     captured = [v for v in captured_values(op) if v not in op.inputs and v not in op.outputs]
-    element_types = [v.type.element_type for v in op.inputs]
-    items = items_per_thread(element_types)
+    element_types = [v.type for v in op.neutral]
+    items = items_per_thread([*element_types, *kept_types])
     tile_size = THREADS_PER_BLOCK * items
     space = mem.space_of(op.inputs[0].type)
 
@@ -113,29 +140,90 @@ def lower_scan(op: mem.ScanOp, name: str, b: Builder, add_kernel) -> None:
     wanted = b.insert(arith.CeilDivUIOp(n, index_constant(b, tile_size))).results[0]
     tiles = b.insert(arith.MaxUIOp(wanted, index_constant(b, 1))).results[0]  # n = 0: one empty tile
     tiles.name_hint = "tiles"
-    scratch = _LookbackScratch.allocate(b, element_types, tiles, space)
+    packed = packs_status(element_types)
+    scratch = _LookbackScratch.allocate(b, element_types, tiles, space, packed)
 
     init_operands = [scratch.flags, scratch.next_tile]
     init = add_kernel(kernel_function(f"{name}_init", init_operands, [("count", IndexType())], _clear_flags))
     init_blocks = b.insert(arith.CeilDivUIOp(tiles, index_constant(b, THREADS_PER_BLOCK))).results[0]
     launch(b, init, init_blocks, [*init_operands, tiles])
 
-    k = len(op.inputs)
+    c, k, i, r = len(captured), len(op.neutral), len(op.inputs), len(op.outputs)
+    a = len(scratch.aggregates)
+    plan = plan_scratch(op, b)  # what a scanomap's lambdas allocate, per thread of the grid
 
     def build(kb: KernelBody, params, extra) -> None:
-        c = len(captured)
         neutral = params[c : c + k]
-        inputs = params[c + k : c + 2 * k]
-        outputs = params[c + 2 * k : c + 3 * k]
-        flags, next_tile = params[c + 3 * k : c + 3 * k + 2]
-        aggregates = params[c + 3 * k + 2 : c + 4 * k + 2]
-        prefixes = params[c + 4 * k + 2 :]
-        (count,) = extra
-        _scan_tile(kb, op, items, neutral, inputs, outputs, _Published(flags, aggregates, prefixes), next_tile, count)
+        inputs = params[c + k : c + k + i]
+        outputs = params[c + k + i : c + k + i + r]
+        flags, next_tile = params[c + k + i + r : c + k + i + r + 2]
+        rest = params[c + k + i + r + 2 :]
+        published = _Published(flags, rest[:a], rest[a:], packed)
+        count, *scratch_params = extra
+        if plan is not None:
+            bind_scratch(kb.b, kb, plan, scratch_params, kb.op(gpu.GlobalIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))))
+        tile = _Tile(op, elements, items, neutral, inputs, outputs, kept_types, recompute)
+        _scan_tile(kb, tile, published, next_tile, count)
 
     operands = [*captured, *op.neutral, *op.inputs, *op.outputs, scratch.flags, scratch.next_tile, *scratch.aggregates, *scratch.prefixes]
-    scan = add_kernel(kernel_function(f"{name}_lookback", operands, [("count", IndexType())], build))
-    launch(b, scan, tiles, [*operands, n])
+    extra = [("count", IndexType()), *scratch_parameters(op, plan)]
+    scan = add_kernel(kernel_function(f"{name}_lookback", operands, extra, build))
+    launch(b, scan, tiles, [*operands, n, *scratch_operands(b, plan, tiles, op)])
+
+
+def _kept_types(op: Operation) -> list[Attribute]:
+    """The types of the values a scanomap's map lambda passes to its post lambda (kept
+    in shared memory beside the scanned values): none without a post lambda."""
+    if not isinstance(op, mem.ScanomapOp) or op.post is None:
+        return []
+    yields = op.map_body.block.last_op.operands
+    return [v.type for v in yields[op.num_operands_scanned :]]
+
+
+@dataclass(frozen=True)
+class _Tile:
+    """What a tile of the scan kernel reads, combines and writes (kernel values)."""
+
+    op: Operation
+    elements: Elements
+    items: int
+    neutral: list[SSAValue]
+    inputs: list[SSAValue]
+    outputs: list[SSAValue]
+    kept_types: list[Attribute]
+    recompute: bool = False
+    """The post lambda's values come from running the map lambda again at store time."""
+
+    @property
+    def mapped(self) -> list[SSAValue]:
+        """The outputs the map lambda writes as it goes (a scanomap without post)."""
+        if isinstance(self.op, mem.ScanomapOp) and self.op.post is None:
+            return self.outputs[len(self.neutral) :]
+        return []
+
+    def load(self, kb: KernelBody, at: SSAValue) -> list[SSAValue]:
+        """Row `at`'s operands, then the values kept for the post lambda."""
+        if self.recompute:
+            return list(self.elements.all_yields_at(kb, self.inputs, [], at)[: len(self.neutral)])  # type: ignore[arg-type]
+        if not self.kept_types:
+            return self.elements.at(kb, self.inputs, self.mapped, at)
+        return list(self.elements.all_yields_at(kb, self.inputs, [], at))  # type: ignore[arg-type]
+
+    def placeholders(self, kb: KernelBody) -> list[SSAValue]:
+        """Past the end: the neutral elements, and zeros for the kept values (unused)."""
+        return [*self.neutral, *[kb.op(arith.ConstantOp(_zero_attr(t))) for t in self.kept_types]]
+
+    def store(self, kb: KernelBody, scanned: Sequence[SSAValue], kept: Sequence[SSAValue], at: SSAValue) -> None:
+        """Row `at` of the outputs."""
+        if self.recompute:
+            kept = self.elements.all_yields_at(kb, self.inputs, [], at)[len(self.neutral) :]  # type: ignore[assignment]
+        store_scanned(kb, self.op, self.outputs, scanned, kept, at)
+
+
+def _zero_attr(t: Attribute):
+    from xdsl.dialects.builtin import FloatAttr, IntegerAttr
+
+    return FloatAttr(0.0, t) if isinstance(t, Float32Type | Float64Type) else IntegerAttr(0, t)
 
 
 @dataclass(frozen=True)
@@ -143,16 +231,20 @@ class _LookbackScratch:
     """The host views of the look-back's scratch memory (one allocation)."""
 
     flags: SSAValue
+    """The status words (i64) where packed, else the flags (i32)."""
     next_tile: SSAValue
     aggregates: list[SSAValue]
     prefixes: list[SSAValue]
 
     @staticmethod
-    def allocate(b: Builder, element_types: Sequence[Attribute], tiles: SSAValue, space: mem.MemorySpaceAttr) -> _LookbackScratch:
+    def allocate(b: Builder, element_types: Sequence[Attribute], tiles: SSAValue, space: mem.MemorySpaceAttr, packed: bool) -> _LookbackScratch:
         one = index_constant(b, 1)
-        parts = [("flags", i32, tiles), ("next_tile", i32, one)]
-        parts += [(f"aggregates{j}", t, tiles) for j, t in enumerate(element_types)]
-        parts += [(f"prefixes{j}", t, tiles) for j, t in enumerate(element_types)]
+        if packed:
+            parts = [("status", i64, tiles), ("next_tile", i32, one)]
+        else:
+            parts = [("flags", i32, tiles), ("next_tile", i32, one)]
+            parts += [(f"aggregates{j}", t, tiles) for j, t in enumerate(element_types)]
+            parts += [(f"prefixes{j}", t, tiles) for j, t in enumerate(element_types)]
         # byte offsets rounded up to 8, so every view is aligned for its elements
         eight = index_constant(b, 8)
         end = index_constant(b, 0)
@@ -169,45 +261,75 @@ class _LookbackScratch:
             view = b.insert(mem.ViewOp(block, offset, [count], mem.view_type(t, [DYNAMIC_INDEX], space))).results[0]
             view.name_hint = hint
             views.append(view)
-        k = len(element_types)
+        k = 0 if packed else len(element_types)
         return _LookbackScratch(views[0], views[1], views[2 : 2 + k], views[2 + k :])
 
 
 def _clear_flags(kb: KernelBody, params, extra) -> None:
-    """flags[i] = 0 for every tile i (one thread each), and the tile counter = 0."""
+    """flags[i] = 0 (or status[i] = 0) for every tile i (one thread each), and the tile
+    counter = 0."""
     flags, next_tile = params
     (count,) = extra
     i = kb.op(gpu.GlobalIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X)))
-    zero = kb.constant(0, i32)
     first = kb.constant(0)
-    kb.when(kb.op(arith.CmpiOp(i, count, "ult")), lambda: store_all(kb, [zero], [flags], i))
-    kb.when(kb.op(arith.CmpiOp(i, first, "eq")), lambda: store_all(kb, [zero], [next_tile], first))
+    zero_flag = kb.constant(0, flags.type.element_type)
+    kb.when(kb.op(arith.CmpiOp(i, count, "ult")), lambda: store_all(kb, [zero_flag], [flags], i))
+    kb.when(kb.op(arith.CmpiOp(i, first, "eq")), lambda: store_all(kb, [kb.constant(0, i32)], [next_tile], first))
 
 
 @dataclass(frozen=True)
 class _Published:
-    """What tiles publish for their successors (kernel views, one slot per tile)."""
+    """What tiles publish for their successors (kernel views, one slot per tile): status
+    words where `packed`, else flags and separate aggregates and prefixes."""
 
     flags: SSAValue
     aggregates: list[SSAValue]
     prefixes: list[SSAValue]
+    packed: bool
 
     def publish(self, kb: KernelBody, tile: SSAValue, values: Sequence[SSAValue], flag: int) -> None:
-        """The values, then (after a fence, so that no reader sees the flag first) the flag."""
+        """Packed: flag and value in one store. Otherwise the values, then (after a
+        fence, so that no reader sees the flag first) the flag."""
+        if self.packed:
+            (value,) = values
+            bits = value if isinstance(value.type, IntegerType) else kb.op(arith.BitcastOp(value, i32))
+            low = kb.op(arith.ExtUIOp(bits, i64))
+            word = kb.op(arith.OrIOp(low, kb.constant(flag << 32, i64)))
+            kb.b.insert(soacc_gpu.StoreVolatileOp(word, self.flags, [tile]))
+            return
         for v, array in zip(values, self.aggregates if flag == AGGREGATE else self.prefixes):
             kb.b.insert(soacc_gpu.StoreVolatileOp(v, array, [tile]))
         kb.b.insert(soacc_gpu.FenceOp())
         kb.b.insert(soacc_gpu.StoreVolatileOp(kb.constant(flag, i32), self.flags, [tile]))
 
+    def read_flag(self, kb: KernelBody, tile: SSAValue) -> list[SSAValue]:
+        """(flag, payload...) of a tile as one read sees it: packed, the status word is
+        the payload; otherwise there is none (values are read once the flag is set)."""
+        seen = kb.op(soacc_gpu.LoadVolatileOp(self.flags, [tile]))
+        if not self.packed:
+            return [seen]
+        flag = kb.op(arith.TruncIOp(kb.op(arith.ShRUIOp(seen, kb.constant(32, i64))), i32))
+        return [flag, seen]
 
-def _scan_tile(kb: KernelBody, op: mem.ScanOp, items: int, neutral, inputs, outputs, published: _Published, next_tile, count) -> None:
+    def read_values(self, kb: KernelBody, tile: SSAValue, payload: Sequence[SSAValue], prefix: bool, types) -> list[SSAValue]:
+        """The values of a tile whose flag was seen (its prefix or its aggregate)."""
+        if self.packed:
+            (word,) = payload
+            (t,) = types
+            bits = kb.op(arith.TruncIOp(word, i32))
+            return [bits if isinstance(t, IntegerType) else kb.op(arith.BitcastOp(bits, t))]
+        return _load_volatile(kb, self.prefixes if prefix else self.aggregates, tile)
+
+
+def _scan_tile(kb: KernelBody, tile_of: _Tile, published: _Published, next_tile, count) -> None:
     """The body of the scan kernel: one tile per block (see the module's description)."""
+    items = tile_of.items
+    neutral = tile_of.neutral
     tile_size = THREADS_PER_BLOCK * items
     tid, lane, warp = thread_ids(kb)
     zero = kb.constant(0)
-
-    def combine(left: Sequence[SSAValue], right: Sequence[SSAValue]) -> list[SSAValue]:
-        return kb.apply_operator(op.body, left, right)
+    combine = combiner(kb, tile_of.op)
+    k = len(neutral)
 
     # 1. the tile id, in the order blocks start
     tile_slot = kb.op(soacc_gpu.SharedOp(MemRefType(i32, [1])))
@@ -226,18 +348,34 @@ def _scan_tile(kb: KernelBody, op: mem.ScanOp, items: int, neutral, inputs, outp
     valid = kb.op(arith.MinUIOp(kb.op(arith.SubiOp(count, start)), kb.constant(tile_size)))
     valid.name_hint = "valid"
 
-    # 2. coalesced loads into shared memory, past-the-end elements neutral
-    staged = shared_arrays(kb, neutral, tile_size + tile_size // SKEW)
-    for v in staged:
+    # 2. coalesced loads into shared memory, past-the-end elements neutral (checked
+    # only in the last tile: a full tile's loads are all in bounds); a fused scan's
+    # map lambda runs here (and writes its mapped outputs, or keeps the values its post
+    # lambda needs beside the operands)
+    placeholders = tile_of.placeholders(kb)
+    staged = shared_arrays(kb, placeholders, tile_size + tile_size // SKEW)
+    for v in staged[:k]:
         v.name_hint = "tile_values"
+    for v in staged[k:]:
+        v.name_hint = "kept_values"
     threads = kb.constant(THREADS_PER_BLOCK)
-    for j in range(items):
-        i = kb.op(arith.AddiOp(kb.op(arith.MuliOp(kb.constant(j), threads)), tid))
-        inside = kb.op(arith.CmpiOp(i, valid, "ult"))
-        at = kb.op(arith.AddiOp(start, i))
-        loaded = kb.when(inside, lambda: load_all(kb, inputs, at), lambda: list(neutral), [v.type for v in neutral])
-        store_all(kb, loaded, staged, _skewed(kb, i))
+    full = kb.op(arith.CmpiOp(valid, kb.constant(tile_size), "eq"))
+    types = [v.type for v in placeholders]
+
+    def stage(checked: bool) -> None:
+        for j in range(items):
+            i = kb.op(arith.AddiOp(kb.op(arith.MuliOp(kb.constant(j), threads)), tid))
+            at = kb.op(arith.AddiOp(start, i))
+            if checked:
+                inside = kb.op(arith.CmpiOp(i, valid, "ult"))
+                loaded = kb.when(inside, lambda: tile_of.load(kb, at), lambda: list(placeholders), types)
+            else:
+                loaded = tile_of.load(kb, at)
+            store_all(kb, loaded, staged, _skewed(kb, i))
+
+    kb.when(full, lambda: stage(False), lambda: stage(True))
     barrier(kb)
+    staged, kept = staged[:k], staged[k:]
 
     # 3. this thread's fold of its items, then the block's scan of the folds
     first_item = kb.op(arith.MuliOp(tid, kb.constant(items)))
@@ -278,14 +416,21 @@ def _scan_tile(kb: KernelBody, op: mem.ScanOp, items: int, neutral, inputs, outp
         running = combine(running, load_all(kb, staged, slot))
         store_all(kb, running, staged, slot)
     barrier(kb)
-    for j in range(items):
-        i = kb.op(arith.AddiOp(kb.op(arith.MuliOp(kb.constant(j), threads)), tid))
-        inside = kb.op(arith.CmpiOp(i, valid, "ult"))
 
-        def store(i: SSAValue = i) -> None:
-            store_all(kb, load_all(kb, staged, _skewed(kb, i)), outputs, kb.op(arith.AddiOp(start, i)))
+    def store_tile(checked: bool) -> None:
+        for j in range(items):
+            i = kb.op(arith.AddiOp(kb.op(arith.MuliOp(kb.constant(j), threads)), tid))
 
-        kb.when(inside, store)
+            def store(i: SSAValue = i) -> None:
+                slot = _skewed(kb, i)
+                tile_of.store(kb, load_all(kb, staged, slot), load_all(kb, kept, slot), kb.op(arith.AddiOp(start, i)))
+
+            if checked:
+                kb.when(kb.op(arith.CmpiOp(i, valid, "ult")), store)
+            else:
+                store()
+
+    kb.when(full, lambda: store_tile(False), lambda: store_tile(True))
 
 
 def _skewed(kb: KernelBody, i: SSAValue) -> SSAValue:
@@ -304,8 +449,9 @@ def _look_back(kb: KernelBody, tile: SSAValue, lane: SSAValue, published: _Publi
         j = kb.op(arith.SubiOp(kb.op(arith.AddiOp(window_end, lane)), warp_size))
         exists = kb.op(arith.CmpiOp(j, kb.constant(0), "sge"))
         at = kb.op(arith.SelectOp(exists, j, kb.constant(0)))
-        flag = _wait_for_flags(kb, published.flags, at, exists)
-        kb.b.insert(soacc_gpu.FenceOp())  # the values below are read after the flags
+        flag, *payload = _wait_for_flags(kb, published, at, exists)
+        if not published.packed:
+            kb.b.insert(soacc_gpu.FenceOp())  # the values below are read after the flags
         # the nearest predecessor that published its inclusive prefix (-1: none here)
         is_prefix = kb.op(arith.CmpiOp(flag, kb.constant(PREFIX, i32), "eq"))
         stop = _warp_max(kb, kb.op(arith.SelectOp(is_prefix, lane32, kb.constant(-1, i32))))
@@ -314,9 +460,9 @@ def _look_back(kb: KernelBody, tile: SSAValue, lane: SSAValue, published: _Publi
         types = [v.type for v in neutral]
 
         def prefix_or_neutral() -> list[SSAValue]:
-            return kb.when(at_stop, lambda: _load_volatile(kb, published.prefixes, at), lambda: list(neutral), types)
+            return kb.when(at_stop, lambda: published.read_values(kb, at, payload, True, types), lambda: list(neutral), types)
 
-        mine = kb.when(after_stop, lambda: _load_volatile(kb, published.aggregates, at), prefix_or_neutral, types)
+        mine = kb.when(after_stop, lambda: published.read_values(kb, at, payload, False, types), prefix_or_neutral, types)
         # lanes in tile order: lane 0 gets the window's combination; every lane takes it
         total = shuffle(kb, "idx", warp_reduce(kb, mine, combine), 0)
         more = kb.op(arith.CmpiOp(stop, kb.constant(0, i32), "slt"))  # no prefix in this window
@@ -326,19 +472,19 @@ def _look_back(kb: KernelBody, tile: SSAValue, lane: SSAValue, published: _Publi
     return exclusive
 
 
-def _wait_for_flags(kb: KernelBody, flags: SSAValue, at: SSAValue, exists: SSAValue) -> SSAValue:
-    """Each lane's flag of tile `at` (AGGREGATE where the lane has no tile), once every
-    lane's is set."""
+def _wait_for_flags(kb: KernelBody, published: _Published, at: SSAValue, exists: SSAValue) -> list[SSAValue]:
+    """Each lane's (flag, payload...) of tile `at` (flag AGGREGATE where the lane has no
+    tile), once every lane's flag is set."""
 
-    def poll(_previous: SSAValue):
-        seen = kb.op(soacc_gpu.LoadVolatileOp(flags, [at]))
-        flag = kb.op(arith.SelectOp(exists, seen, kb.constant(AGGREGATE, i32)))
+    def poll(*_previous: SSAValue):
+        flag, *payload = published.read_flag(kb, at)
+        flag = kb.op(arith.SelectOp(exists, flag, kb.constant(AGGREGATE, i32)))
         unset = kb.op(arith.ExtUIOp(kb.op(arith.CmpiOp(flag, kb.constant(0, i32), "eq")), i32))
         pending = kb.op(arith.CmpiOp(_warp_max(kb, unset), kb.constant(0, i32), "ne"))
-        return pending, [flag]
+        return pending, [flag, *payload]
 
-    (flag,) = _do_while(kb, [kb.constant(0, i32)], poll)
-    return flag
+    initial = [kb.constant(0, i32)] + ([kb.constant(0, i64)] if published.packed else [])
+    return _do_while(kb, initial, poll)
 
 
 def _warp_max(kb: KernelBody, value: SSAValue) -> SSAValue:
@@ -374,4 +520,4 @@ def _do_while(kb: KernelBody, initial: Sequence[SSAValue], body) -> list[SSAValu
     return list(loop.results)
 
 
-__all__ = ["AGGREGATE", "PREFIX", "items_per_thread", "lower_scan"]
+__all__ = ["AGGREGATE", "PREFIX", "items_per_thread", "lower_scan", "packs_status"]

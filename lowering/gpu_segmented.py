@@ -1,21 +1,35 @@
-"""Segmented reductions: a host-level map whose lambda reduces rows (a map of reduce,
-such as row sums) gets a kernel with one block per row, chosen on the host when the
-rows are long; short rows keep the map's kernel with one thread per row.
+"""Segmented reductions and scans: a host-level map whose lambda reduces rows (a map of
+reduce, such as row sums) or scans a row into its output row (a map of scan, such as
+row-wise prefix sums) gets, besides the map's kernel with one thread per row, kernels
+with a block per row and with a warp per row; the host picks one by the rows' length:
 
-With a thread per row, a warp reads 32 rows at once, 32 addresses a row apart: for long
-rows that wastes most of each memory transaction, and there may be too few rows to
-fill the GPU. With a block per row, the block's threads read consecutive elements of
-their row (coalesced), fold them, and combine their values in the block (shuffles and
-shared memory); every thread gets the result and runs the rest of the lambda (its scalar
-code is cheap and the same in every thread), and thread 0 writes the row's results.
-Blocks take rows in a block-stride loop, so any row count works with a capped grid.
+| row length        | strategy        | why |
+|-------------------|-----------------|-----|
+| < 32              | thread per row  | a warp would leave most lanes idle |
+| 32 .. 127         | warp per row    | a block would leave most warps idle |
+| >= 128            | block per row   | a thread per row reads 32 addresses a row apart, and there may be too few rows to fill the GPU |
 
-Eligible lambdas hold only scalar code (arith, math, mem.size) and reductions of rank-1
-rows with scalar results, and yield scalars. (A warp per row for rows of 32 to 127
-elements is the missing middle strategy.)
+With a group (block or warp) per row, the group's threads read consecutive elements of
+their row (coalesced; by 16-byte vector loads where a reduction's operator commutes and
+the row is contiguous and aligned). A reduction folds them and combines the threads'
+values in the group (shuffles, and shared memory across warps); every thread gets the
+result and runs the rest of the lambda (scalar code, cheap and the same in every
+thread), and the group's first thread writes the row's results. A scan goes through its
+row in chunks of one element per thread: the group scans the chunk, each thread writes
+its element combined with the carry of the chunks before, and the carry grows by the
+chunk's total. Every combination keeps the row's order, so non-commutative operators
+work. Groups take rows in a group-stride loop, so any row count works with a capped grid.
+
+Eligible lambdas: scalar code (arith, math, mem.size) and reductions of rank-1 rows with
+scalar results (also soac-fusion's redomaps: each element is then what their map lambda
+yields), yielding scalars; or one scan of rank-1 rows into the lambda's output
+rows, yielding them.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, memref, scf
@@ -23,8 +37,20 @@ from xdsl.dialects.builtin import IndexType, MemRefType, SymbolRefAttr
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from soacc.dialects import mem
-from soacc.lowering.gpu_cooperation import block_id, block_reduce, thread_ids
+from soacc.dialects import mem, soacc_gpu
+from soacc.lowering.gpu_cooperation import (
+    WARP,
+    WARPS,
+    block_id,
+    block_reduce,
+    block_scan,
+    shuffle,
+    thread_ids,
+    warp_reduce,
+    warp_scan,
+)
+from soacc.lowering.gpu_reduce import all_vectorizable, fold_vectors
+from soacc.lowering.kernel_elements import Elements, combiner, is_commutative
 from soacc.lowering.kernel_body import (
     MAX_BLOCKS,
     THREADS_PER_BLOCK,
@@ -35,20 +61,28 @@ from soacc.lowering.kernel_body import (
     kernel_function,
 )
 
+WARP_PER_ROW_FROM = 32
+"""Rows at least this long get a warp each."""
+
 BLOCK_PER_ROW_FROM = 128
 """Rows at least this long get a block each (below it, most of a block's threads idle)."""
 
 
-def nested_reductions(op: mem.MapOp) -> list[mem.ReduceOp] | None:
+# --- which maps --------------------------------------------------------------------------
+
+
+def nested_reductions(op: mem.MapOp) -> list[mem.ReduceOp | mem.RedomapOp] | None:
     """The lambda's reductions when the map is a segmented reduction this strategy
     handles, else None."""
     lam = op.body.block
-    reductions: list[mem.ReduceOp] = []
+    reductions: list[mem.ReduceOp | mem.RedomapOp] = []
     if any(isinstance(o.type, MemRefType) and o.type.get_num_dims() > 1 for o in op.outputs):
         return None
     for o in lam.ops:
         if isinstance(o, mem.ReduceOp) and not o.outputs and all(v.type.get_num_dims() == 1 for v in o.inputs):
             reductions.append(o)
+        elif isinstance(o, mem.RedomapOp) and o.results_ and not o.outputs:
+            reductions.append(o)  # a fused map-reduce of the row (its lambda runs per element)
         elif isinstance(o, mem.YieldOp):
             if any(isinstance(v.type, MemRefType) for v in o.operands):
                 return None
@@ -59,7 +93,76 @@ def nested_reductions(op: mem.MapOp) -> list[mem.ReduceOp] | None:
     return reductions or None
 
 
-def build_block_per_row_kernel(op: mem.MapOp, name: str) -> tuple[gpu.FuncOp, list[SSAValue]]:
+def nested_scan(op: mem.MapOp) -> mem.ScanOp | None:
+    """The lambda's scan when the map is a segmented scan this strategy handles: the
+    lambda scans rank-1 rows straight into its output rows and yields them."""
+    lam = op.body.block
+    k = len(op.inputs)
+    out_rows = list(lam.args[k:])
+    ops = list(lam.ops)
+    if len(ops) != 2 or not isinstance(ops[0], mem.ScanOp) or not isinstance(ops[1], mem.YieldOp):
+        return None
+    scan, done = ops
+    if list(scan.outputs) != out_rows or list(done.operands) != out_rows or not out_rows:
+        return None
+    if any(v.type.get_num_dims() != 1 for v in [*scan.inputs, *scan.outputs]):
+        return None
+    if any(v not in lam.args[:k] for v in scan.inputs) or len(op.outputs) != len(out_rows):
+        return None
+    return scan
+
+
+# --- groups of threads that share a row ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Group:
+    """The threads that handle one row together: a block or a warp."""
+
+    kind: str  # "block" or "warp"
+
+    @property
+    def size(self) -> int:
+        return THREADS_PER_BLOCK if self.kind == "block" else WARP
+
+    def rank(self, kb: KernelBody) -> SSAValue:
+        """This thread's index in its group."""
+        tid, lane, _ = thread_ids(kb)
+        return tid if self.kind == "block" else lane
+
+    def first_and_stride(self, kb: KernelBody) -> tuple[SSAValue, SSAValue]:
+        """This group's first row and the stride between its rows (all groups of the grid)."""
+        x = gpu.DimensionAttr(gpu.DimensionEnum.X)
+        blocks = kb.op(gpu.GridDimOp(x))
+        if self.kind == "block":
+            return block_id(kb), blocks
+        _, _, warp = thread_ids(kb)
+        per_block = kb.constant(WARPS)
+        first = kb.op(arith.AddiOp(kb.op(arith.MuliOp(block_id(kb), per_block)), warp))
+        return first, kb.op(arith.MuliOp(blocks, per_block))
+
+    def reduce(self, kb: KernelBody, values, combine, neutral) -> list[SSAValue]:
+        """The combination of the group's values in rank order, in every thread."""
+        if self.kind == "block":
+            return block_reduce(kb, values, combine, neutral, broadcast=True)
+        return shuffle(kb, "idx", warp_reduce(kb, values, combine), 0)
+
+    def scan(self, kb: KernelBody, values, combine, neutral) -> tuple[list[SSAValue], list[SSAValue]]:
+        """(exclusive prefix in rank order, the group's total), in every thread."""
+        if self.kind == "block":
+            return block_scan(kb, values, combine, neutral)
+        _, lane, _ = thread_ids(kb)
+        inclusive = warp_scan(kb, values, combine, lane)
+        before = shuffle(kb, "up", inclusive, 1)
+        first = kb.op(arith.CmpiOp(lane, kb.constant(0), "eq"))
+        exclusive = [kb.op(arith.SelectOp(first, n, b)) for n, b in zip(neutral, before)]
+        return exclusive, shuffle(kb, "idx", inclusive, WARP - 1)
+
+
+# --- kernels ----------------------------------------------------------------------------------
+
+
+def build_group_per_row_kernel(op: mem.MapOp, name: str, group: _Group) -> tuple[gpu.FuncOp, list[SSAValue]]:
     captured = [v for v in captured_values(op) if v not in op.inputs and v not in op.outputs]
     operands = [*captured, *op.inputs, *op.outputs]
     k = len(op.inputs)
@@ -69,19 +172,23 @@ def build_block_per_row_kernel(op: mem.MapOp, name: str) -> tuple[gpu.FuncOp, li
         (rows,) = extra
         inputs = params[len(captured) : len(captured) + k]
         outputs = params[len(captured) + k :]
-        x = gpu.DimensionAttr(gpu.DimensionEnum.X)
-        blocks = kb.op(gpu.GridDimOp(x))
 
         def row_body(row: SSAValue) -> None:
             for param, view in zip(lam.args[:k], inputs):
                 kb.values[param] = kb.element_or_row(Row(view, ()), row)
+            # output rows (of outputs of rank > 1) are lambda parameters, addressed in place
+            for param, view in zip(lam.args[k:], [v for v in outputs if v.type.get_num_dims() > 1]):
+                kb.values[param] = Row(view, (row,))
             for o in lam.ops:
-                if isinstance(o, mem.ReduceOp):
-                    _cooperative_reduce(kb, o)
+                if isinstance(o, mem.ReduceOp | mem.RedomapOp):
+                    _cooperative_reduce(kb, o, group)
+                elif isinstance(o, mem.ScanOp):
+                    _cooperative_scan(kb, o, group)
                 elif isinstance(o, mem.YieldOp):
+                    if any(isinstance(v.type, MemRefType) for v in o.operands):
+                        continue  # the scan wrote the rows in place
                     results = [kb.value(v) for v in o.operands]
-                    tid, _, _ = thread_ids(kb)
-                    first = kb.op(arith.CmpiOp(tid, kb.constant(0), "eq"))
+                    first = kb.op(arith.CmpiOp(group.rank(kb), kb.constant(0), "eq"))
 
                     def store() -> None:
                         for value, out in zip(results, outputs):
@@ -91,72 +198,133 @@ def build_block_per_row_kernel(op: mem.MapOp, name: str) -> tuple[gpu.FuncOp, li
                 else:
                     kb.translate(o)
 
-        kb.range_loop(block_id(kb), rows, blocks, row_body)
+        first, stride = group.first_and_stride(kb)
+        kb.range_loop(first, rows, stride, row_body)
 
     kernel = kernel_function(name, operands, [("rows", IndexType())], build)
     return kernel, operands
 
 
-def _cooperative_reduce(kb: KernelBody, op: mem.ReduceOp) -> None:
-    """The block's threads fold the row together; every thread gets the result."""
-    rows = [kb.row(v) for v in op.inputs]
-    n = kb.dim(rows[0], 0)
+def _cooperative_reduce(kb: KernelBody, op: mem.ReduceOp | mem.RedomapOp, group: _Group) -> None:
+    """The group's threads fold the row together; every thread gets the result."""
+    elements = Elements.of(op)
+    ins = [kb.materialise(v) for v in elements.inputs]
+    mapped = [kb.materialise(v) for v in elements.mapped]
+    n = kb.op(memref.DimOp(ins[0], kb.constant(0)))
     neutral = [kb.value(v) for v in op.neutral]
-    tid, _, _ = thread_ids(kb)
-    threads = kb.constant(THREADS_PER_BLOCK)
+    rank = group.rank(kb)
+    size = kb.constant(group.size)
+    combine = combiner(kb, op)
 
-    def combine(left, right):
-        return kb.apply_operator(op.body, left, right)
+    def operands(j: SSAValue) -> list[SSAValue]:
+        return elements.at(kb, ins, mapped, j)
 
     def step(j, *acc):
-        return combine(list(acc), [kb.element_or_row(r, j) for r in rows])
+        return combine(list(acc), operands(j))
 
-    if op.commutative is not None:
-        acc = kb.range_loop(tid, n, threads, step, neutral)
-    else:  # thread t folds a contiguous part, so the order is kept
-        per_thread = kb.op(arith.CeilDivUIOp(n, threads))
-        first = kb.op(arith.MinUIOp(kb.op(arith.MuliOp(tid, per_thread)), n))
+    width = elements.vector_width()
+    if is_commutative(op) and width is not None:
+        acc = kb.when(
+            all_vectorizable(kb, elements.vector_views(ins, mapped)),
+            lambda: fold_vectors(kb, combine, lambda at: elements.group_at(kb, ins, mapped, at, width), operands, n, neutral, width, rank, size),
+            lambda: kb.range_loop(rank, n, size, step, neutral),
+            [v.type for v in neutral],
+        )
+    elif is_commutative(op):
+        acc = kb.range_loop(rank, n, size, step, neutral)
+    else:  # each thread folds a contiguous part, so the order is kept
+        per_thread = kb.op(arith.CeilDivUIOp(n, size))
+        first = kb.op(arith.MinUIOp(kb.op(arith.MuliOp(rank, per_thread)), n))
         last = kb.op(arith.MinUIOp(kb.op(arith.AddiOp(first, per_thread)), n))
         acc = kb.range_loop(first, last, kb.constant(1), step, neutral)
-    results = block_reduce(kb, acc, combine, neutral, broadcast=True)
+    results = group.reduce(kb, acc, combine, neutral)
     for old, new in zip(op.results_, results):
         kb.values[old] = new
 
 
+def _cooperative_scan(kb: KernelBody, op: mem.ScanOp, group: _Group) -> None:
+    """The group scans the row in chunks of one element per thread, carrying the
+    combination of the chunks before."""
+    ins = [kb.row(v) for v in op.inputs]
+    outs = [kb.row(v) for v in op.outputs]
+    n = kb.dim(ins[0], 0)
+    neutral = [kb.value(v) for v in op.neutral]
+    types = [v.type for v in neutral]
+    rank = group.rank(kb)
+
+    def combine(left, right):
+        return kb.apply_operator(op.body, left, right)
+
+    def chunk(start: SSAValue, *carry: SSAValue) -> list[SSAValue]:
+        j = kb.op(arith.AddiOp(start, rank))
+        inside = kb.op(arith.CmpiOp(j, n, "ult"))
+        mine = kb.when(inside, lambda: [kb.element_or_row(r, j) for r in ins], lambda: list(neutral), types)
+        exclusive, total = group.scan(kb, mine, combine, neutral)
+        inclusive = combine(list(carry), combine(exclusive, mine))
+
+        def store() -> None:
+            for value, out in zip(inclusive, outs):
+                kb.store(value, out, j, op)
+
+        kb.when(inside, store)
+        return combine(list(carry), total)
+
+    kb.range_loop(kb.constant(0), n, kb.constant(group.size), chunk, neutral)
+
+
+# --- the host's choice -------------------------------------------------------------------------
+
+
 def lower_segmented_map(op: mem.MapOp, name: str, b: Builder, add_kernel, thread_per_row) -> bool:
-    """Lowers a segmented-reduction map with both strategies and a host-side choice by
-    row length; False (nothing done) when the map is not one."""
+    """Lowers a segmented reduction or scan with every strategy and a host-side choice
+    by row length; False (nothing done) when the map is not one."""
     from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost
 
     reductions = nested_reductions(op)
-    if reductions is None:
+    scan = nested_scan(op) if reductions is None else None
+    if reductions is None and scan is None:
         return False
+    first_row = reductions[0].inputs[0] if reductions is not None else scan.inputs[0]
     try:
-        length = _HostEvaluator(b, set(op.walk())).size(reductions[0].inputs[0], 0)
+        length = _HostEvaluator(b, set(op.walk())).size(first_row, 0)
     except _NotOnHost:
         return False
-    kernel, operands = build_block_per_row_kernel(op, f"{name}_block_per_row")
-    add_kernel(kernel)
     rows = b.insert(mem.SizeOp(op.inputs[0], 0)).result
-    long_rows = b.insert(arith.CmpiOp(length, index_constant(b, BLOCK_PER_ROW_FROM), "uge")).result
 
-    def block_per_row(inner: Builder) -> None:
-        one = index_constant(inner, 1)
-        blocks = inner.insert(arith.MaxUIOp(inner.insert(arith.MinUIOp(rows, index_constant(inner, MAX_BLOCKS))).results[0], one)).results[0]
-        inner.insert(
-            gpu.LaunchFuncOp(
-                SymbolRefAttr("kernels", [kernel.sym_name.data]),
-                [blocks, one, one],
-                [index_constant(inner, THREADS_PER_BLOCK), one, one],
-                kernelOperands=[*operands, rows],
+    def launcher(group: _Group):
+        kernel, operands = build_group_per_row_kernel(op, f"{name}_{group.kind}_per_row", group)
+        add_kernel(kernel)
+
+        def launch(inner: Builder) -> None:
+            one = index_constant(inner, 1)
+            per_block = 1 if group.kind == "block" else WARPS
+            wanted = inner.insert(arith.CeilDivUIOp(rows, index_constant(inner, per_block))).results[0]
+            capped = inner.insert(arith.MinUIOp(wanted, index_constant(inner, MAX_BLOCKS))).results[0]
+            blocks = inner.insert(arith.MaxUIOp(capped, one)).results[0]
+            inner.insert(
+                gpu.LaunchFuncOp(
+                    SymbolRefAttr("kernels", [kernel.sym_name.data]),
+                    [blocks, one, one],
+                    [index_constant(inner, THREADS_PER_BLOCK), one, one],
+                    kernelOperands=[*operands, rows],
+                )
             )
-        )
 
-    then_block, else_block = Block(), Block()
-    block_per_row(Builder(InsertPoint.at_end(then_block)))
-    then_block.add_op(scf.YieldOp())
-    thread_per_row(Builder(InsertPoint.at_end(else_block)))
-    else_block.add_op(scf.YieldOp())
-    b.insert(scf.IfOp(long_rows, [], Region(then_block), Region(else_block)))
+        return launch
+
+    block_per_row, warp_per_row = launcher(_Group("block")), launcher(_Group("warp"))
+
+    def choose(inner: Builder, threshold: int, above, below) -> None:
+        long_rows = inner.insert(arith.CmpiOp(length, index_constant(inner, threshold), "uge")).result
+        then_block, else_block = Block(), Block()
+        above(Builder(InsertPoint.at_end(then_block)))
+        then_block.add_op(scf.YieldOp())
+        below(Builder(InsertPoint.at_end(else_block)))
+        else_block.add_op(scf.YieldOp())
+        inner.insert(scf.IfOp(long_rows, [], Region(then_block), Region(else_block)))
+
+    choose(b, BLOCK_PER_ROW_FROM, block_per_row, lambda inner: choose(inner, WARP_PER_ROW_FROM, warp_per_row, thread_per_row))
     return True
 
+
+__all__ = ["BLOCK_PER_ROW_FROM", "WARP_PER_ROW_FROM", "lower_segmented_map", "nested_reductions", "nested_scan"]

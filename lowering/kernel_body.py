@@ -197,6 +197,10 @@ class KernelBody:
                 self.nested_reduce(op)
             case mem.ScanOp():
                 self.nested_scan(op)
+            case mem.RedomapOp() | mem.ScanomapOp() | mem.ScatteromapOp() | mem.HistomapOp():
+                from soacc.lowering.kernel_elements import translate_nested
+
+                translate_nested(self, op)
             case mem.AllocOp() if op in self.scratch:
                 self.values[op.results[0]] = self.scratch[op]  # type: ignore[assignment]
             case mem.AllocOp():

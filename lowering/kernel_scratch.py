@@ -6,7 +6,9 @@ A thread reuses its region for every row it handles (grid-stride) and a slot for
 iteration of the loops around its alloc: an array allocated in a lambda is dead when the
 lambda's iteration ends (kernels cannot carry arrays through loops, and rows a lambda
 returns are copied out), so one slot per alloc op per thread suffices. The grid of a
-kernel with scratch is capped at SCRATCH_BLOCKS blocks, which bounds the buffer.
+kernel with scratch is capped at SCRATCH_BLOCKS blocks, and further so that the buffer
+stays within SCRATCH_BUDGET_BYTES (down to one block: a lambda that allocates large
+arrays runs on fewer threads rather than failing for want of memory).
 
 The size of each allocation is computed on the host, from values defined outside the
 kernel: sizes of rows are sizes of the arrays they are rows of. An allocation whose size
@@ -17,17 +19,19 @@ far apart (an interleaved layout would coalesce; not done yet).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, i64
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, i64
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from soacc.dialects import mem
-from soacc.lowering.kernel_body import CannotLower, index_constant
+from soacc.lowering.kernel_body import THREADS_PER_BLOCK, CannotLower, index_constant
 
 SCRATCH_BLOCKS = 1024
+SCRATCH_BUDGET_BYTES = 1 << 31
 ALIGNMENT = 16
 
 
@@ -47,6 +51,20 @@ class ScratchPlan:
     """Host values: each alloc's byte offset in a thread's region."""
     per_thread: SSAValue
     """Host value: the bytes of one thread's region (a multiple of ALIGNMENT)."""
+
+
+def scratch_blocks(b: Builder, plan: ScratchPlan, needed: SSAValue, threads_per_block: int) -> SSAValue:
+    """Host code: the blocks of a launch whose threads need `plan`'s scratch: the
+    `needed` blocks, at most SCRATCH_BLOCKS, at most what SCRATCH_BUDGET_BYTES holds,
+    at least one."""
+    one = index_constant(b, 1)
+    per_block = b.insert(arith.MuliOp(plan.per_thread, index_constant(b, threads_per_block))).results[0]
+    affordable = b.insert(
+        arith.DivUIOp(index_constant(b, SCRATCH_BUDGET_BYTES), b.insert(arith.MaxUIOp(per_block, one)).results[0])
+    ).results[0]
+    capped = b.insert(arith.MinUIOp(needed, index_constant(b, SCRATCH_BLOCKS))).results[0]
+    capped = b.insert(arith.MinUIOp(capped, affordable)).results[0]
+    return b.insert(arith.MaxUIOp(capped, one)).results[0]
 
 
 def scratch_allocs(op: Operation) -> list[mem.AllocOp]:
@@ -87,6 +105,37 @@ def scratch_buffer(b: Builder, plan: ScratchPlan, threads: SSAValue, space) -> S
     view = b.insert(mem.ViewOp(block, index_constant(b, 0), [words], mem.view_type(i64, [DYNAMIC_INDEX], space))).results[0]
     view.name_hint = "scratch"
     return view
+
+
+def scratch_parameters(op: Operation, plan: ScratchPlan | None) -> list[tuple[str, Attribute]]:
+    """The kernel parameters (name, type) that bring `plan`'s scratch memory: the buffer,
+    the bytes per thread and each alloc's offset in a thread's region (none without)."""
+    if plan is None:
+        return []
+    space = mem.space_of(next(v for v in op.operands if isinstance(v.type, MemRefType)).type)
+    buffer = mem.view_type(i64, [DYNAMIC_INDEX], space)
+    return [("scratch", buffer), ("scratch_per_thread", IndexType()), *[(f"slot{j}", IndexType()) for j in range(len(plan.allocs))]]
+
+
+def bind_scratch(b: Builder, body, plan: ScratchPlan | None, params: Sequence[SSAValue], thread: SSAValue) -> None:
+    """Inside the kernel: each alloc's slot for this thread (its region starts at
+    thread * per_thread), for the KernelBody `body` to give the alloc."""
+    if plan is None:
+        return
+    buffer, per_thread, *slots = params
+    base = b.insert(arith.MuliOp(thread, per_thread)).results[0]
+    for alloc, slot in zip(plan.allocs, slots):
+        body.scratch[alloc] = ScratchBlock(buffer, b.insert(arith.AddiOp(base, slot)).results[0])
+
+
+def scratch_operands(b: Builder, plan: ScratchPlan | None, blocks: SSAValue, op: Operation) -> list[SSAValue]:
+    """On the host: the launch operands for scratch_parameters, the buffer allocated for
+    `blocks` blocks of THREADS_PER_BLOCK threads."""
+    if plan is None:
+        return []
+    threads = b.insert(arith.MuliOp(blocks, index_constant(b, THREADS_PER_BLOCK))).results[0]
+    space = mem.space_of(next(v for v in op.operands if isinstance(v.type, MemRefType)).type)
+    return [scratch_buffer(b, plan, threads, space), plan.per_thread, *plan.slot_offsets]
 
 
 class _NotOnHost(Exception):
@@ -159,6 +208,13 @@ def _row_source(arg: BlockArgument) -> SSAValue | None:
         return array_outs[i - k] if i - k < len(array_outs) else None
     if isinstance(op, mem.ReduceOp | mem.ScanOp):
         return op.inputs[i % len(op.inputs)]
+    if isinstance(op, mem.RedomapOp | mem.ScanomapOp | mem.ScatteromapOp | mem.HistomapOp) and arg.block is op.map_body.block:
+        k = len(op.inputs)
+        if i < k:
+            return op.inputs[i]
+        mapped = op.mapped_outputs if isinstance(op, mem.RedomapOp) else op.outputs
+        array_outs = [o for o in mapped if isinstance(o.type, MemRefType) and o.type.get_num_dims() > 1]
+        return array_outs[i - k] if i - k < len(array_outs) else None
     return None
 
 

@@ -32,6 +32,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return MemoryReusePass
 
+    def get_soac_fusion() -> type[ModulePass]:
+        from soacc.passes.soac_fusion import SoacFusionPass
+
+        return SoacFusionPass
+
     def get_soacc_pipeline() -> type[ModulePass]:
         from soacc.passes.soacc_pipeline import SoaccPipelinePass
 
@@ -40,6 +45,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "convert-soac-to-mem": get_convert_soac_to_mem,
         "convert-mem-to-gpu": get_convert_mem_to_gpu,
+        "soac-fusion": get_soac_fusion,
         "soacc-pipeline": get_soacc_pipeline,
         "hoist-allocations": get_hoist_allocations,
         "short-circuit": get_short_circuit,

@@ -2,12 +2,12 @@
 so that `soacc-opt f.mlir -p soacc-pipeline -t cuda` prints a whole program's CUDA C and
 the library, `soacc-run` and `soacc-opt` compile alike.
 
-Today it simplifies the program, makes memory explicit, merges memory blocks and
-outlines kernels: canonicalize, cse, convert-soac-to-mem, hoist-allocations,
-short-circuit, memory-reuse, convert-mem-to-gpu. The optimisations of the design
-(fusion, fewer device syncs, transfer fusion, forks, several devices) join it as they
-are written, each with a switch here: `soacc-pipeline{memory=false}` leaves out memory
-block merging.
+Today it simplifies the program, fuses combinators, makes memory explicit, merges
+memory blocks and outlines kernels: canonicalize, cse, soac-fusion,
+convert-soac-to-mem, hoist-allocations, short-circuit, memory-reuse,
+convert-mem-to-gpu. The optimisations of the design join it as they are written, each
+with a switch here (`fusion=false` leaves soac-fusion out, `memory=false` memory block
+merging); fewer device syncs, transfer fusion, forks and several devices are to come.
 """
 
 from __future__ import annotations
@@ -18,18 +18,11 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
+STAGES = "canonicalize,cse,convert-soac-to-mem,convert-mem-to-gpu"
+"""The passes it runs, in order (with every optimisation switched off)."""
+
 MEMORY = "hoist-allocations,short-circuit,memory-reuse"
 """Memory block merging (issue 7), right after convert-soac-to-mem."""
-
-
-def stages(memory: bool = True) -> str:
-    """The passes it runs, in order."""
-    return ",".join(
-        ["canonicalize,cse,convert-soac-to-mem", *([MEMORY] if memory else []), "convert-mem-to-gpu"]
-    )
-
-
-STAGES = stages()
 
 
 @dataclass(frozen=True)
@@ -38,10 +31,21 @@ class SoaccPipelinePass(ModulePass):
 
     name = "soacc-pipeline"
 
+    fusion: bool = True
+    """soac-fusion after canonicalize,cse."""
+
     memory: bool = True
     """Memory block merging: hoist-allocations, short-circuit, memory-reuse."""
+
+    def stages(self) -> str:
+        stages = STAGES.split(",")
+        if self.fusion:
+            stages.insert(stages.index("cse") + 1, "soac-fusion")
+        if self.memory:
+            stages.insert(stages.index("convert-soac-to-mem") + 1, MEMORY)
+        return ",".join(stages)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from xdsl.universe import Universe
 
-        PassPipeline.parse_spec(Universe.get_multiverse().all_passes, stages(self.memory)).apply(ctx, op)
+        PassPipeline.parse_spec(Universe.get_multiverse().all_passes, self.stages()).apply(ctx, op)

@@ -58,6 +58,9 @@ class HostCodeExecutor:
         self.runtime = HostRuntime(memory, kernels)
         self.compile_seconds: float | None = None
         self.last_statistics = Statistics()
+        self.profiling = False
+        """Time every kernel launch on the device (Statistics.kernel_time_s); the memory
+        must be able to (`start_profiling`/`stop_profiling`)."""
 
     def call(self, function: str, args: Sequence) -> tuple:
         """Runs `function` on level-1 values (NumPy arrays and scalars); arrays go in and
@@ -68,11 +71,18 @@ class HostCodeExecutor:
         signature = self.signatures.get(function)
         if signature is not None:
             args = _to_host_views(args, signature.inputs.data)
+        profiling = self.profiling
+        if profiling:
+            self.memory.start_profiling()
         try:
             with np.errstate(all="ignore"):  # wrap-around and inf/NaN are MLIR semantics
                 results = self.functions[function](self.runtime, *args)
                 self.memory.synchronize()  # a failing kernel fails this call, not the next
+            if profiling:
+                statistics.kernel_time_s = self.memory.stop_profiling()
         except Exception as error:
+            if profiling:
+                self.memory.discard_profile()
             raise self._located(error, function) from None
         if signature is not None:
             results = _from_host_views(results, signature.outputs.data)

@@ -266,6 +266,18 @@ class Program:
         )
 
     @property
+    def profiling(self) -> bool:
+        """Whether calls time every kernel on the device (`statistics.kernel_time_s`);
+        the cuda backend only."""
+        return getattr(self.executor, "profiling", False)
+
+    @profiling.setter
+    def profiling(self, on: bool) -> None:
+        if self.backend != "cuda":
+            raise ArgumentError(f"profiling times kernels on the GPU; this program runs on {self.runs_on}")
+        self.executor.profiling = bool(on)
+
+    @property
     def statistics(self) -> Statistics:
         """The counters of the last call: allocations, copies, reads, launches."""
         return self.executor.last_statistics

@@ -43,6 +43,10 @@ class Statistics:
     """Seconds spent compiling the program's CUDA C when it was compiled (0.0 when the
     disk cache had every binary; None on a backend that compiles none). The same for
     every call of a program."""
+    kernel_time_s: dict[str, float] | None = None
+    """Device time of each kernel, summed over its launches in the call (CUDA events
+    around every launch), where the program was profiled (`program.profiling = True`,
+    `soacc-run --profile`); None otherwise."""
 
     def space(self, name: str) -> SpaceCounters:
         return self.spaces.setdefault(name, SpaceCounters())
@@ -71,6 +75,7 @@ class Statistics:
             "scalar_writes": self.scalar_writes,
             "kernel_launches": self.kernel_launches,
             "gpu_compile_seconds": self.gpu_compile_seconds,
+            "kernel_time_s": None if self.kernel_time_s is None else dict(self.kernel_time_s),
         }
 
     def table(self) -> str:
@@ -87,6 +92,10 @@ class Statistics:
         lines.append(f"kernel launches: {self.kernel_launches}")
         if self.gpu_compile_seconds is not None:
             lines.append(f"CUDA C compiled in: {self.gpu_compile_seconds:.2f} s (0 when cached)")
+        if self.kernel_time_s is not None:
+            lines.append("kernel           device time")
+            for name, seconds in sorted(self.kernel_time_s.items(), key=lambda item: -item[1]):
+                lines.append(f"{name:16} {seconds * 1e3:>9.3f} ms")
         return "\n".join(lines)
 
 

@@ -138,6 +138,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="print what the run cost: allocations and peak memory per space, copies by "
         "direction, synchronous reads, kernel launches",
     )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="time every kernel on the GPU and print each kernel's device time with the "
+        "statistics (the cuda backend only)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the results")
     return parser
 
@@ -161,6 +167,8 @@ def run(options: argparse.Namespace) -> int:
         for i, (text, t, name) in enumerate(zip(options.arg, entry.param_types, entry.param_names))
     ]
     args = entry.check_arguments(args)
+    if options.profile:
+        program.profiling = True
     say(f"compiled {options.file} in {time.perf_counter() - started:.2f} s")
     say(f"running @{entry.name} on {program.runs_on}")
     started = time.perf_counter()
@@ -174,7 +182,7 @@ def run(options: argparse.Namespace) -> int:
     else:
         for i, (value, t) in enumerate(zip(results, result_types)):
             print(format_result(i, value, t))
-    if options.stats:
+    if options.stats or options.profile:
         print(program.statistics.table())
     return 0
 

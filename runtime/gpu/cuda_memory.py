@@ -94,6 +94,8 @@ class CudaMemory:
         self.launches = LaunchCounters()
         self._recent: deque[str] = deque(maxlen=4)
         self._since_wait = 0
+        self._profile: list[tuple[str, Any, Any]] | None = None
+        """(kernel name, start event, end event) of every launch while profiling."""
         copies = module_cache.load(STRIDED_COPY_SOURCE, "soacc's strided copy kernels")
         self._copy_kernels = {
             size: Kernel(copies, f"soacc_copy_strided_{size}", STRIDED_COPY_FORMAT, self.launches, "soacc's strided copy kernels")
@@ -122,9 +124,34 @@ class CudaMemory:
         self.launch(self._copy_kernels[itemsize], (blocks, 1, 1), (_THREADS, 1, 1), args, 0)
 
     def launch(self, kernel, grid: tuple, block: tuple, args: tuple, shared: int) -> None:
-        kernel(grid, block, *args, shared=shared)
+        if self._profile is not None:
+            start, end = self._cuda.Event(), self._cuda.Event()
+            start.record()
+            kernel(grid, block, *args, shared=shared)
+            end.record()
+            self._profile.append((kernel.name, start, end))
+        else:
+            kernel(grid, block, *args, shared=shared)
         self._recent.append(kernel.name)
         self._since_wait += 1
+
+    def start_profiling(self) -> None:
+        """From now on, time every launch on the device (CUDA events around it)."""
+        self._profile = []
+
+    def stop_profiling(self) -> dict[str, float]:
+        """Device seconds per kernel name since start_profiling, summed over launches;
+        waits for the device."""
+        self.synchronize()
+        launches, self._profile = self._profile or [], None
+        seconds: dict[str, float] = {}
+        for name, start, end in launches:
+            seconds[name] = seconds.get(name, 0.0) + end.time_since(start) / 1e3
+        return seconds
+
+    def discard_profile(self) -> None:
+        """Stops profiling without waiting (after a failure)."""
+        self._profile = None
 
     def synchronize(self) -> None:
         self._do(self.device.synchronize)
@@ -134,7 +161,14 @@ class CudaMemory:
         try:
             operation(*args)
         except self._cuda.Error as error:
-            raise ExecutionError(f"the GPU reported an error: {error}{self._launched_since_wait()}") from None
+            launched = self._launched_since_wait()
+            sticky = (
+                "; CUDA keeps an error a kernel made until the process ends, so this process "
+                "cannot use the GPU again"
+                if launched and "out of memory" not in str(error)
+                else ""
+            )
+            raise ExecutionError(f"the GPU reported an error: {error}{launched}{sticky}") from None
 
     def _waited(self) -> None:
         self._recent.clear()

@@ -16,9 +16,12 @@ from typing import Any
 
 from soacc.runtime.errors import ProgramError
 
-DEFAULT_OPTIONS = ("-O3", "--fmad=false")
+DEFAULT_OPTIONS = ("-O3", "--fmad=false", "--diag-suppress=177,550")
 """--fmad=false: a*b+c is not contracted into one rounding, so results equal the
-reference executor's exactly (fma is written explicitly when wanted)."""
+reference executor's exactly (fma is written explicitly when wanted).
+--diag-suppress: the emitted C declares every SSA value, used or not (177: declared
+but never referenced; 550: set but never used); nvcc drops them, and the warnings
+would bury any that matter."""
 
 
 def cache_directory() -> Path:

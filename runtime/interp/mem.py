@@ -33,8 +33,10 @@ from soacc.runtime.interp.soac import (
     _sliced,
     _slice_index,
     _take,
+    combine_operands,
     destination_writes,
     hist_into,
+    map_rows,
     reduce_or_scan,
 )
 from soacc.runtime.statistics import Statistics
@@ -303,6 +305,63 @@ class MemFunctions(InterpreterFunctions):
             hist_into(interpreter, op, state, out, coords, vals)
         return ()
 
+    # --- fused kernels ------------------------------------------------------------------
+
+    @impl(mem.RedomapOp)
+    def run_redomap(self, interpreter: Interpreter, op: mem.RedomapOp, args):
+        n, k = len(op.inputs), op.num_operands_reduced
+        inputs, neutral, outputs = args[:n], args[n : n + k], args[n + k :]
+        mapped_outputs = outputs if op.results_ else outputs[k:]
+        with _kernel(interpreter):
+            values = _fused_rows(interpreter, op, op.map_body, inputs, op.mapped_outputs, mapped_outputs)
+            reduced = combine_operands(interpreter, op, op.operators, _as_written(values[:k], inputs, lanes(interpreter)), neutral, scan=False)
+            _write_rows(interpreter, op, mapped_outputs, values[k:])
+        if op.results_:
+            return tuple(reduced)
+        for out, value in zip(outputs[:k], reduced):
+            _write(op, out, value, "mem.redomap output", exact_from=lanes(interpreter).depth)
+        return ()
+
+    @impl(mem.ScanomapOp)
+    def run_scanomap(self, interpreter: Interpreter, op: mem.ScanomapOp, args):
+        n, k = len(op.inputs), op.num_operands_scanned
+        inputs, neutral, outputs = args[:n], args[n : n + k], args[n + k :]
+        with _kernel(interpreter):
+            if op.post is None:
+                values = _fused_rows(interpreter, op, op.map_body, inputs, op.outputs[k:], outputs[k:])
+                scanned = combine_operands(interpreter, op, op.operators, _as_written(values[:k], inputs, lanes(interpreter)), neutral, scan=True)
+                _write_rows(interpreter, op, outputs, [*scanned, *values[k:]])
+            else:
+                values = map_rows(interpreter, op, op.map_body, inputs)
+                scanned = combine_operands(interpreter, op, op.operators, _as_written(values[:k], inputs, lanes(interpreter)), neutral, scan=True)
+                rows = _fused_rows(interpreter, op, op.post, [*scanned, *values[k:]], op.outputs, outputs)
+                _write_rows(interpreter, op, outputs, rows)
+        return ()
+
+    @impl(mem.ScatteromapOp)
+    def run_scatteromap(self, interpreter: Interpreter, op: mem.ScatteromapOp, args):
+        dest, *rest = args
+        inputs, outputs = rest[: len(op.inputs)], rest[len(op.inputs) :]
+        state = lanes(interpreter)
+        with _kernel(interpreter):
+            indices, values, *mapped = _fused_rows(interpreter, op, op.map_body, inputs, op.outputs, outputs)
+            out, coords, vals = destination_writes(state, dest, _filled(indices, inputs, state), _filled(values, inputs, state), fresh=False)
+            out[coords] = vals
+            _write_rows(interpreter, op, outputs, mapped)
+        return ()
+
+    @impl(mem.HistomapOp)
+    def run_histomap(self, interpreter: Interpreter, op: mem.HistomapOp, args):
+        dest, *rest, _neutral = args
+        inputs, outputs = rest[: len(op.inputs)], rest[len(op.inputs) :]
+        state = lanes(interpreter)
+        with _kernel(interpreter):
+            indices, values, *mapped = _fused_rows(interpreter, op, op.map_body, inputs, op.outputs, outputs)
+            out, coords, vals = destination_writes(state, dest, _filled(indices, inputs, state), _filled(values, inputs, state), fresh=False)
+            hist_into(interpreter, op, state, out, coords, vals, op.operator)
+            _write_rows(interpreter, op, outputs, mapped)
+        return ()
+
     @impl(mem.GpuBodyOp)
     def run_gpu_body(self, interpreter: Interpreter, op: mem.GpuBodyOp, args):
         axis = lanes(interpreter).depth
@@ -347,6 +406,40 @@ class MemFunctions(InterpreterFunctions):
             # the literal is built on the host and sent in one transfer
             statistics(interpreter).copied("host", _space(op.output.type), np.asarray(out).nbytes)
         return ()
+
+
+def _fused_rows(interpreter: Interpreter, op: Operation, region, arrays, output_values, outputs) -> list:
+    """A fused kernel's lambda over the rows of `arrays`, given the rows of its
+    array-valued outputs too (to build them in place, as mem.map's lambda does). Values
+    as the lambda gives them: a yielded output row is that output itself."""
+    rows_out = [o for o, v in zip(outputs, output_values) if v.type.get_num_dims() > 1]
+    axis = lanes(interpreter).depth
+    n = np.shape(arrays[0])[axis]
+    for o in rows_out:
+        if np.shape(o)[axis] != n:
+            raise ExecutionError(f"inputs and outputs have different outer sizes {sorted({n, np.shape(o)[axis]})}")
+    with nested_lanes(interpreter, n, region):
+        return list(interpreter.run_ssacfg_region(region, (*arrays, *rows_out), op.name))
+
+
+def _filled(value, inputs, state) -> np.ndarray:
+    """A per-row value with its lane axis at full length (the inputs' outer size)."""
+    return fill_lane_axis(value, state.depth, np.shape(inputs[0])[state.depth])
+
+
+def _as_written(values, inputs, state) -> list[np.ndarray]:
+    """Per-row operands as an unfused map would have written them to memory (dense,
+    every lane), so that reducing them gives the unfused program's results bit for bit."""
+    return [np.ascontiguousarray(_filled(v, inputs, state)) for v in values]
+
+
+def _write_rows(interpreter: Interpreter, op: Operation, outputs, values) -> None:
+    """Row i of each value to row i of its output (rows built in place are skipped)."""
+    axis = lanes(interpreter).depth
+    for out, value in zip(outputs, values):
+        if value is out:
+            continue
+        _write(op, out, fill_lane_axis(value, axis, np.shape(out)[axis]), f"{op.name} output", exact_from=axis)
 
 
 def _space_of_block(t) -> str:

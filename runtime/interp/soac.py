@@ -48,13 +48,50 @@ Combine = Callable[[Arrays, Arrays], Arrays]
 # Operators NumPy knows
 # ---------------------------------------------------------------------------------------
 
-_UFUNCS: dict[type[Operation], np.ufunc] = {
+class FloatExtremum:
+    """maximumf or minimumf with the ufunc methods the executor uses (reduce,
+    accumulate, at). NumPy's maximum/minimum return either operand when -0.0 meets
+    +0.0; MLIR orders -0.0 below +0.0. Values are compared as integer keys of IEEE
+    754's total order (for non-NaN values, exactly MLIR's order), and any NaN in a
+    combination makes its result NaN."""
+
+    def __init__(self, largest: bool):
+        self.extremum = np.maximum if largest else np.minimum
+
+    @staticmethod
+    def _keys(x: np.ndarray) -> np.ndarray:
+        bits = np.ascontiguousarray(x).view(np.dtype(f"i{x.dtype.itemsize}"))
+        magnitude = np.iinfo(bits.dtype).max
+        return np.where(bits < 0, bits ^ magnitude, bits)  # negatives: larger magnitude, smaller key
+
+    @classmethod
+    def _floats(cls, keys: np.ndarray, dtype: np.dtype) -> np.ndarray:
+        magnitude = np.iinfo(keys.dtype).max
+        return np.where(keys < 0, keys ^ magnitude, keys).view(dtype)  # the same involution
+
+    def reduce(self, x: np.ndarray, axis: int, dtype) -> np.ndarray:
+        result = self._floats(np.asarray(self.extremum.reduce(self._keys(x), axis=axis)), x.dtype)
+        return np.where(np.isnan(x).any(axis=axis), x.dtype.type(np.nan), result)
+
+    def accumulate(self, x: np.ndarray, axis: int, dtype) -> np.ndarray:
+        result = self._floats(self.extremum.accumulate(self._keys(x), axis=axis), x.dtype)
+        return np.where(np.logical_or.accumulate(np.isnan(x), axis=axis), x.dtype.type(np.nan), result)
+
+    def at(self, out: np.ndarray, coords, vals: np.ndarray) -> None:
+        keys = self._keys(out)
+        self.extremum.at(keys, coords, self._keys(np.asarray(vals, out.dtype)))
+        nan = np.isnan(out)
+        np.logical_or.at(nan, coords, np.isnan(vals))
+        out[...] = np.where(nan, out.dtype.type(np.nan), self._floats(keys, out.dtype))
+
+
+_UFUNCS: dict[type[Operation], np.ufunc | FloatExtremum] = {
     arith.AddfOp: np.add,
     arith.AddiOp: np.add,
     arith.MulfOp: np.multiply,
     arith.MuliOp: np.multiply,
-    arith.MaximumfOp: np.maximum,
-    arith.MinimumfOp: np.minimum,
+    arith.MaximumfOp: FloatExtremum(largest=True),
+    arith.MinimumfOp: FloatExtremum(largest=False),
     arith.MaxnumfOp: np.fmax,
     arith.MinnumfOp: np.fmin,
     arith.MaxSIOp: np.maximum,
@@ -65,7 +102,7 @@ _UFUNCS: dict[type[Operation], np.ufunc] = {
 }
 
 
-def recognised_ufunc(region: Region) -> np.ufunc | None:
+def recognised_ufunc(region: Region) -> np.ufunc | FloatExtremum | None:
     """The ufunc of an operator lambda `^(x, y): z = op x, y; yield z` (either operand
     order: every ufunc here is commutative), or None."""
     block = region.block
@@ -78,8 +115,10 @@ def recognised_ufunc(region: Region) -> np.ufunc | None:
         return None
     if set(op.operands) != set(block.args) or len(op.operands) != 2:
         return None
-    if block.args[0].type == i1 and ufunc in (np.add, np.multiply):
-        return None  # i1 add/mul are xor/and, not NumPy's bool add/mul
+    if block.args[0].type == i1 and ufunc not in (np.bitwise_and, np.bitwise_or, np.bitwise_xor):
+        # i1 add/mul are xor/and, not NumPy's bool add/mul; i1 read as signed makes
+        # true (-1) the smaller, so maxsi/minsi are and/or, not NumPy's max/min
+        return None
     return ufunc
 
 
@@ -282,11 +321,13 @@ def _slice_index(state: LaneState, op: Operation, array: np.ndarray, kinds, spec
     return tuple(grids) + tuple(per_entry)
 
 
-def reduce_or_scan(interpreter: Interpreter, op: Operation, inputs, neutral, *, scan: bool) -> Arrays:
+def reduce_or_scan(
+    interpreter: Interpreter, op: Operation, inputs, neutral, *, scan: bool, region: Region | None = None
+) -> Arrays:
     """A reduce or inclusive scan of `inputs` along the combinator's axis by op's
-    operator (its first region): NumPy's ufunc when the operator is one it knows, else
-    the log-depth tree. Shared by soac (level 1) and mem (level 2)."""
-    region = op.regions[0]
+    operator (`region`, by default its first region): NumPy's ufunc when the operator is
+    one it knows, else the log-depth tree. Shared by soac (level 1) and mem (level 2)."""
+    region = region or op.regions[0]
     axis = lanes(interpreter).depth
     inputs = [np.asarray(x) for x in inputs]
     n = _outer_size(op, inputs, axis)
@@ -327,9 +368,12 @@ def destination_writes(state: LaneState, dest, indices, values, *, fresh: bool):
     return out, coords + (indices[keep],), values[keep]
 
 
-def hist_into(interpreter: Interpreter, op: Operation, state: LaneState, out, coords, vals) -> None:
-    """Combines `vals` into `out` at `coords` with op's operator, in place."""
-    region = op.regions[0]
+def hist_into(
+    interpreter: Interpreter, op: Operation, state: LaneState, out, coords, vals, region: Region | None = None
+) -> None:
+    """Combines `vals` into `out` at `coords` with op's operator (`region`, by default
+    its first region), in place."""
+    region = region or op.regions[0]
     ufunc = recognised_ufunc(region)
     if ufunc is not None:
         ufunc.at(out, coords, vals)
@@ -386,6 +430,35 @@ def _sliced(state: LaneState, op: Operation, array: np.ndarray, kinds, spec) -> 
 
 
 # ---------------------------------------------------------------------------------------
+# Fused combinators: their map lambda, then the combinator part, run as the unfused ops
+# would run them (so that fusion changes no result, not even a float's last bit)
+# ---------------------------------------------------------------------------------------
+
+
+def map_rows(interpreter: Interpreter, op: Operation, region: Region, arrays: Sequence, extra: Sequence = ()) -> Arrays:
+    """`region` applied to every row of `arrays` (then `extra` arguments, rows of
+    outputs at level 2), as soac.map runs its lambda: one array per yielded value."""
+    axis = lanes(interpreter).depth
+    n = _outer_size(op, arrays, axis)
+    with nested_lanes(interpreter, n, region):
+        results = interpreter.run_ssacfg_region(region, (*arrays, *extra), op.name)
+    return [fill_lane_axis(r, axis, n) for r in results]
+
+
+def combine_operands(
+    interpreter: Interpreter, op: Operation, operators: Sequence[Region], operands: Sequence, neutral: Sequence, *, scan: bool
+) -> Arrays:
+    """Each operator reduces (or scans) its own operands, independently, exactly as a
+    soac.reduce (soac.scan) of those arrays would."""
+    out: Arrays = []
+    for region, xs, ne in zip(
+        operators, soac.split_by_operators(operands, operators), soac.split_by_operators(neutral, operators)
+    ):
+        out += reduce_or_scan(interpreter, op, xs, ne, scan=scan, region=region)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
 # The implementations
 # ---------------------------------------------------------------------------------------
 
@@ -431,6 +504,41 @@ class SoacFunctions(InterpreterFunctions):
         out, coords, vals = destination_writes(state, dest, indices, values, fresh=True)
         hist_into(interpreter, op, state, out, coords, vals)
         return (out,)
+
+    @impl(soac.RedomapOp)
+    def run_redomap(self, interpreter: Interpreter, op: soac.RedomapOp, args):
+        n = len(op.inputs)
+        values = map_rows(interpreter, op, op.map_body, args[:n])
+        k = op.num_operands_reduced
+        reduced = combine_operands(interpreter, op, op.operators, values[:k], args[n:], scan=False)
+        return (*reduced, *values[k:])
+
+    @impl(soac.ScanomapOp)
+    def run_scanomap(self, interpreter: Interpreter, op: soac.ScanomapOp, args):
+        n = len(op.inputs)
+        values = map_rows(interpreter, op, op.map_body, args[:n])
+        k = op.num_operands_scanned
+        scanned = combine_operands(interpreter, op, op.operators, values[:k], args[n:], scan=True)
+        if op.post is None:
+            return (*scanned, *values[k:])
+        return tuple(map_rows(interpreter, op, op.post, [*scanned, *values[k:]]))
+
+    @impl(soac.ScatteromapOp)
+    def run_scatteromap(self, interpreter: Interpreter, op: soac.ScatteromapOp, args):
+        dest, *inputs = args
+        indices, values, *mapped = map_rows(interpreter, op, op.map_body, inputs)
+        out, coords, vals = destination_writes(lanes(interpreter), dest, indices, values, fresh=True)
+        out[coords] = vals
+        return (out, *mapped)
+
+    @impl(soac.HistomapOp)
+    def run_histomap(self, interpreter: Interpreter, op: soac.HistomapOp, args):
+        dest, *inputs, _neutral = args
+        state = lanes(interpreter)
+        indices, values, *mapped = map_rows(interpreter, op, op.map_body, inputs)
+        out, coords, vals = destination_writes(state, dest, indices, values, fresh=True)
+        hist_into(interpreter, op, state, out, coords, vals, op.operator)
+        return (out, *mapped)
 
     @impl(soac.GpuBodyOp)
     def run_gpu_body(self, interpreter: Interpreter, op: soac.GpuBodyOp, args):

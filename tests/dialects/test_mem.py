@@ -778,6 +778,24 @@ def every_op_module() -> ModuleOp:
         b.insert(HistOp.build(operands=[a, idx, a, zero], regions=[lam([f32, f32], add)]))
         read = lambda lb, p: [lb.insert(LoadOp(r, [])).result]  # noqa: E731
         b.insert(GpuBodyOp.build(operands=[[one]], regions=[lam([], read)]))
+        # the fused kernels (soac-fusion's forms)
+        flags = {"commutative": DenseArrayBase.from_list(i1, [1])}
+        twice = lambda lb, p: [p[0], p[0]]  # noqa: E731
+        b.insert(mem.RedomapOp.build(operands=[[a], [zero], [r, a]], result_types=[[]], regions=[lam([f32], twice), [lam([f32, f32], add)]], properties=flags))
+        b.insert(
+            mem.ScanomapOp.build(
+                operands=[[a], [zero], [a]],
+                regions=[lam([f32], twice), [lam([f32, f32], add)], [lam([f32, f32], add)]],
+                properties=flags,
+            )
+        )
+        b.insert(mem.ScatteromapOp.build(operands=[a, [idx, a], []], regions=[lam([index, f32], lambda lb, p: list(p))]))
+        b.insert(
+            mem.HistomapOp.build(
+                operands=[a, [idx, a], [a], zero],
+                regions=[lam([index, f32], lambda lb, p: [p[0], p[1], p[1]]), lam([f32, f32], add)],
+            )
+        )
         b.insert(StoreOp(x, a, [sz]))
         return [b.insert(LoadOp(tr, [i, i])).result]
 

@@ -44,6 +44,10 @@ from xdsl.utils.exceptions import VerifyException
 from soacc.dialects.soac import (
     SOAC,
     ArrayOp,
+    HistomapOp,
+    RedomapOp,
+    ScanomapOp,
+    ScatteromapOp,
     ConcatOp,
     CopyOp,
     GpuBodyOp,
@@ -679,7 +683,22 @@ def every_op_module() -> ModuleOp:
                 build_lambda([], lambda lb, p: [lb.insert(IndexOp(sl, [sz])).result, sz]),
             )
         ).results
-        return [tr, dev[0], dev[1]]
+        # the fused forms (soac-fusion makes them)
+        square = lambda lb, p: [lb.insert(arith.MulfOp(p[0], p[0])).result] * 2  # noqa: E731
+        redo = b.insert(RedomapOp.from_lambdas([a], square, [([zero], add, True)], [f32])).results
+        scano = b.insert(
+            ScanomapOp.from_lambdas(
+                [redo[1]], lambda lb, p: [p[0], p[0]], [([zero], add, False)], [f32],
+                post=(lambda lb, p: [lb.insert(arith.SubfOp(*p)).result], [f32]),
+            )
+        ).results
+        scat = b.insert(ScatteromapOp.from_lambda(scano[0], [is_, a], lambda lb, p: [p[0], p[1], p[1]], [f32])).results
+        histo = b.insert(
+            HistomapOp.from_lambdas(
+                scat[0], [is_], zero, lambda lb, p: [p[0], zero], add
+            )
+        ).results
+        return [tr, dev[0], dev[1], redo[0], scat[1], histo[0]]
 
     module = in_func(
         [tensor(f32, DYN), tensor(f32, DYN, 4), tensor(index, DYN), index, index, i1], body

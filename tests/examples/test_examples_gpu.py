@@ -19,12 +19,13 @@ from soacc.tools.examples import load_examples, mismatch
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = load_examples(ROOT / "examples")
 LEVEL3 = "convert-soac-to-mem,convert-mem-to-gpu"
+FUSED = "canonicalize,cse,soac-fusion,convert-soac-to-mem,convert-mem-to-gpu"
 
 
-def level3(example):
+def level3(example, pipeline: str = LEVEL3):
     """The example compiled to level 3, or a skip saying what is not lowered yet."""
     try:
-        return soacc.compile(example.program_path, backend="numpy", pipeline=LEVEL3)
+        return soacc.compile(example.program_path, backend="numpy", pipeline=pipeline)
     except soacc.ProgramError as error:
         if "not done yet" in str(error) or "not supported yet" in str(error):
             pytest.skip(f"not lowered to kernels yet: {str(error).splitlines()[0]}")
@@ -32,9 +33,10 @@ def level3(example):
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
+@pytest.mark.parametrize("pipeline", [LEVEL3, FUSED], ids=["unfused", "fused"])
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
-def test_kernels_compile(example, tmp_path):
-    program = level3(example)
+def test_kernels_compile(example, pipeline, tmp_path):
+    program = level3(example, pipeline)
     source = io.StringIO()
     emit_cuda(program.module, source)
     path = tmp_path / f"{example.name}.cu"
@@ -47,10 +49,11 @@ def test_kernels_compile(example, tmp_path):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("pipeline", [LEVEL3, FUSED], ids=["unfused", "fused"])
 @pytest.mark.parametrize("size", [0, 1, 7, 300])
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
-def test_kernels_give_the_numpy_results(example, size):
-    program = level3(example)
+def test_kernels_give_the_numpy_results(example, size, pipeline):
+    program = level3(example, pipeline)
     args = example.make_inputs(np.random.default_rng(size), size)
     got = program.main(*args)
     assert mismatch(got, example.reference(*args), example.rtol, example.atol) is None

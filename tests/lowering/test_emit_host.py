@@ -42,14 +42,16 @@ def test_vector_norm_is_one_function_calling_the_runtime():
     assert "rt.alloc_device(" in text
     assert re.search(r"a = a_mem.view\(v\d+, \(v\d+,\), None, np.float32\)", text)
     assert "rt.copy(a_host, a)" in text
-    assert "rt.launch('map0', " in text and "*a.kernel_args, *pow2.kernel_args" in text
+    # soac-fusion made the squares' map and their sum one redomap: no array of squares
+    assert "rt.launch('redomap0_partials', " in text and "zero, *a.kernel_args, *partials.kernel_args" in text
+    assert "pow2" not in text
     assert "sum_1 = rt.load(sum_dev, ())" in text  # `sum` is a built-in: renamed
     assert "len_1 = math.sqrt(sum_1)" in text
     assert "return (res_host_mem, res_host)" in text
     # each block and view is deleted after its last use
-    assert "    del pow2\n" in text and "    del a_mem\n" in text
+    assert "    del partials\n" in text and "    del a_mem\n" in text
     # the kernels' argument formats: a view is a pointer, an offset, sizes and strides
-    assert "'map0': 'PqqqPqqqq',  # a, pow2, rows" in text
+    assert "'map1': 'fPqqqPqqqq',  # len, a, res, rows" in text
 
 
 def _lowers(example) -> ModuleOp:

@@ -126,3 +126,43 @@ def test_argmax_with_ties_takes_the_first(n):
     assert (float(gpu[0]), int(gpu[1])) == (float(cpu[0]), int(cpu[1]))
     if n:
         assert int(gpu[1]) == int(np.argmax(v))
+
+
+SLICE_SUM = """
+func.func @main(%a: tensor<?xT>, %o: index) -> T {
+  %z = arith.constant 0 : T
+  %n = soac.size %a[0] : tensor<?xT>
+  %len = arith.subi %n, %o : index
+  %s = soac.slice %a[%o:%len] : tensor<?xT> -> tensor<?xT>
+  %r = soac.reduce(%s) neutral(%z : T) commutative : (tensor<?xT>) -> T {
+  ^bb0(%x: T, %y: T):
+    %t = arith.addi %x, %y : T
+    soac.yield %t : T
+  }
+  func.return %r : T
+}
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("offset", [0, 1, 2, 3, 4])
+@pytest.mark.parametrize("n", [5, 1027, 1 << 20, 3_000_017])
+@pytest.mark.parametrize("t,dtype", [("i32", np.int32), ("i64", np.int64)])
+def test_sums_of_slices_at_every_alignment(t, dtype, n, offset):
+    """A slice at an odd offset cannot be read by 16-byte vectors (the kernel checks
+    and folds element by element); at a multiple of 16 bytes it is."""
+    a = _input(dtype, n + offset, np.random.default_rng(n + offset))
+    gpu, cpu = _both(SLICE_SUM.replace("T", t), a, np.int64(offset))
+    assert gpu == cpu == np.sum(a[offset:], dtype=dtype)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("offset", [0, 1, 4])
+@pytest.mark.parametrize("n", [7, 1 << 20 | 3])
+def test_argmax_of_vectors_of_a_tuple(offset, n):
+    rng = np.random.default_rng(n + 3)
+    v = rng.integers(0, 50, n).astype(np.float32)
+    i = np.arange(n, dtype=np.int32)
+    gpu, cpu = _both(ARGMAX, v[offset:], i[offset:])
+    assert (float(gpu[0]), int(gpu[1])) == (float(cpu[0]), int(cpu[1]))
+    assert int(gpu[1]) == offset + int(np.argmax(v[offset:]))

@@ -1,6 +1,6 @@
 """Differential tests of memory block merging: every example, a few hundred random
 programs and every lit test's program give bit-identical results with the passes on
-and off, on the reference executor, which runs level 2 with real aliasing (views are
+and off (the examples and every fourth random program after soac-fusion too), on the reference executor, which runs level 2 with real aliasing (views are
 NumPy views of byte buffers filled with 0xFF), so a wrong merge shows as a wrong
 result. The passes add no allocation and no device-to-device copy (at sizes where
 the loops run)."""
@@ -39,14 +39,18 @@ def device_counts(program: soacc.Program) -> tuple[int, int]:
     return s.spaces["device"].allocations if "device" in s.spaces else 0, s.copies["device->device"].count
 
 
-def check_same(source, args_list, modes=MEMORY, level1: bool = False) -> None:
+FUSED = "canonicalize,cse,soac-fusion,convert-soac-to-mem"
+"""The default pipeline's start: the memory passes then see soac-fusion's fused kernels."""
+
+
+def check_same(source, args_list, modes=MEMORY, level1: bool = False, base_pipeline: str = BASE) -> None:
     """Runs `source` through the base pipeline and each memory pipeline on every
     argument tuple: the same results (as at level 1 too, where asked), and with the
     last (largest) arguments no more allocations or copies (with small ones a loop
     that runs no iteration can cost the copy memory-reuse makes once before it instead
     of in every iteration). Arguments the program rejects (an irregular array, an
     index out of bounds) must be rejected with the passes too."""
-    base = soacc.compile(source, backend="numpy", pipeline=BASE)
+    base = soacc.compile(source, backend="numpy", pipeline=base_pipeline)
     merged = {mode: soacc.compile(source, backend="numpy", pipeline=p) for mode, p in modes.items()}
     as_written = soacc.compile(source, backend="numpy", pipeline="") if level1 else None
     for k, args in enumerate(args_list):
@@ -74,6 +78,12 @@ def test_every_example_gives_the_same_results(example):
     check_same(example.program_path, args)
 
 
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
+def test_every_example_gives_the_same_results_after_fusion(example):
+    args = [example.make_inputs(np.random.default_rng(size), size) for size in (1, 40)]
+    check_same(example.program_path, args, {"fused": FUSED + ",hoist-allocations,short-circuit,memory-reuse"}, base_pipeline=FUSED)
+
+
 @pytest.mark.parametrize("batch", range(10))
 def test_random_programs_give_the_same_results(batch):
     """200 seeded programs (20 a batch) at two sizes, also against level 1; each
@@ -81,6 +91,9 @@ def test_random_programs_give_the_same_results(batch):
     for seed in range(batch * 20, batch * 20 + 20):
         strategy = "all" if seed % 2 else "linear-scan"
         check_same(program(seed), [inputs(seed, n) for n in (1, 5)], {strategy: MEMORY[strategy]}, level1=True)
+        if seed % 4 == 3:  # and after soac-fusion, whose fused kernels the passes then see
+            fused = {"fused": FUSED + ",hoist-allocations,short-circuit,memory-reuse"}
+            check_same(program(seed), [inputs(seed, n) for n in (1, 5)], fused, base_pipeline=FUSED)
 
 
 # --------------------------------------------------------------------------------------

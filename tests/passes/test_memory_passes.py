@@ -16,7 +16,7 @@ from random_programs import program
 import soacc
 from soacc.dialects import mem
 from soacc.lowering.emit_cuda import emit_cuda
-from soacc.passes.soacc_pipeline import stages
+from soacc.passes.soacc_pipeline import SoaccPipelinePass
 from soacc.runtime.program import apply_pipeline, parse_program
 from soacc.tools.examples import load_examples
 from soacc.tools.soacc_opt import main as soacc_opt
@@ -39,10 +39,10 @@ func.func @main(%ns: tensor<?xi32>) -> tensor<?xi32> {
 
 
 def test_the_pipeline_runs_them_after_bufferisation_and_memory_false_leaves_them_out():
-    assert stages() == (
-        "canonicalize,cse,convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse,convert-mem-to-gpu"
+    assert SoaccPipelinePass().stages() == (
+        "canonicalize,cse,soac-fusion,convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse,convert-mem-to-gpu"
     )
-    assert stages(memory=False) == "canonicalize,cse,convert-soac-to-mem,convert-mem-to-gpu"
+    assert SoaccPipelinePass(memory=False).stages() == "canonicalize,cse,soac-fusion,convert-soac-to-mem,convert-mem-to-gpu"
     counts = {}
     for pipeline in ("soacc-pipeline", "soacc-pipeline{memory=false}"):
         module = parse_program(COPY)

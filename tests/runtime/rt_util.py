@@ -33,7 +33,7 @@ BITS = {"i1": 1, "i32": 32, "i64": 64, "index": 64}
 @functools.lru_cache(maxsize=None)
 def compiled(src: str, pipeline: str = "") -> soacc.Program:
     """soacc.compile, once per distinct source text and pipeline ("": level 1 as written)."""
-    return soacc.compile(src, pipeline=pipeline)
+    return soacc.compile(src, backend="numpy", pipeline=pipeline)
 
 
 def run(src: str, *args, entry: str = "main"):

@@ -108,7 +108,7 @@ def test_an_update_of_a_while_carried_array_is_in_place():
 
     r = run(WHILE_IN_PLACE, np.int64(5), np.float32(-1))
     assert_array(r, [0, 1, 2, 3, 4], np.float32)
-    program = soacc.compile(WHILE_IN_PLACE, pipeline="convert-soac-to-mem")
+    program = soacc.compile(WHILE_IN_PLACE, backend="numpy", pipeline="convert-soac-to-mem")
     program.main(np.int64(5), np.float32(-1))
     # the replicate's block is written in place every iteration: no device copies
     assert program.statistics.copies["device->device"].count == 0

@@ -900,3 +900,72 @@ def test_reduce_and_scan_of_i1(op, fn, rng):
             prefix.append(acc)
         assert isinstance(r, np.bool_) and bool(r) == acc
         assert_array(s, prefix, np.bool_)
+
+
+# --------------------------------------------------------------------------------------
+# Operators NumPy knows only approximately: maximumf/minimumf order -0.0 below +0.0
+# (NumPy's maximum/minimum return either), and maxsi/minsi on i1 read true as -1
+# --------------------------------------------------------------------------------------
+
+EXTREMA = """func.func @main(%a: tensor<?xFT>, %d: tensor<5xFT>, %i: tensor<?xi32>) -> (FT, tensor<?xFT>, tensor<5xFT>) {
+  %z = arith.constant NEUTRAL : FT
+  %negzero = arith.constant -0.0 : FT
+  %m = soac.reduce(%a) neutral(%z : FT) commutative : (tensor<?xFT>) -> FT {
+  ^bb0(%x: FT, %y: FT):
+    %r = arith.OP %x, %y : FT
+    BODY
+  }
+  %s = soac.scan(%a) neutral(%z : FT) commutative : (tensor<?xFT>) -> tensor<?xFT> {
+  ^bb0(%x: FT, %y: FT):
+    %r = arith.OP %x, %y : FT
+    BODY
+  }
+  %h = soac.hist %d[%i], %a neutral(%z : FT) : tensor<5xFT>, tensor<?xi32>, tensor<?xFT> {
+  ^bb0(%x: FT, %y: FT):
+    %r = arith.OP %y, %x : FT
+    BODY
+  }
+  func.return %m, %s, %h : FT, tensor<?xFT>, tensor<5xFT>
+}"""
+
+
+@pytest.mark.parametrize("ft,dtype", [("f32", np.float32), ("f64", np.float64)])
+@pytest.mark.parametrize("op,neutral", [("maximumf", "0xFFF0000000000000"), ("minimumf", "0x7FF0000000000000")])
+@pytest.mark.parametrize("n", [0, 1, 2, 9, 300])
+def test_float_extrema_order_signed_zeros_like_the_elementwise_op(ft, dtype, op, neutral, n):
+    """The recognised operator (NumPy's methods on total-order keys) against the same
+    operator made unrecognisable (`+ -0.0`, which changes no value), which runs
+    arith.maximumf/minimumf itself, lane by lane in the pairwise tree."""
+    if ft == "f32":
+        neutral = "0xFF800000" if op == "maximumf" else "0x7F800000"
+    fast = EXTREMA.replace("FT", ft).replace("OP", op).replace("NEUTRAL", neutral).replace("BODY", "soac.yield %r : " + ft)
+    slow = fast.replace("soac.yield %r : " + ft, f"%r0 = arith.addf %r, %negzero : {ft}\n    soac.yield %r0 : {ft}")
+    rng = np.random.default_rng(n)
+    # mostly zeros of both signs, so that most combinations are of -0.0 with +0.0
+    values = np.array([0.0, -0.0, 1.0, -1.0, np.nan, np.inf, -np.inf], dtype)
+    a = rng.choice(values, n, p=[0.4, 0.4, 0.05, 0.05, 0.02, 0.04, 0.04])
+    d = np.array([0.0, -0.0, np.nan, 2.0, -0.0], dtype)
+    i = rng.integers(-1, 6, n).astype(np.int32)
+    got = run(fast, a, d.copy(), i)
+    want = run(slow, a, d.copy(), i)
+    for g, w in zip(got, want):
+        g, w = np.asarray(g), np.asarray(w)
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(w))
+        np.testing.assert_array_equal(g, w)
+        np.testing.assert_array_equal(np.signbit(g[~np.isnan(g)]), np.signbit(w[~np.isnan(w)]))
+
+
+@pytest.mark.parametrize("op,want", [("maxsi", np.logical_and), ("minsi", np.logical_or)])
+def test_signed_extrema_of_i1_read_true_as_minus_one(op, want):
+    src = f"""func.func @main(%a: tensor<?xi1>) -> i1 {{
+  %z = arith.constant {"true" if op == "maxsi" else "false"}
+  %r = soac.reduce(%a) neutral(%z : i1) commutative : (tensor<?xi1>) -> i1 {{
+  ^bb0(%x: i1, %y: i1):
+    %m = arith.{op} %x, %y : i1
+    soac.yield %m : i1
+  }}
+  func.return %r : i1
+}}"""
+    for a in ([True, False, True], [True, True], [False], []):
+        got = run(src, np.array(a, bool))
+        assert bool(got) == bool(want.reduce(np.array(a, bool))), a

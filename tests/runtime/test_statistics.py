@@ -28,7 +28,7 @@ F32_CHAIN = """func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
 
 
 def stats_of(src: str, *args) -> soacc.runtime.statistics.Statistics:
-    program = soacc.compile(src, pipeline="convert-soac-to-mem")
+    program = soacc.compile(src, backend="numpy", pipeline="convert-soac-to-mem")
     program.main(*args)
     return program.statistics
 
@@ -142,13 +142,13 @@ def test_an_array_literal_of_host_scalars_is_one_host_to_device_transfer():
 
 
 def test_statistics_start_afresh_for_every_call():
-    program = soacc.compile(F32_CHAIN, pipeline="convert-soac-to-mem")
+    program = soacc.compile(F32_CHAIN, backend="numpy", pipeline="convert-soac-to-mem")
     program.main(np.zeros(10, np.float32))
     program.main(np.zeros(10, np.float32))
     assert program.statistics.spaces["device"].allocations == 4
 
 
 def test_level_one_runs_count_nothing():
-    program = soacc.compile(F32_CHAIN, pipeline="")
+    program = soacc.compile(F32_CHAIN, backend="numpy", pipeline="")
     program.main(np.zeros(10, np.float32))
     assert program.statistics.spaces == {} and program.statistics.sync_reads == 0

@@ -228,6 +228,14 @@ def test_backend_numpy(capsys):
     assert "the CPU reference executor (NumPy)" in err
 
 
+def test_profile_needs_the_gpu(capsys):
+    code, out, err = soacc_run(
+        capsys, example("dot_product"), "--backend", "numpy", "--profile", "--arg", "[1, 2]", "--arg", "[3, 4]"
+    )
+    assert code == 2 and out == ""
+    assert "profiling times kernels on the GPU; this program runs on the CPU reference executor" in one_error_line(err)
+
+
 # --------------------------------------------------------------------------------------
 # Bad input: exit 2, one line that names the argument
 # --------------------------------------------------------------------------------------

@@ -42,8 +42,8 @@ func.func @counts(%counts: memref<256xi32, strided<[?], offset: ?>, #mem.space<d
 // CHECK-NEXT:    "gpu.barrier"()
 // CHECK:         scf.for [[I:%[0-9]+]] = {{.*}} {
 // CHECK-NEXT:      [[K32:%[0-9]+]] = memref.load %bins[[[I]]]
-// CHECK-NEXT:      [[K:%[0-9]+]] = arith.index_cast [[K32]] : i32 to index
 // CHECK-NEXT:      [[V:%[0-9]+]] = memref.load %ones[[[I]]]
+// CHECK-NEXT:      [[K:%[0-9]+]] = arith.index_cast [[K32]] : i32 to index
 // CHECK-COUNT-3:   memref.load %ones
 // CHECK:           [[INSIDE:%[0-9]+]] = arith.cmpi ult, [[K]], [[BINS]] : index
 // CHECK-NEXT:      scf.if [[INSIDE]] {
@@ -125,8 +125,8 @@ func.func @peaks(%peaks: memref<100xf32, strided<[?], offset: ?>, #mem.space<dev
 // CHECK:       "gpu.launch_func"({{.*}}, %ninf, %peaks, %bins, %xs, {{%[0-9]+}}) <{kernel = @kernels::@hist0_shared_cas
 // CHECK:       %sub_histogram = soacc_gpu.shared : memref<100xf32>
 // CHECK:       [[K64:%[0-9]+]] = memref.load %bins[{{%[0-9]+}}] : memref<?xi64
-// CHECK-NEXT:  [[K:%[0-9]+]] = arith.index_cast [[K64]] : i64 to index
 // CHECK-NEXT:  [[V:%[0-9]+]] = memref.load %xs
+// CHECK-NEXT:  [[K:%[0-9]+]] = arith.index_cast [[K64]] : i64 to index
 // CHECK:       scf.if {{%[0-9]+}} {
 // CHECK-NEXT:    [[FIRST:%[0-9]+]] = soacc_gpu.load_volatile %sub_histogram[[[K]]] : memref<100xf32> -> f32
 // CHECK-NEXT:    {{%[0-9]+}} = scf.while (%assumed = [[FIRST]]) : (f32) -> f32 {

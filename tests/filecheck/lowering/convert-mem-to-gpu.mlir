@@ -2,11 +2,12 @@
 // RUN: soacc-opt %s -p convert-mem-to-gpu -t cuda --split-input-file | filecheck %s --check-prefix=CUDA
 
 // A host-level map whose rows are reduced (a segmented reduction) and scaled by a
-// captured scalar gets two kernels, and the host picks one by row length: for rows of
+// captured scalar gets three kernels, and the host picks one by row length: for rows of
 // at least 128 elements a block per row (its threads read consecutive elements, combine
-// in the block, and thread 0 stores); for shorter rows a grid-stride loop over the rows,
-// each reduced sequentially by its thread. Both read rows through the 2-D view (no copy)
-// and are launched with the captured values, the views and the row count.
+// in the block, and thread 0 stores); for rows of 32 to 127 a warp per row (combined by
+// shuffles alone); for shorter rows a grid-stride loop over the rows, each reduced
+// sequentially by its thread. All read rows through the 2-D view (no copy) and are
+// launched with the captured values, the views and the row count.
 
 builtin.module {
   func.func @main(%a_host_mem: !mem.block<host>, %a_host: memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>, %s: f32) -> (!mem.block<host>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?x?xf32>, f32) -> tensor<?xf32>} {
@@ -55,7 +56,11 @@ builtin.module {
 // CHECK:      scf.if [[LONG]] {
 // CHECK:        "gpu.launch_func"({{.*}}, %zero, %s, %a, %sums, {{%[0-9]+}}) <{kernel = @kernels::@map0_block_per_row,
 // CHECK:      } else {
-// CHECK:        "gpu.launch_func"({{.*}}, %zero, %s, %a, %sums, [[ROWS:%[0-9]+]]) <{kernel = @kernels::@map0,
+// CHECK:        [[MEDIUM:%[0-9]+]] = arith.cmpi uge, [[LENGTH]], {{%[0-9]+}} : index
+// CHECK:        scf.if [[MEDIUM]] {
+// CHECK:          "gpu.launch_func"({{.*}}, %zero, %s, %a, %sums, {{%[0-9]+}}) <{kernel = @kernels::@map0_warp_per_row,
+// CHECK:        } else {
+// CHECK:          "gpu.launch_func"({{.*}}, %zero, %s, %a, %sums, [[ROWS:%[0-9]+]]) <{kernel = @kernels::@map0,
 // CHECK:      "gpu.module"() <{sym_name = "kernels"}> ({
 // CHECK-NEXT:   "gpu.func"() <{function_type = (f32, f32, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, index) -> (), kernel}> ({
 // CHECK:          [[FIRST:%[0-9]+]] = "gpu.global_id"() <{dimension = #gpu<dim x>}> : () -> index
@@ -79,6 +84,16 @@ builtin.module {
 // CHECK:            %u = arith.mulf {{%[0-9]+}}, %s : f32
 // CHECK:            memref.store %u, %sums[[[ROW]]]
 // CHECK:        }) {sym_name = "map0_block_per_row"}
+// CHECK:        "gpu.func"()
+// CHECK:          [[WARP:%[0-9]+]] = arith.divui
+// CHECK:          [[FIRSTROW:%[0-9]+]] = arith.addi {{%[0-9]+}}, [[WARP]] : index
+// CHECK:          scf.for [[WROW:%[0-9]+]] = [[FIRSTROW]] to %rows step {{%[0-9]+}} {
+// CHECK:            soacc_gpu.shuffle "down"
+// CHECK-NOT:        gpu.barrier
+// CHECK:            soacc_gpu.shuffle "idx"
+// CHECK-NOT:        gpu.barrier
+// CHECK:            memref.store %u, %sums[[[WROW]]]
+// CHECK:        }) {sym_name = "map0_warp_per_row"}
 
 // CUDA: extern "C" __global__ void map0(float zero, float s, float* __restrict__ a, long long a_offset, long long a_size0, long long a_size1, long long a_stride0, long long a_stride1, float* __restrict__ sums, long long sums_offset, long long sums_size0, long long sums_stride0, long long rows) {
 // CUDA:   for (long long row = {{.*}}; row < rows; row += {{.*}}) {
@@ -226,3 +241,73 @@ builtin.module {
 // CHECK:          memref.load [[PAIR]]
 
 // CUDA: float* {{.*}} = (float*)((char*)(scratch + scratch_offset) + {{.*}});
+
+// -----
+
+// A host-level map whose lambda scans its row into its output row (a segmented scan)
+// also gets a block and a warp per row besides a thread per row: the group scans the
+// row in chunks of one element per thread, each thread writing its element combined
+// with the carry of the chunks before; the carry grows by each chunk's total.
+builtin.module {
+  func.func @main(%m_host_mem: !mem.block<host>, %m_host: memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>) -> (!mem.block<host>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?x?xf32>) -> tensor<?x?xf32>} {
+    %0 = mem.size %m_host[0] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    %1 = mem.size %m_host[1] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    %2 = arith.constant 4 : index
+    %3 = arith.muli %2, %0 : index
+    %4 = arith.muli %3, %1 : index
+    %m_mem = mem.alloc %4 : !mem.block<device>
+    %5 = arith.constant 0 : index
+    %m = mem.view %m_mem[%5] sizes(%0, %1) : !mem.block<device> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    mem.copy %m_host, %m : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    %z = arith.constant 0.000000e+00 : f32
+    %6 = mem.size %m[0] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    %7 = mem.size %m[1] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    %8 = arith.constant 4 : index
+    %9 = arith.muli %8, %6 : index
+    %10 = arith.muli %9, %7 : index
+    %r_mem = mem.alloc %10 : !mem.block<device>
+    %11 = arith.constant 0 : index
+    %r = mem.view %r_mem[%11] sizes(%6, %7) : !mem.block<device> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    mem.map ins(%m : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) outs(%r : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) {
+    ^bb0(%row: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %r_row: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>):
+      mem.scan ins(%row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) neutral(%z : f32) commutative outs(%r_row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+      ^bb0(%x: f32, %y: f32):
+        %t = arith.addf %x, %y : f32
+        mem.yield %t : f32
+      }
+      mem.yield %r_row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    }
+    %12 = mem.size %r[0] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    %13 = mem.size %r[1] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    %14 = arith.constant 4 : index
+    %15 = arith.muli %14, %12 : index
+    %16 = arith.muli %15, %13 : index
+    %r_host_mem = mem.alloc %16 : !mem.block<host>
+    %17 = arith.constant 0 : index
+    %r_host = mem.view %r_host_mem[%17] sizes(%12, %13) : !mem.block<host> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    mem.copy %r, %r_host : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    func.return %r_host_mem, %r_host : !mem.block<host>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+  }
+}
+
+
+// CHECK:      "gpu.launch_func"({{.*}}, %z, %m, %r, {{%[0-9]+}}) <{kernel = @kernels::@map0_block_per_row,
+// CHECK:      "gpu.launch_func"({{.*}}, %z, %m, %r, {{%[0-9]+}}) <{kernel = @kernels::@map0_warp_per_row,
+// CHECK:      "gpu.launch_func"({{.*}}, %z, %m, %r, {{%[0-9]+}}) <{kernel = @kernels::@map0,
+// CHECK:      }) {sym_name = "map0"}
+// CHECK:      "gpu.func"()
+// CHECK:        scf.for [[ROW:%[0-9]+]] = {{%[0-9]+}} to %rows step {{%[0-9]+}} {
+// CHECK:          [[N:%[0-9]+]] = memref.dim %m
+// CHECK:          scf.for [[START:%[0-9]+]] = {{%[0-9]+}} to [[N]] step {{%[0-9]+}} iter_args([[CARRY:%[0-9]+]] = %z) -> (f32) {
+// CHECK:            [[J:%[0-9]+]] = arith.addi [[START]], {{%[0-9]+}} : index
+// CHECK:            memref.load %m[[[ROW]], [[J]]]
+// CHECK:            soacc_gpu.shuffle "up"
+// CHECK:            "gpu.barrier"
+// CHECK:            memref.store {{%[a-z0-9_]+}}, %r[[[ROW]], [[J]]]
+// CHECK:      }) {sym_name = "map0_block_per_row"}
+// CHECK:      "gpu.func"()
+// CHECK:            soacc_gpu.shuffle "up"
+// CHECK-NOT:        gpu.barrier
+// CHECK:            soacc_gpu.shuffle "idx"
+// CHECK-NOT:        gpu.barrier
+// CHECK:      }) {sym_name = "map0_warp_per_row"}

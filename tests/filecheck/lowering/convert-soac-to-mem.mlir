@@ -638,3 +638,142 @@ func.func @calls_private(%a: tensor<?xf32>) -> tensor<?xf32> {
   %r = func.call @double(%a) : (tensor<?xf32>) -> tensor<?xf32>
   func.return %r : tensor<?xf32>
 }
+
+// -----
+
+// Rule 17: the fused combinators (made by soac-fusion) keep their lambdas.
+
+// Fused combinators keep their lambdas: soac.redomap becomes mem.redomap, which writes
+// its reduced value to a 0-d device view (read by the host: a synchronous read) and its
+// mapped rows to an allocated array; no array of the lambda's operands exists.
+
+// CHECK-LABEL: func.func @redomap(
+// CHECK:         %sq = mem.view %sq_mem[{{%[0-9]+}}] sizes({{%[0-9]+}}) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+// CHECK:         %sum_dev = mem.view %sum_dev_mem[{{%[0-9]+}}] : !mem.block<device> -> memref<f32, strided<[], offset: ?>, #mem.space<device>>
+// CHECK-NEXT:    mem.redomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%sum_dev, %sq : memref<f32, strided<[], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) map {
+// CHECK-NEXT:    ^bb0(%x: f32):
+// CHECK-NEXT:      %y = arith.mulf %x, %x : f32
+// CHECK-NEXT:      mem.yield %y, %y : f32, f32
+// CHECK-NEXT:    } reduce(%zero : f32) commutative {
+// CHECK-NEXT:    ^bb0(%l: f32, %r: f32):
+// CHECK-NEXT:      %s = arith.addf %l, %r : f32
+// CHECK-NEXT:      mem.yield %s : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %sum = mem.load %sum_dev[] : memref<f32, strided<[], offset: ?>, #mem.space<device>>
+func.func @redomap(%a: tensor<?xf32>) -> (f32, tensor<?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %sum, %sq = soac.redomap(%a) : (tensor<?xf32>) -> (f32, tensor<?xf32>) map {
+  ^bb0(%x: f32):
+    %y = arith.mulf %x, %x : f32
+    soac.yield %y, %y : f32, f32
+  } reduce(%zero : f32) commutative {
+  ^bb0(%l: f32, %r: f32):
+    %s = arith.addf %l, %r : f32
+    soac.yield %s : f32
+  }
+  func.return %sum, %sq : f32, tensor<?xf32>
+}
+
+// -----
+
+// Inside a lambda (a segmented redomap) the reduced values are SSA results; a mapped
+// array of rows gets its output row as a lambda parameter, and the row the lambda makes
+// there is built in place.
+
+// CHECK-LABEL: func.func @nested_redomap(
+// CHECK:         mem.map ins(%m : {{.*}}) outs(%sums, %pairs : {{.*}}) {
+// CHECK-NEXT:    ^bb0(%row: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %pairs_row: memref<?x2xf32, strided<[?, ?], offset: ?>, #mem.space<device>>):
+// CHECK-NEXT:      %s = mem.redomap ins(%row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%pairs_row : memref<?x2xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) -> f32 map {
+// CHECK-NEXT:      ^bb0(%x: f32, %p_row: memref<2xf32, strided<[?], offset: ?>, #mem.space<device>>):
+// CHECK-NEXT:        mem.array [%x, %x] outs(%p_row : memref<2xf32, strided<[?], offset: ?>, #mem.space<device>>)
+// CHECK-NEXT:        mem.yield %x, %p_row : f32, memref<2xf32, strided<[?], offset: ?>, #mem.space<device>>
+// CHECK-NEXT:      } reduce(%zero : f32) commutative {
+// CHECK:           mem.yield %s, %pairs_row : f32, memref<?x2xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+func.func @nested_redomap(%m: tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?x?x2xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %sums, %pairs = soac.map(%m) : (tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?x?x2xf32>) {
+  ^bb0(%row: tensor<?xf32>):
+    %s, %p = soac.redomap(%row) : (tensor<?xf32>) -> (f32, tensor<?x2xf32>) map {
+    ^bb1(%x: f32):
+      %pair = soac.array [%x, %x] : tensor<2xf32>
+      soac.yield %x, %pair : f32, tensor<2xf32>
+    } reduce(%zero : f32) commutative {
+    ^bb1(%l: f32, %r: f32):
+      %t = arith.addf %l, %r : f32
+      soac.yield %t : f32
+    }
+    soac.yield %s, %p : f32, tensor<?x2xf32>
+  }
+  func.return %sums, %pairs : tensor<?xf32>, tensor<?x?x2xf32>
+}
+
+// -----
+
+// A scanomap with a post lambda writes the post lambda's rows.
+
+// CHECK-LABEL: func.func @scanomap_post(
+// CHECK:         mem.scanomap ins(%a : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) outs(%excl : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) map {
+// CHECK-NEXT:    ^bb0(%x: i32):
+// CHECK-NEXT:      mem.yield %x, %x : i32, i32
+// CHECK-NEXT:    } scan(%zero : i32) commutative {
+// CHECK:         } post {
+// CHECK-NEXT:    ^bb0(%p: i32, %y: i32):
+// CHECK-NEXT:      %e = arith.subi %p, %y : i32
+// CHECK-NEXT:      mem.yield %e : i32
+// CHECK-NEXT:    }
+func.func @scanomap_post(%a: tensor<?xi32>) -> tensor<?xi32> {
+  %zero = arith.constant 0 : i32
+  %excl = soac.scanomap(%a) : (tensor<?xi32>) -> tensor<?xi32> map {
+  ^bb0(%x: i32):
+    soac.yield %x, %x : i32, i32
+  } scan(%zero : i32) commutative {
+  ^bb0(%l: i32, %r: i32):
+    %s = arith.addi %l, %r : i32
+    soac.yield %s : i32
+  } post {
+  ^bb0(%p: i32, %y: i32):
+    %e = arith.subi %p, %y : i32
+    soac.yield %e : i32
+  }
+  func.return %excl : tensor<?xi32>
+}
+
+// -----
+
+// scatteromap and histomap update their destination in place when it may be consumed
+// (here fresh replicates), as scatter and hist do.
+
+// CHECK-LABEL: func.func @scatteromap_histomap(
+// CHECK:         mem.fill %zero, %d
+// CHECK-NEXT:    mem.scatteromap %d : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>> ins(%is, %a : memref<?xi64, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) map {
+// CHECK-NEXT:    ^bb0(%i: i64, %x: f32):
+// CHECK-NEXT:      mem.yield %i, %x : i64, f32
+// CHECK-NEXT:    }
+// CHECK:         mem.fill %izero, %h0
+// CHECK-NEXT:    mem.histomap %h0 : memref<8xi32, strided<[?], offset: ?>, #mem.space<device>> ins(%is : memref<?xi64, strided<[?], offset: ?>, #mem.space<device>>) map {
+// CHECK-NEXT:    ^bb0(%i_1: i64):
+// CHECK-NEXT:      mem.yield %i_1, %one : i64, i32
+// CHECK-NEXT:    } hist(%izero : i32) {
+// CHECK:         mem.copy %d, %r_host
+// CHECK:         mem.copy %h0, %h_host
+func.func @scatteromap_histomap(%is: tensor<?xi64>, %a: tensor<?xf32>, %n: index) -> (tensor<?xf32>, tensor<8xi32>) {
+  %zero = arith.constant 0.0 : f32
+  %izero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %c8 = arith.constant 8 : index
+  %d = soac.replicate %n, %zero : f32 -> tensor<?xf32>
+  %r = soac.scatteromap %d(%is, %a) : tensor<?xf32>, (tensor<?xi64>, tensor<?xf32>) -> tensor<?xf32> map {
+  ^bb0(%i: i64, %x: f32):
+    soac.yield %i, %x : i64, f32
+  }
+  %h0 = soac.replicate %c8, %izero : i32 -> tensor<8xi32>
+  %h = soac.histomap %h0(%is) : tensor<8xi32>, (tensor<?xi64>) -> tensor<8xi32> map {
+  ^bb0(%i: i64):
+    soac.yield %i, %one : i64, i32
+  } hist(%izero : i32) {
+  ^bb0(%l: i32, %s: i32):
+    %t = arith.addi %l, %s : i32
+    soac.yield %t : i32
+  }
+  func.return %r, %h : tensor<?xf32>, tensor<8xi32>
+}

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.gpu
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = load_examples(ROOT / "examples")
 LEVEL3 = "soacc-pipeline"  # what the cuda backend runs
-LEVEL2 = "canonicalize,cse,convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse"  # the same program before kernels
+LEVEL2 = "canonicalize,cse,soac-fusion,convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse"  # the same program before kernels
 
 
 def counters(program: soacc.Program) -> dict:
@@ -254,3 +254,105 @@ def test_results_are_the_callers_own_numpy_values():
         assert isinstance(b, np.ndarray) and b.flags.writeable and b.dtype == np.float64
         assert np.array_equal(b, 2 * a) and not np.shares_memory(a, b)
         assert isinstance(k, np.int32) and k == 3 and isinstance(size, np.int64) and size == n
+
+
+def test_profiling_times_every_kernel_on_the_device(capsys):
+    program = soacc.compile(ROOT / "examples" / "dot_product.mlir", backend="cuda")
+    a = np.ones(1 << 20, np.float32)
+    program.main(a, a)
+    assert program.statistics.kernel_time_s is None  # not profiled unless asked
+    program.profiling = True
+    assert program.main(a, a) == np.float32(1 << 20)
+    times = program.statistics.kernel_time_s
+    launched = program.statistics.kernel_launches
+    assert times and len(times) <= launched
+    assert all(seconds > 0 for seconds in times.values())
+    assert any(name.startswith(("reduce", "redomap")) for name in times)
+    program.profiling = False
+    program.main(a, a)
+    assert program.statistics.kernel_time_s is None
+
+    from soacc.tools.soacc_run import main
+
+    assert main([str(ROOT / "examples" / "dot_product.mlir"), "--arg", "[1, 2]", "--arg", "[3, 4]", "--profile"]) == 0
+    out = capsys.readouterr().out
+    assert "kernel           device time" in out and " ms" in out
+
+
+BIG = """
+func.func @main(%a: tensor<?xi32>) -> (tensor<?xi32>, i32, tensor<?xi32>) {
+  %one = arith.constant 1 : i32
+  %zero = arith.constant 0 : i32
+  %b = soac.map(%a) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %one : i32
+    soac.yield %y : i32
+  }
+  %s = soac.reduce(%b) neutral(%zero : i32) commutative : (tensor<?xi32>) -> i32 {
+  ^bb0(%x: i32, %y: i32):
+    %r = arith.addi %x, %y : i32
+    soac.yield %r : i32
+  }
+  %p = soac.scan(%a) neutral(%zero : i32) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%x: i32, %y: i32):
+    %r = arith.addi %x, %y : i32
+    soac.yield %r : i32
+  }
+  func.return %b, %s, %p : tensor<?xi32>, i32, tensor<?xi32>
+}
+"""
+
+
+def test_arrays_above_2_to_the_31_bytes():
+    n = (1 << 29) + 77  # 2 GiB + 308 bytes of i32: byte offsets need 64 bits
+    a = np.random.default_rng(5).integers(-3, 4, n, dtype=np.int32)
+    program = soacc.compile(BIG, backend="cuda")
+    b, s, p = program.main(a)
+    assert np.array_equal(b, a + 1)
+    assert s == np.sum(b, dtype=np.int32)  # wraps as i32 does
+    assert np.array_equal(p, np.cumsum(a, dtype=np.int32))
+    del a, b, p
+
+
+def test_out_of_device_memory_names_the_op_and_the_pool_stays_usable():
+    source = """func.func @main(%n: index) -> tensor<?xf64> {
+  %z = arith.constant 0.0 : f64
+  %r = soac.replicate %n, %z : f64 -> tensor<?xf64>
+  func.return %r : tensor<?xf64>
+}"""
+    program = soacc.compile(source, backend="cuda")
+    with pytest.raises(soacc.ExecutionError, match=r"mem.alloc %r_mem in @main: out of device memory allocating 8000000000000 bytes"):
+        program.main(1_000_000_000_000)
+    assert np.array_equal(program.main(1000), np.zeros(1000))
+
+
+def test_a_kernel_that_faults_is_an_error_naming_it(tmp_path):
+    """An index far out of bounds inside a kernel (kernels do not check indices) is
+    the GPU's error, reported by the call that launched it with the kernel's name; it
+    runs in a process of its own, since CUDA keeps such an error for the process."""
+    import subprocess
+    import sys
+
+    program = tmp_path / "fault.mlir"
+    program.write_text("""func.func @main(%a: tensor<?xf32>, %far: index) -> tensor<?xf32> {
+  %r = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %y = soac.index %a[%far] : tensor<?xf32>
+    soac.yield %y : f32
+  }
+  func.return %r : tensor<?xf32>
+}""")
+    script = (
+        "import numpy as np, soacc, sys\n"
+        f"p = soacc.compile(open({str(program)!r}).read(), backend='cuda')\n"
+        "try:\n"
+        "    p.main(np.ones(1000, np.float32), 1 << 40)\n"
+        "except soacc.ExecutionError as e:\n"
+        "    print(e)\n"
+        "    sys.exit(3)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 3, result.stderr[-2000:]
+    message = result.stdout
+    assert "the GPU reported an error" in message and "the last: map0" in message
+    assert "cannot use the GPU again" in message

@@ -999,3 +999,185 @@ func.func @slice_entry_four_parts(%v: memref<?xf32, strided<[?], offset: ?>, #me
 }
 
 // CHECK: a slice entry is %i, %offset:%count or %offset:%count:%stride
+
+// -----
+
+// ---- The fused kernels (mem.redomap, mem.scanomap, mem.scatteromap, mem.histomap)
+
+func.func @redomap_no_inputs(%s: memref<f32, strided<[], offset: ?>, #mem.space<device>>, %z: f32) {
+  "mem.redomap"(%z, %s) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 0, 1, 1>}> ({
+  ^bb0:
+    mem.yield %z : f32
+  }, {
+  ^bb0(%l: f32, %r: f32):
+    mem.yield %l : f32
+  }) : (f32, memref<f32, strided<[], offset: ?>, #mem.space<device>>) -> ()
+  func.return
+}
+
+// CHECK: mem.redomap needs at least one input array
+
+// -----
+
+func.func @redomap_no_output_for_the_reduced_value(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %z: f32) {
+  mem.redomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) map {
+  ^bb0(%x: f32):
+    mem.yield %x : f32
+  } reduce(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    mem.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: mem.redomap has 0 outputs; expected 1 for the reduced values, then the mapped outputs
+
+// -----
+
+func.func @redomap_lambda_params(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %s: memref<f32, strided<[], offset: ?>, #mem.space<device>>, %z: f32) {
+  mem.redomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%s : memref<f32, strided<[], offset: ?>, #mem.space<device>>) map {
+  ^bb0(%x: f64):
+    mem.yield %z : f32
+  } reduce(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    mem.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: mem.redomap map lambda parameters are (f64); expected (f32)
+
+// -----
+
+func.func @redomap_reduced_output_not_0d(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %z: f32) {
+  mem.redomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) map {
+  ^bb0(%x: f32):
+    mem.yield %x : f32
+  } reduce(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    mem.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: mem.redomap output 0 has type memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>; expected a 0-d view of f32
+
+// -----
+
+func.func @redomap_result_types(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %z: f32) {
+  %r = mem.redomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) -> i32 map {
+  ^bb0(%x: f32):
+    mem.yield %x : f32
+  } reduce(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    mem.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: mem.redomap results must be the reduced values (the operators' operand types)
+
+// -----
+
+func.func @redomap_mapped_output_rows(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %s: memref<f32, strided<[], offset: ?>, #mem.space<device>>, %o: memref<?xi64, strided<[?], offset: ?>, #mem.space<device>>, %z: f32) {
+  mem.redomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%s, %o : memref<f32, strided<[], offset: ?>, #mem.space<device>>, memref<?xi64, strided<[?], offset: ?>, #mem.space<device>>) map {
+  ^bb0(%x: f32):
+    mem.yield %x, %x : f32, f32
+  } reduce(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    mem.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: mem.redomap output 1 has rows of i64, but the lambda yields f32
+
+// -----
+
+func.func @scanomap_output_count(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %z: f32) {
+  mem.scanomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) map {
+  ^bb0(%x: f32):
+    mem.yield %x, %x : f32, f32
+  } scan(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    mem.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: mem.scanomap has 1 outputs for 2 values per row
+
+// -----
+
+func.func @scanomap_post_params(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %z: f32) {
+  mem.scanomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) map {
+  ^bb0(%x: f32):
+    mem.yield %x, %x : f32, f32
+  } scan(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    mem.yield %l : f32
+  } post {
+  ^bb0(%p: f32):
+    mem.yield %p : f32
+  }
+  func.return
+}
+
+// CHECK: mem.scanomap post lambda parameters are (f32); expected (f32, f32)
+
+// -----
+
+func.func @scatteromap_index(%d: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+  mem.scatteromap %d : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>> ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) map {
+  ^bb0(%x: f32):
+    mem.yield %x, %x : f32, f32
+  }
+  func.return
+}
+
+// CHECK: mem.scatteromap map lambda must yield an index (index, i32 or i64), then an element of memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, then the mapped values
+
+// -----
+
+func.func @histomap_neutral(%h: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %is: memref<?xi64, strided<[?], offset: ?>, #mem.space<device>>, %z: f64, %x: f32) {
+  mem.histomap %h : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>> ins(%is : memref<?xi64, strided<[?], offset: ?>, #mem.space<device>>) map {
+  ^bb0(%i: i64):
+    mem.yield %i, %x : i64, f32
+  } hist(%z : f64) {
+  ^bb0(%l: f32, %r: f32):
+    mem.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: mem.histomap neutral element has type f64; expected f32
+
+// -----
+
+func.func @redomap_parse_views(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %z: f32) {
+  mem.redomap ins(%a, %a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) map {
+  ^bb0(%x: f32):
+    mem.yield %x : f32
+  } reduce(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    mem.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: 2 ins views but 1 types
+
+// -----
+
+func.func @histomap_parse_neutral(%h: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %is: memref<?xi64, strided<[?], offset: ?>, #mem.space<device>>, %z: f32) {
+  mem.histomap %h : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>> ins(%is : memref<?xi64, strided<[?], offset: ?>, #mem.space<device>>) map {
+  ^bb0(%i: i64):
+    mem.yield %i, %z : i64, f32
+  } hist(%z, %z : f32, f32) {
+  ^bb0(%l: f32, %r: f32):
+    mem.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: mem.histomap takes one neutral element, found 2

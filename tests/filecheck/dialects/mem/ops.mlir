@@ -528,5 +528,143 @@ func.func @constructors(%ix: memref<?xindex, strided<[?], offset: ?>, #mem.space
   func.return
 }
 
+
+// The fused kernels (soac-fusion's combinators at level 2): a redomap writing its reduced
+// value to a 0-d output and its mapped values to an array, one inside a map lambda with
+// an SSA result, a scanomap whose map lambda builds a row output in place, a scanomap
+// with a post lambda, a scatteromap and a histomap with a mapped output.
+
+// CHECK-NEXT:   func.func @fused_kernels(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %m: memref<?x4xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, %s: memref<f32, strided<[], offset: ?>, #mem.space<device>>, %out: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %rows: memref<?x4xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, %is: memref<?xi64, strided<[?], offset: ?>, #mem.space<device>>, %h: memref<16xi32, strided<[?], offset: ?>, #mem.space<device>>, %sums: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+// CHECK-NEXT:     %zero = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:     %izero = arith.constant 0 : i32
+// CHECK-NEXT:     %one = arith.constant 1 : i32
+// CHECK-NEXT:     mem.redomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%s, %out : memref<f32, strided<[], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) attributes {tag} map {
+// CHECK-NEXT:     ^bb0(%x: f32):
+// CHECK-NEXT:       %y = arith.mulf %x, %x : f32
+// CHECK-NEXT:       mem.yield %y, %y : f32, f32
+// CHECK-NEXT:     } reduce(%zero : f32) commutative {
+// CHECK-NEXT:     ^bb0(%l: f32, %r: f32):
+// CHECK-NEXT:       %t = arith.addf %l, %r : f32
+// CHECK-NEXT:       mem.yield %t : f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     mem.map ins(%m : memref<?x4xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) outs(%sums : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+// CHECK-NEXT:     ^bb0(%row: memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>):
+// CHECK-NEXT:       %rs = mem.redomap ins(%row : memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>) -> f32 map {
+// CHECK-NEXT:       ^bb0(%x1: f32):
+// CHECK-NEXT:         mem.yield %x1 : f32
+// CHECK-NEXT:       } reduce(%zero : f32) commutative {
+// CHECK-NEXT:       ^bb0(%l1: f32, %r1: f32):
+// CHECK-NEXT:         %t1 = arith.addf %l1, %r1 : f32
+// CHECK-NEXT:         mem.yield %t1 : f32
+// CHECK-NEXT:       }
+// CHECK-NEXT:       mem.yield %rs : f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     mem.scanomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%out, %rows : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?x4xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) map {
+// CHECK-NEXT:     ^bb0(%x2: f32, %row2: memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>):
+// CHECK-NEXT:       mem.fill %x2, %row2 : f32, memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>
+// CHECK-NEXT:       mem.yield %x2, %row2 : f32, memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>
+// CHECK-NEXT:     } scan(%zero : f32) {
+// CHECK-NEXT:     ^bb0(%l2: f32, %r2: f32):
+// CHECK-NEXT:       %t2 = arith.addf %l2, %r2 : f32
+// CHECK-NEXT:       mem.yield %t2 : f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     mem.scanomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%out : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) map {
+// CHECK-NEXT:     ^bb0(%x3: f32):
+// CHECK-NEXT:       mem.yield %x3, %x3 : f32, f32
+// CHECK-NEXT:     } scan(%zero : f32) commutative {
+// CHECK-NEXT:     ^bb0(%l3: f32, %r3: f32):
+// CHECK-NEXT:       %t3 = arith.addf %l3, %r3 : f32
+// CHECK-NEXT:       mem.yield %t3 : f32
+// CHECK-NEXT:     } post {
+// CHECK-NEXT:     ^bb0(%incl: f32, %x4: f32):
+// CHECK-NEXT:       %e = arith.subf %incl, %x4 : f32
+// CHECK-NEXT:       mem.yield %e : f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     mem.scatteromap %out : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>> ins(%is, %a : memref<?xi64, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) map {
+// CHECK-NEXT:     ^bb0(%i: i64, %x5: f32):
+// CHECK-NEXT:       mem.yield %i, %x5 : i64, f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     mem.histomap %h : memref<16xi32, strided<[?], offset: ?>, #mem.space<device>> ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%sums : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) map {
+// CHECK-NEXT:     ^bb0(%x6: f32):
+// CHECK-NEXT:       %b = arith.fptosi %x6 : f32 to i32
+// CHECK-NEXT:       mem.yield %b, %one, %x6 : i32, i32, f32
+// CHECK-NEXT:     } hist(%izero : i32) {
+// CHECK-NEXT:     ^bb0(%l4: i32, %r4: i32):
+// CHECK-NEXT:       %t4 = arith.addi %l4, %r4 : i32
+// CHECK-NEXT:       mem.yield %t4 : i32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     func.return
+// CHECK-NEXT:   }
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "fused_kernels",
+// CHECK-GENERIC:     "mem.redomap"(%a, %zero, %s, %out) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 1, 1, 2>}> ({
+// CHECK-GENERIC:     }) {tag} : (memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, f32, memref<f32, strided<[], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) -> ()
+// CHECK-GENERIC:       %rs = "mem.redomap"(%row, %zero) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 1, 1, 0>}> ({
+// CHECK-GENERIC:     "mem.scanomap"(%a, %zero, %out, %rows) <{commutative = array<i1: false>, operandSegmentSizes = array<i32: 1, 1, 2>, regionSegmentSizes = array<i32: 1, 1, 0>}> ({
+// CHECK-GENERIC:     "mem.scanomap"(%a, %zero, %out) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 1, 1, 1>, regionSegmentSizes = array<i32: 1, 1, 1>}> ({
+// CHECK-GENERIC:     "mem.scatteromap"(%out, %is, %a) <{operandSegmentSizes = array<i32: 1, 2, 0>}> ({
+// CHECK-GENERIC:     "mem.histomap"(%h, %a, %sums, %izero) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>}> ({
+func.func @fused_kernels(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %m: memref<?x4xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, %s: memref<f32, strided<[], offset: ?>, #mem.space<device>>, %out: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %rows: memref<?x4xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, %is: memref<?xi64, strided<[?], offset: ?>, #mem.space<device>>, %h: memref<16xi32, strided<[?], offset: ?>, #mem.space<device>>, %sums: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+  %zero = arith.constant 0.0 : f32
+  %izero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  mem.redomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%s, %out : memref<f32, strided<[], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) attributes {tag} map {
+  ^bb0(%x: f32):
+    %y = arith.mulf %x, %x : f32
+    mem.yield %y, %y : f32, f32
+  } reduce(%zero : f32) commutative {
+  ^bb0(%l: f32, %r: f32):
+    %t = arith.addf %l, %r : f32
+    mem.yield %t : f32
+  }
+  mem.map ins(%m : memref<?x4xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) outs(%sums : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+  ^bb0(%row: memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>):
+    %rs = mem.redomap ins(%row : memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>) -> f32 map {
+    ^bb1(%x1: f32):
+      mem.yield %x1 : f32
+    } reduce(%zero : f32) commutative {
+    ^bb1(%l1: f32, %r1: f32):
+      %t1 = arith.addf %l1, %r1 : f32
+      mem.yield %t1 : f32
+    }
+    mem.yield %rs : f32
+  }
+  mem.scanomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%out, %rows : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?x4xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) map {
+  ^bb0(%x2: f32, %row2: memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>):
+    mem.fill %x2, %row2 : f32, memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>
+    mem.yield %x2, %row2 : f32, memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>
+  } scan(%zero : f32) {
+  ^bb0(%l2: f32, %r2: f32):
+    %t2 = arith.addf %l2, %r2 : f32
+    mem.yield %t2 : f32
+  }
+  mem.scanomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%out : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) map {
+  ^bb0(%x3: f32):
+    mem.yield %x3, %x3 : f32, f32
+  } scan(%zero : f32) commutative {
+  ^bb0(%l3: f32, %r3: f32):
+    %t3 = arith.addf %l3, %r3 : f32
+    mem.yield %t3 : f32
+  } post {
+  ^bb0(%incl: f32, %x4: f32):
+    %e = arith.subf %incl, %x4 : f32
+    mem.yield %e : f32
+  }
+  mem.scatteromap %out : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>> ins(%is, %a : memref<?xi64, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) map {
+  ^bb0(%i: i64, %x5: f32):
+    mem.yield %i, %x5 : i64, f32
+  }
+  mem.histomap %h : memref<16xi32, strided<[?], offset: ?>, #mem.space<device>> ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%sums : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) map {
+  ^bb0(%x6: f32):
+    %b = arith.fptosi %x6 : f32 to i32
+    mem.yield %b, %one, %x6 : i32, i32, f32
+  } hist(%izero : i32) {
+  ^bb0(%l4: i32, %r4: i32):
+    %t4 = arith.addi %l4, %r4 : i32
+    mem.yield %t4 : i32
+  }
+  func.return
+}
+
+
 // CHECK-NEXT: }
 // CHECK-GENERIC: }) : () -> ()

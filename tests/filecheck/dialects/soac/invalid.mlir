@@ -909,3 +909,362 @@ func.func @index_not_tensor(%a: tensor<?xf32>, %i: index) {
 }
 
 // CHECK: soac.index of 1 indices needs a tensor type of rank >= 1, got f32
+
+// -----
+
+// ---- The fused combinators (soac-fusion's redomap, scanomap, scatteromap, histomap)
+
+func.func @redomap_no_inputs(%z: f32) {
+  %r = "soac.redomap"(%z) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 0, 1>}> ({
+  ^bb0:
+    soac.yield %z : f32
+  }, {
+  ^bb0(%l: f32, %r: f32):
+    soac.yield %l : f32
+  }) : (f32) -> f32
+  func.return
+}
+
+// CHECK: soac.redomap needs at least one input array
+
+// -----
+
+func.func @redomap_lambda_params(%a: tensor<?xf32>, %z: f32) {
+  %r = soac.redomap(%a) : (tensor<?xf32>) -> f32 map {
+  ^bb0(%x: f64):
+    soac.yield %z : f32
+  } reduce(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    soac.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: soac.redomap map lambda parameters are (f64); expected the rows of its inputs (f32)
+
+// -----
+
+func.func @redomap_no_operator(%a: tensor<?xf32>, %z: f32) {
+  %r = "soac.redomap"(%a) <{commutative = array<i1>, operandSegmentSizes = array<i32: 1, 0>}> ({
+  ^bb0(%x: f32):
+    soac.yield %x : f32
+  }) : (tensor<?xf32>) -> tensor<?xf32>
+  func.return
+}
+
+// CHECK: soac.redomap needs at least one reduce operator
+
+// -----
+
+func.func @redomap_operator_odd_params(%a: tensor<?xf32>, %z: f32) {
+  %r = soac.redomap(%a) : (tensor<?xf32>) -> f32 map {
+  ^bb0(%x: f32):
+    soac.yield %x : f32
+  } reduce(%z : f32) {
+  ^bb0(%l: f32, %r: f32, %s: f32):
+    soac.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: soac.redomap reduce operator 0 has 3 parameters; an operator over k-tuples has 2k (k >= 1)
+
+// -----
+
+func.func @redomap_flags(%a: tensor<?xf32>, %z: f32) {
+  %r = "soac.redomap"(%a, %z) <{commutative = array<i1: true, false>, operandSegmentSizes = array<i32: 1, 1>}> ({
+  ^bb0(%x: f32):
+    soac.yield %x : f32
+  }, {
+  ^bb0(%l: f32, %r: f32):
+    soac.yield %l : f32
+  }) : (tensor<?xf32>, f32) -> f32
+  func.return
+}
+
+// CHECK: soac.redomap has 1 reduce operators but 2 commutative flags
+
+// -----
+
+func.func @redomap_neutral_count(%a: tensor<?xf32>, %z: f32) {
+  %r = soac.redomap(%a) : (tensor<?xf32>) -> f32 map {
+  ^bb0(%x: f32):
+    soac.yield %x : f32
+  } reduce(%z, %z : f32, f32) {
+  ^bb0(%l: f32, %r: f32):
+    soac.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: soac.redomap operators take 1 operands but 2 neutral element(s) are given; expected one per operand
+
+// -----
+
+func.func @redomap_too_few_yields(%a: tensor<?xf32>, %z: f32) {
+  %r = soac.redomap(%a) : (tensor<?xf32>) -> f32 map {
+  ^bb0(%x: f32):
+    soac.yield
+  } reduce(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    soac.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: soac.redomap map lambda yields 0 values, but its operators take 1 operands (the lambda yields the operands first, then mapped values)
+
+// -----
+
+func.func @redomap_array_operand(%m: tensor<?x4xf32>, %z: tensor<4xf32>) {
+  %r = soac.redomap(%m) : (tensor<?x4xf32>) -> tensor<4xf32> map {
+  ^bb0(%x: tensor<4xf32>):
+    soac.yield %x : tensor<4xf32>
+  } reduce(%z : tensor<4xf32>) {
+  ^bb0(%l: tensor<4xf32>, %r: tensor<4xf32>):
+    soac.yield %l : tensor<4xf32>
+  }
+  func.return
+}
+
+// CHECK: soac.redomap operand 0 has type tensor<4xf32>; operands of a fused combinator are scalars
+
+// -----
+
+func.func @redomap_neutral_type(%a: tensor<?xf32>, %z: f64) {
+  %r = soac.redomap(%a) : (tensor<?xf32>) -> f32 map {
+  ^bb0(%x: f32):
+    soac.yield %x : f32
+  } reduce(%z : f64) {
+  ^bb0(%l: f32, %r: f32):
+    soac.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: soac.redomap neutral element 0 has type f64; expected f32
+
+// -----
+
+func.func @redomap_result_count(%a: tensor<?xf32>, %z: f32) {
+  %r, %s = soac.redomap(%a) : (tensor<?xf32>) -> (f32, f32) map {
+  ^bb0(%x: f32):
+    soac.yield %x : f32
+  } reduce(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    soac.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: soac.redomap has 2 results; expected 1 reduced values and 0 mapped arrays
+
+// -----
+
+func.func @redomap_result_type(%a: tensor<?xf32>, %z: f32) {
+  %r = soac.redomap(%a) : (tensor<?xf32>) -> i32 map {
+  ^bb0(%x: f32):
+    soac.yield %x : f32
+  } reduce(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    soac.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: soac.redomap result 0 has type i32; expected f32
+
+// -----
+
+func.func @redomap_mapped_result(%a: tensor<?xf32>, %z: f32) {
+  %r, %m = soac.redomap(%a) : (tensor<?xf32>) -> (f32, tensor<?xi32>) map {
+  ^bb0(%x: f32):
+    soac.yield %x, %x : f32, f32
+  } reduce(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    soac.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: soac.redomap result 1 has type tensor<?xi32>; expected an array of ? rows of f32
+
+// -----
+
+func.func @scanomap_post_params(%a: tensor<?xf32>, %z: f32) {
+  %r = soac.scanomap(%a) : (tensor<?xf32>) -> tensor<?xf32> map {
+  ^bb0(%x: f32):
+    soac.yield %x, %x : f32, f32
+  } scan(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    soac.yield %l : f32
+  } post {
+  ^bb0(%s: f32):
+    soac.yield %s : f32
+  }
+  func.return
+}
+
+// CHECK: soac.scanomap post lambda parameters are (f32); expected the scanned and mapped values (f32, f32)
+
+// -----
+
+func.func @scanomap_result_count(%a: tensor<?xf32>, %z: f32) {
+  %r = soac.scanomap(%a) : (tensor<?xf32>) -> tensor<?xf32> map {
+  ^bb0(%x: f32):
+    soac.yield %x, %x : f32, f32
+  } scan(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    soac.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: soac.scanomap has 1 results; its map lambda gives 2 per row
+
+// -----
+
+func.func @scanomap_post_result_count(%a: tensor<?xf32>, %z: f32) {
+  %r, %s = soac.scanomap(%a) : (tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) map {
+  ^bb0(%x: f32):
+    soac.yield %x : f32
+  } scan(%z : f32) {
+  ^bb0(%l: f32, %r: f32):
+    soac.yield %l : f32
+  } post {
+  ^bb0(%p: f32):
+    soac.yield %p : f32
+  }
+  func.return
+}
+
+// CHECK: soac.scanomap has 2 results; its post lambda gives 1 per row
+
+// -----
+
+func.func @scatteromap_too_few_yields(%d: tensor<?xf32>, %is: tensor<?xi64>) {
+  %r = soac.scatteromap %d(%is) : tensor<?xf32>, (tensor<?xi64>) -> tensor<?xf32> map {
+  ^bb0(%i: i64):
+    soac.yield %i : i64
+  }
+  func.return
+}
+
+// CHECK: soac.scatteromap map lambda yields 1 values; expected an index, a value, then mapped values
+
+// -----
+
+func.func @scatteromap_index_type(%d: tensor<?xf32>, %a: tensor<?xf32>) {
+  %r = soac.scatteromap %d(%a) : tensor<?xf32>, (tensor<?xf32>) -> tensor<?xf32> map {
+  ^bb0(%x: f32):
+    soac.yield %x, %x : f32, f32
+  }
+  func.return
+}
+
+// CHECK: soac.scatteromap map lambda yields an index of type f32; expected index, i32 or i64
+
+// -----
+
+func.func @scatteromap_value_type(%d: tensor<?xf32>, %is: tensor<?xi64>) {
+  %r = soac.scatteromap %d(%is) : tensor<?xf32>, (tensor<?xi64>) -> tensor<?xf32> map {
+  ^bb0(%i: i64):
+    soac.yield %i, %i : i64, i64
+  }
+  func.return
+}
+
+// CHECK: soac.scatteromap map lambda yields a value of type i64; expected the destination's element type f32 (a scalar)
+
+// -----
+
+func.func @scatteromap_result_type(%d: tensor<?xf32>, %is: tensor<?xi64>, %x: f32) {
+  %r = soac.scatteromap %d(%is) : tensor<?xf32>, (tensor<?xi64>) -> tensor<8xf32> map {
+  ^bb0(%i: i64):
+    soac.yield %i, %x : i64, f32
+  }
+  func.return
+}
+
+// CHECK: soac.scatteromap result 0 must have the destination's type tensor<?xf32>
+
+// -----
+
+func.func @scatteromap_result_count(%d: tensor<?xf32>, %is: tensor<?xi64>, %x: f32) {
+  %r, %s = soac.scatteromap %d(%is) : tensor<?xf32>, (tensor<?xi64>) -> (tensor<?xf32>, tensor<?xf32>) map {
+  ^bb0(%i: i64):
+    soac.yield %i, %x : i64, f32
+  }
+  func.return
+}
+
+// CHECK: soac.scatteromap has 2 results; expected the destination and 0 mapped arrays
+
+// -----
+
+func.func @histomap_operator(%h: tensor<16xi32>, %is: tensor<?xi64>, %z: i32) {
+  %r = soac.histomap %h(%is) : tensor<16xi32>, (tensor<?xi64>) -> tensor<16xi32> map {
+  ^bb0(%i: i64):
+    soac.yield %i, %z : i64, i32
+  } hist(%z : i32) {
+  ^bb0(%l: i64, %r: i64):
+    soac.yield %l : i64
+  }
+  func.return
+}
+
+// CHECK: soac.histomap lambda parameters are (i64, i64); expected (i32, i32)
+
+// -----
+
+func.func @histomap_result_count(%h: tensor<16xi32>, %is: tensor<?xi64>, %z: i32) {
+  %r, %s = soac.histomap %h(%is) : tensor<16xi32>, (tensor<?xi64>) -> (tensor<16xi32>, tensor<16xi32>) map {
+  ^bb0(%i: i64):
+    soac.yield %i, %z : i64, i32
+  } hist(%z : i32) {
+  ^bb0(%l: i32, %r: i32):
+    soac.yield %l : i32
+  }
+  func.return
+}
+
+// CHECK: soac.histomap has 2 results; expected the destination and 0 mapped arrays
+
+// -----
+
+func.func @redomap_parse_no_operator(%a: tensor<?xf32>) {
+  %r = soac.redomap(%a) : (tensor<?xf32>) -> f32 map {
+  ^bb0(%x: f32):
+    soac.yield %x : f32
+  }
+  func.return
+}
+
+// CHECK: expected `reduce(...)` and its operator
+
+// -----
+
+func.func @redomap_parse_input_types(%a: tensor<?xf32>) {
+  %r = soac.redomap(%a, %a) : (tensor<?xf32>) -> f32 map {
+  ^bb0(%x: f32):
+    soac.yield %x : f32
+  }
+  func.return
+}
+
+// CHECK: 2 inputs but 1 input types
+
+// -----
+
+func.func @redomap_parse_neutral_types(%a: tensor<?xf32>, %z: f32) {
+  %r = soac.redomap(%a) : (tensor<?xf32>) -> f32 map {
+  ^bb0(%x: f32):
+    soac.yield %x : f32
+  } reduce(%z : f32, f32) {
+  ^bb0(%l: f32, %r: f32):
+    soac.yield %l : f32
+  }
+  func.return
+}
+
+// CHECK: 1 neutral elements but 2 types

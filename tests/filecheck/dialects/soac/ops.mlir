@@ -419,4 +419,122 @@ func.func @copy_and_size(%m: tensor<?x4xi1>) -> (tensor<?x4xi1>, index, index) {
   func.return %cp, %d0, %d1 : tensor<?x4xi1>, index, index
 }
 
+
+// The fused combinators soac-fusion makes: a redomap with two operators (one
+// commutative) and a mapped result, a scanomap without and one with a post lambda, a
+// scatteromap, and a histomap with a mapped result.
+
+// CHECK-NEXT:   func.func @fused(%a: tensor<?xf32>, %b: tensor<8xf32>, %is: tensor<?xi64>, %d: tensor<?xf32>, %h: tensor<16xi32>) -> (f32, i32, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<16xi32>, tensor<?xi32>) {
+// CHECK-NEXT:     %zero = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:     %izero = arith.constant 0 : i32
+// CHECK-NEXT:     %one = arith.constant 1 : i32
+// CHECK-NEXT:     %s, %n, %sq = soac.redomap(%a, %b) {tag} : (tensor<?xf32>, tensor<8xf32>) -> (f32, i32, tensor<?xf32>) map {
+// CHECK-NEXT:     ^bb0(%x: f32, %y: f32):
+// CHECK-NEXT:       %p = arith.mulf %x, %y : f32
+// CHECK-NEXT:       soac.yield %p, %one, %p : f32, i32, f32
+// CHECK-NEXT:     } reduce(%zero : f32) commutative {
+// CHECK-NEXT:     ^bb0(%l: f32, %r: f32):
+// CHECK-NEXT:       %t = arith.addf %l, %r : f32
+// CHECK-NEXT:       soac.yield %t : f32
+// CHECK-NEXT:     } reduce(%izero : i32) {
+// CHECK-NEXT:     ^bb0(%l2: i32, %r2: i32):
+// CHECK-NEXT:       %t2 = arith.addi %l2, %r2 : i32
+// CHECK-NEXT:       soac.yield %t2 : i32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %p1, %q1 = soac.scanomap(%a) : (tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) map {
+// CHECK-NEXT:     ^bb0(%x3: f32):
+// CHECK-NEXT:       soac.yield %x3, %x3 : f32, f32
+// CHECK-NEXT:     } scan(%zero : f32) {
+// CHECK-NEXT:     ^bb0(%l3: f32, %r3: f32):
+// CHECK-NEXT:       %t3 = arith.addf %l3, %r3 : f32
+// CHECK-NEXT:       soac.yield %t3 : f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %excl = soac.scanomap(%a) : (tensor<?xf32>) -> tensor<?xf32> map {
+// CHECK-NEXT:     ^bb0(%x4: f32):
+// CHECK-NEXT:       soac.yield %x4, %x4 : f32, f32
+// CHECK-NEXT:     } scan(%zero : f32) commutative {
+// CHECK-NEXT:     ^bb0(%l4: f32, %r4: f32):
+// CHECK-NEXT:       %t4 = arith.addf %l4, %r4 : f32
+// CHECK-NEXT:       soac.yield %t4 : f32
+// CHECK-NEXT:     } post {
+// CHECK-NEXT:     ^bb0(%incl: f32, %x5: f32):
+// CHECK-NEXT:       %e = arith.subf %incl, %x5 : f32
+// CHECK-NEXT:       soac.yield %e : f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %scat = soac.scatteromap %d(%is, %a) : tensor<?xf32>, (tensor<?xi64>, tensor<?xf32>) -> tensor<?xf32> map {
+// CHECK-NEXT:     ^bb0(%i: i64, %x6: f32):
+// CHECK-NEXT:       soac.yield %i, %x6 : i64, f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     %hist, %bins = soac.histomap %h(%a) : tensor<16xi32>, (tensor<?xf32>) -> (tensor<16xi32>, tensor<?xi32>) map {
+// CHECK-NEXT:     ^bb0(%x7: f32):
+// CHECK-NEXT:       %bin = arith.fptosi %x7 : f32 to i32
+// CHECK-NEXT:       soac.yield %bin, %one, %bin : i32, i32, i32
+// CHECK-NEXT:     } hist(%izero : i32) {
+// CHECK-NEXT:     ^bb0(%l5: i32, %r5: i32):
+// CHECK-NEXT:       %t5 = arith.addi %l5, %r5 : i32
+// CHECK-NEXT:       soac.yield %t5 : i32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     func.return %s, %n, %sq, %p1, %excl, %scat, %hist, %bins : f32, i32, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<16xi32>, tensor<?xi32>
+// CHECK-NEXT:   }
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "fused",
+// CHECK-GENERIC:     %s, %n, %sq = "soac.redomap"(%a, %b, %zero, %izero) <{commutative = array<i1: true, false>, operandSegmentSizes = array<i32: 2, 2>}> ({
+// CHECK-GENERIC:     }) {tag} : (tensor<?xf32>, tensor<8xf32>, f32, i32) -> (f32, i32, tensor<?xf32>)
+// CHECK-GENERIC:     %p1, %q1 = "soac.scanomap"(%a, %zero) <{commutative = array<i1: false>, operandSegmentSizes = array<i32: 1, 1>, regionSegmentSizes = array<i32: 1, 1, 0>}> ({
+// CHECK-GENERIC:     %excl = "soac.scanomap"(%a, %zero) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 1, 1>, regionSegmentSizes = array<i32: 1, 1, 1>}> ({
+// CHECK-GENERIC:     %scat = "soac.scatteromap"(%d, %is, %a) ({
+// CHECK-GENERIC:     %hist, %bins = "soac.histomap"(%h, %a, %izero) ({
+func.func @fused(%a: tensor<?xf32>, %b: tensor<8xf32>, %is: tensor<?xi64>, %d: tensor<?xf32>, %h: tensor<16xi32>) -> (f32, i32, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<16xi32>, tensor<?xi32>) {
+  %zero = arith.constant 0.0 : f32
+  %izero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %s, %n, %sq = soac.redomap(%a, %b) {tag} : (tensor<?xf32>, tensor<8xf32>) -> (f32, i32, tensor<?xf32>) map {
+  ^bb0(%x: f32, %y: f32):
+    %p = arith.mulf %x, %y : f32
+    soac.yield %p, %one, %p : f32, i32, f32
+  } reduce(%zero : f32) commutative {
+  ^bb0(%l: f32, %r: f32):
+    %t = arith.addf %l, %r : f32
+    soac.yield %t : f32
+  } reduce(%izero : i32) {
+  ^bb0(%l2: i32, %r2: i32):
+    %t2 = arith.addi %l2, %r2 : i32
+    soac.yield %t2 : i32
+  }
+  %p1, %q1 = soac.scanomap(%a) : (tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) map {
+  ^bb0(%x3: f32):
+    soac.yield %x3, %x3 : f32, f32
+  } scan(%zero : f32) {
+  ^bb0(%l3: f32, %r3: f32):
+    %t3 = arith.addf %l3, %r3 : f32
+    soac.yield %t3 : f32
+  }
+  %excl = soac.scanomap(%a) : (tensor<?xf32>) -> tensor<?xf32> map {
+  ^bb0(%x4: f32):
+    soac.yield %x4, %x4 : f32, f32
+  } scan(%zero : f32) commutative {
+  ^bb0(%l4: f32, %r4: f32):
+    %t4 = arith.addf %l4, %r4 : f32
+    soac.yield %t4 : f32
+  } post {
+  ^bb0(%incl: f32, %x5: f32):
+    %e = arith.subf %incl, %x5 : f32
+    soac.yield %e : f32
+  }
+  %scat = soac.scatteromap %d(%is, %a) : tensor<?xf32>, (tensor<?xi64>, tensor<?xf32>) -> tensor<?xf32> map {
+  ^bb0(%i: i64, %x6: f32):
+    soac.yield %i, %x6 : i64, f32
+  }
+  %hist, %bins = soac.histomap %h(%a) : tensor<16xi32>, (tensor<?xf32>) -> (tensor<16xi32>, tensor<?xi32>) map {
+  ^bb0(%x7: f32):
+    %bin = arith.fptosi %x7 : f32 to i32
+    soac.yield %bin, %one, %bin : i32, i32, i32
+  } hist(%izero : i32) {
+  ^bb0(%l5: i32, %r5: i32):
+    %t5 = arith.addi %l5, %r5 : i32
+    soac.yield %t5 : i32
+  }
+  func.return %s, %n, %sq, %p1, %excl, %scat, %hist, %bins : f32, i32, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<16xi32>, tensor<?xi32>
+}
+
+
 // CHECK-NEXT: }

@@ -24,6 +24,12 @@
       %c0 = arith.constant 0 : index
       // CHECK: %{{.*}} = soacc_gpu.view %{{.*}}[%{{.*}}] sizes(%{{.*}}) strides(%{{.*}}) : memref<?xi32, strided<[?], offset: ?>> -> memref<?xf32, strided<[?], offset: ?>>
       %v = soacc_gpu.view %h[%c0] sizes(%i) strides(%i) : memref<?xi32, strided<[?], offset: ?>> -> memref<?xf32, strided<[?], offset: ?>>
+      // CHECK: %{{.*}} = soacc_gpu.vectorizable %{{.*}} : memref<?xi32, strided<[?], offset: ?>>
+      %ok = soacc_gpu.vectorizable %h : memref<?xi32, strided<[?], offset: ?>>
+      // CHECK: %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = soacc_gpu.vector_load %{{.*}}[%{{.*}}] : memref<?xi32, strided<[?], offset: ?>> -> i32, i32, i32, i32
+      %e0, %e1, %e2, %e3 = soacc_gpu.vector_load %h[%i] : memref<?xi32, strided<[?], offset: ?>> -> i32, i32, i32, i32
+      // CHECK: soacc_gpu.vector_store(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}), %{{.*}}[%{{.*}}] : (i32, i32, i32, i32), memref<?xi32, strided<[?], offset: ?>>
+      soacc_gpu.vector_store (%e3, %e2, %e1, %e0), %flags[%i] : (i32, i32, i32, i32), memref<?xi32, strided<[?], offset: ?>>
       "gpu.return"() : () -> ()
   }) {sym_name = "k"} : () -> ()
 }) : () -> ()

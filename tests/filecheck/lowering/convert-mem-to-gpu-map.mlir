@@ -1,0 +1,58 @@
+// RUN: soacc-opt %s -p convert-soac-to-mem,convert-mem-to-gpu --split-input-file | filecheck %s
+// RUN: soacc-opt %s -p convert-soac-to-mem,convert-mem-to-gpu -t cuda --split-input-file | filecheck %s --check-prefix=CUDA
+
+// A map over arrays of scalars of one vector width: where every input and output is
+// contiguous and 16-byte aligned (tested in the kernel), each thread takes groups of
+// four elements by vector loads, runs the lambda on each, and stores the four results
+// with one vector store; the elements after the last whole group, and every element
+// of views that are not aligned, one at a time (grid-stride in both).
+
+func.func @main(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %c = soac.map(%a, %b) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    soac.yield %s : f32
+  }
+  func.return %c : tensor<?xf32>
+}
+
+// CHECK:      "gpu.func"()
+// CHECK:        [[A:%[0-9]+]] = soacc_gpu.vectorizable %a
+// CHECK-NEXT:   [[B:%[0-9]+]] = soacc_gpu.vectorizable %b
+// CHECK-NEXT:   [[AB:%[0-9]+]] = arith.andi [[A]], [[B]] : i1
+// CHECK-NEXT:   [[C:%[0-9]+]] = soacc_gpu.vectorizable %c
+// CHECK-NEXT:   [[ALL:%[0-9]+]] = arith.andi [[AB]], [[C]] : i1
+// CHECK-NEXT:   scf.if [[ALL]] {
+// CHECK:          scf.for [[G:%[0-9]+]] = {{%[0-9]+}} to {{%[0-9]+}} step {{%[0-9]+}} {
+// CHECK-NEXT:       [[AT:%[0-9]+]] = arith.muli [[G]], {{%[0-9]+}} : index
+// CHECK-NEXT:       [[X0:%[0-9]+]], [[X1:%[0-9]+]], [[X2:%[0-9]+]], [[X3:%[0-9]+]] = soacc_gpu.vector_load %a[[[AT]]]
+// CHECK-NEXT:       [[Y0:%[0-9]+]], [[Y1:%[0-9]+]], [[Y2:%[0-9]+]], [[Y3:%[0-9]+]] = soacc_gpu.vector_load %b[[[AT]]]
+// CHECK-NEXT:       [[S0:%[a-z0-9_]+]] = arith.addf [[X0]], [[Y0]] : f32
+// CHECK-NEXT:       [[S1:%[a-z0-9_]+]] = arith.addf [[X1]], [[Y1]] : f32
+// CHECK-NEXT:       [[S2:%[a-z0-9_]+]] = arith.addf [[X2]], [[Y2]] : f32
+// CHECK-NEXT:       [[S3:%[a-z0-9_]+]] = arith.addf [[X3]], [[Y3]] : f32
+// CHECK-NEXT:       soacc_gpu.vector_store([[S0]], [[S1]], [[S2]], [[S3]]), %c[[[AT]]]
+// CHECK:          scf.for %row = {{%[0-9]+}} to %rows step {{%[0-9]+}} {
+// CHECK:        } else {
+// CHECK:          scf.for %row_1 = {{%[0-9]+}} to %rows step {{%[0-9]+}} {
+
+// CUDA: const float4 {{[a-z0-9_]+}} = *(const float4*)&a[a_offset + {{[a-z0-9_]+}}];
+// CUDA: *(float4*)&c[c_offset + {{[a-z0-9_]+}}] = make_float4(
+
+// -----
+
+// Elements of different widths (f32 in, f64 out): no common vector, one element at a time.
+
+func.func @main(%a: tensor<?xf32>) -> tensor<?xf64> {
+  %c = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf64> {
+  ^bb0(%x: f32):
+    %d = arith.extf %x : f32 to f64
+    soac.yield %d : f64
+  }
+  func.return %c : tensor<?xf64>
+}
+
+// CHECK:      "gpu.func"()
+// CHECK-NOT:    soacc_gpu.vectorizable
+// CHECK:        scf.for %row
+// CHECK:      }) {sym_name = "map0"}

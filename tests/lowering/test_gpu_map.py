@@ -1,0 +1,78 @@
+"""Host-level map kernels on the GPU against the CPU reference executor: groups of
+elements by 16-byte vector loads and stores where every view is contiguous and aligned,
+one element at a time otherwise (views at every offset, lengths around the vector
+width, every element type, outputs of another width). Marker gpu."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import soacc
+
+GPU = "convert-soac-to-mem,convert-mem-to-gpu"
+CPU = "convert-soac-to-mem"
+
+AXPY_OF_A_SLICE = """
+func.func @main(%a: tensor<?xT>, %b: tensor<?xT>, %o: index, %k: T) -> tensor<?xT> {
+  %n = soac.size %a[0] : tensor<?xT>
+  %len = arith.subi %n, %o : index
+  %s = soac.slice %a[%o:%len] : tensor<?xT> -> tensor<?xT>
+  %c = soac.map(%s, %b) : (tensor<?xT>, tensor<?xT>) -> tensor<?xT> {
+  ^bb0(%x: T, %y: T):
+    %p = MUL %x, %k : T
+    %q = ADD %p, %y : T
+    soac.yield %q : T
+  }
+  func.return %c : tensor<?xT>
+}
+"""
+
+TYPES = [
+    ("i32", np.int32, "arith.muli", "arith.addi"),
+    ("i64", np.int64, "arith.muli", "arith.addi"),
+    ("f32", np.float32, "arith.mulf", "arith.addf"),
+    ("f64", np.float64, "arith.mulf", "arith.addf"),
+]
+
+
+def _both(source: str, *args):
+    gpu = soacc.compile(source, backend="numpy", pipeline=GPU).main(*args)
+    cpu = soacc.compile(source, backend="numpy", pipeline=CPU).main(*args)
+    return gpu, cpu
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("offset", [0, 1, 2, 3, 4])
+@pytest.mark.parametrize("n", [0, 1, 3, 4, 5, 1027, 1 << 20])
+@pytest.mark.parametrize("t,dtype,mul,add", TYPES, ids=[t[0] for t in TYPES])
+def test_a_map_of_a_slice_at_every_alignment(t, dtype, mul, add, n, offset):
+    rng = np.random.default_rng(n + offset)
+    a = rng.integers(-100, 100, n + offset).astype(dtype)
+    b = rng.integers(-100, 100, n).astype(dtype)
+    source = AXPY_OF_A_SLICE.replace("MUL", mul).replace("ADD", add).replace("T", t)
+    gpu, cpu = _both(source, a, b, np.int64(offset), dtype(3))
+    np.testing.assert_array_equal(gpu, cpu)
+    np.testing.assert_array_equal(gpu, a[offset:] * dtype(3) + b)
+
+
+WIDEN = """
+func.func @main(%a: tensor<?xf32>) -> (tensor<?xf64>, tensor<?xf32>) {
+  %c, %d = soac.map(%a) : (tensor<?xf32>) -> (tensor<?xf64>, tensor<?xf32>) {
+  ^bb0(%x: f32):
+    %w = arith.extf %x : f32 to f64
+    %y = arith.negf %x : f32
+    soac.yield %w, %y : f64, f32
+  }
+  func.return %c, %d : tensor<?xf64>, tensor<?xf32>
+}
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n", [0, 5, 1 << 20])
+def test_outputs_of_another_width_take_one_element_at_a_time(n):
+    a = np.random.default_rng(n).standard_normal(n).astype(np.float32)
+    gpu, cpu = _both(WIDEN, a)
+    np.testing.assert_array_equal(gpu[0], cpu[0])
+    np.testing.assert_array_equal(gpu[1], -a)
