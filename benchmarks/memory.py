@@ -3,6 +3,7 @@ memory-reuse save, program by program.
 
     python benchmarks/memory.py                          # on the GPU, full sizes
     python benchmarks/memory.py --backend numpy --small  # on the CPU reference executor
+    ... [--no-fusion] [--no-examples] [--repeat R] [names...]
 
 Programs: the ports of futhark-benchmarks in benchmarks/memory/ (each a .mlir with a
 .py beside it: inputs, a NumPy reference, DEFAULT_SIZE and SMALL_SIZE) and every
@@ -11,6 +12,8 @@ example in examples/. Each runs in three configurations:
   off     the passes left out (`soacc-pipeline{memory=false}`)
   on      the default pipeline (memory-reuse by interference-graph colouring)
   linear  the same with memory-reuse{strategy=linear-scan} (the study's algorithm)
+
+all with soac-fusion, as in the default pipeline, or all without (`--no-fusion`).
 
 and the table gives, per configuration: the peak of live device bytes, the number of
 device allocations, of device-to-device copies, the bytes allocated in all, the best
@@ -50,11 +53,11 @@ EXAMPLES = ROOT / "examples"
 LEVEL3 = "convert-mem-to-gpu"
 
 
-def pipelines(backend: str) -> dict[str, str]:
+def pipelines(backend: str, fusion: bool = True) -> dict[str, str]:
     """The three configurations' pipelines; the reference executor runs level 2."""
-    on = SoaccPipelinePass().stages()
+    on = SoaccPipelinePass(fusion=fusion).stages()
     configurations = {
-        "off": SoaccPipelinePass(memory=False).stages(),
+        "off": SoaccPipelinePass(fusion=fusion, memory=False).stages(),
         "on": on,
         "linear": on.replace("memory-reuse", "memory-reuse{strategy=linear-scan}"),
     }
@@ -113,6 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--small", action="store_true", help="each program's SMALL_SIZE")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs (best kept)")
     parser.add_argument("--no-examples", action="store_true", help="only benchmarks/memory/")
+    parser.add_argument("--no-fusion", action="store_true", help="soacc-pipeline{fusion=false} in every configuration")
     parser.add_argument("names", nargs="*", help="only these programs")
     options = parser.parse_args(argv)
 
@@ -122,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         if unknown:
             parser.error(f"no program named {', '.join(sorted(unknown))}")
         programs = [p for p in programs if p.name in options.names]
-    configurations = pipelines(options.backend)
+    configurations = pipelines(options.backend, fusion=not options.no_fusion)
 
     header = (
         f"{'program':18} {'size':>6} {'config':6} {'peak B':>11} {'peak':>7} "
