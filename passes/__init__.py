@@ -17,6 +17,21 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ConvertMemToGpuPass
 
+    def get_hoist_allocations() -> type[ModulePass]:
+        from soacc.passes.hoist_allocations import HoistAllocationsPass
+
+        return HoistAllocationsPass
+
+    def get_short_circuit() -> type[ModulePass]:
+        from soacc.passes.short_circuit import ShortCircuitPass
+
+        return ShortCircuitPass
+
+    def get_memory_reuse() -> type[ModulePass]:
+        from soacc.passes.memory_reuse import MemoryReusePass
+
+        return MemoryReusePass
+
     def get_soac_fusion() -> type[ModulePass]:
         from soacc.passes.soac_fusion import SoacFusionPass
 
@@ -44,4 +59,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "soacc-pipeline": get_soacc_pipeline,
         "reduce-device-syncs": get_reduce_device_syncs,
         "merge-gpu-bodies": get_merge_gpu_bodies,
+        "hoist-allocations": get_hoist_allocations,
+        "short-circuit": get_short_circuit,
+        "memory-reuse": get_memory_reuse,
     }

@@ -3,12 +3,13 @@ so that `soacc-opt f.mlir -p soacc-pipeline -t cuda` prints a whole program's CU
 the library, `soacc-run` and `soacc-opt` compile alike.
 
 Today it simplifies the program, fuses combinators, moves host code to the device where
-that saves synchronous reads, makes memory explicit and outlines kernels: canonicalize,
-cse, soac-fusion, reduce-device-syncs, merge-gpu-bodies, convert-soac-to-mem,
-convert-mem-to-gpu. The optimisations of the design join it as they are written, each
-with a switch here (`fusion=false` leaves soac-fusion out, `syncs=false`
-reduce-device-syncs and merge-gpu-bodies); memory block merging, transfer fusion, forks
-and several devices are to come.
+that saves synchronous reads, makes memory explicit, merges memory blocks and outlines
+kernels: canonicalize, cse, soac-fusion, reduce-device-syncs, merge-gpu-bodies,
+convert-soac-to-mem, hoist-allocations, short-circuit, memory-reuse, convert-mem-to-gpu.
+The optimisations of the design join it as they are written, each with a switch here
+(`fusion=false` leaves soac-fusion out, `syncs=false` reduce-device-syncs and
+merge-gpu-bodies, `memory=false` memory block merging); transfer fusion, forks and
+several devices are to come.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ from xdsl.passes import ModulePass, PassPipeline
 
 STAGES = "canonicalize,cse,convert-soac-to-mem,convert-mem-to-gpu"
 """The passes it runs, in order (with every optimisation switched off)."""
+
+MEMORY = "hoist-allocations,short-circuit,memory-reuse"
+"""Memory block merging (issue 7), right after convert-soac-to-mem."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,9 @@ class SoaccPipelinePass(ModulePass):
     syncs: bool = True
     """reduce-device-syncs and merge-gpu-bodies after fusion's place."""
 
+    memory: bool = True
+    """Memory block merging: hoist-allocations, short-circuit, memory-reuse."""
+
     def stages(self) -> str:
         """The passes this configuration runs, in order."""
         stages = STAGES.split(",")
@@ -43,6 +50,8 @@ class SoaccPipelinePass(ModulePass):
             stages[at:at] = ["reduce-device-syncs", "merge-gpu-bodies"]
         if self.fusion:
             stages.insert(at, "soac-fusion")
+        if self.memory:
+            stages.insert(stages.index("convert-soac-to-mem") + 1, MEMORY)
         return ",".join(stages)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

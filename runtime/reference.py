@@ -78,10 +78,12 @@ class ReferenceExecutor:
     name = "numpy"
     description = "the CPU reference executor (NumPy)"
 
-    def __init__(self, module: ModuleOp):
+    def __init__(self, module: ModuleOp, free_at_last_use: bool = True):
         self.module = module
         self._captured_cache: dict = {}  # per region, reused across calls
-        self._last_uses = last_uses(module)
+        # free_at_last_use=False keeps every value until its scope (block run) ends, as
+        # scope-based memory management does: benchmarks/memory.py measures that model.
+        self._last_uses = last_uses(module) if free_at_last_use else LastUses()
         self.last_statistics = Statistics()
 
     def call(self, function: str, args: Sequence) -> tuple:

@@ -5,6 +5,7 @@ the emitted code: tests/runtime/test_host_code.py here, tests/runtime/gpu on a G
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -39,7 +40,7 @@ def test_vector_norm_is_one_function_calling_the_runtime():
     assert "def main(rt, a_host_mem, a_host):" in text
     assert '"""@main: (tensor<?xf32>) -> tensor<?xf32>"""' in text
     assert "rt.alloc_device(" in text
-    assert "a = a_mem.view(v3, (v0,), None, np.float32)" in text
+    assert re.search(r"a = a_mem.view\(v\d+, \(v\d+,\), None, np.float32\)", text)
     assert "rt.copy(a_host, a)" in text
     # soac-fusion made the squares' map and their sum one redomap: no array of squares
     assert "rt.launch('redomap0_partials', " in text and "zero, *a.kernel_args, *partials.kernel_args" in text

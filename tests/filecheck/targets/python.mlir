@@ -1,4 +1,4 @@
-// RUN: soacc-opt %s -p soacc-pipeline -t python | filecheck %s
+// RUN: soacc-opt %s -p 'soacc-pipeline{memory=false}' -t python | filecheck %s
 // The python target: the host code of the program after soacc-pipeline, one Python
 // function per func.func calling the runtime `rt`. A map over an array argument
 // copies it to the device, launches a kernel (the view passed as pointer, offset,

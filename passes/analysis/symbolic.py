@@ -1,0 +1,452 @@
+"""Index-valued SSA values as polynomials, and views as symbolic index functions.
+
+The memory passes ask questions about sizes and places that SSA names alone cannot
+answer: are two allocation sizes equal (`4*n` computed twice, or `n` and the size of a
+view of `n` rows)? Do two views of one block overlap (the parts of a concat)? Do a
+kernel's input and output address the same bytes per row (an index-access
+exception)? This analysis answers them by rewriting every index value as a polynomial
+with integer coefficients over *atoms* (values it cannot see through: parameters, loads,
+loop-carried values, and divisions, maxima and the like kept as structured atoms, so that
+`n/2` computed twice is one atom), and every view as an `IndexFunction`: its block, its
+byte offset, its sizes and its strides in elements.
+
+Equalities the program asserts at run time (a map's inputs and outputs have one outer
+size, a copy's source and destination one shape) are *facts*: atoms known equal, used
+by `equal` when the caller says which ops' facts hold where it asks. Never changes IR.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType
+from xdsl.ir import BlockArgument, Operation, SSAValue
+
+from soacc.dialects import mem
+from soacc.dialects.soac import SliceSpec
+from soacc.runtime.dtypes import numpy_dtype
+
+Monomial = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Poly:
+    """Σ coefficient · Π atoms, kept sorted so that equal polynomials compare equal."""
+
+    terms: tuple[tuple[Monomial, int], ...] = ()
+
+    @staticmethod
+    def const(c: int) -> Poly:
+        return Poly(((((), c),) if c else ()))
+
+    @staticmethod
+    def atom(i: int) -> Poly:
+        return Poly((((i,), 1),))
+
+    @staticmethod
+    def _of(d: dict[Monomial, int]) -> Poly:
+        return Poly(tuple(sorted((m, c) for m, c in d.items() if c)))
+
+    def __add__(self, other: Poly) -> Poly:
+        d = dict(self.terms)
+        for m, c in other.terms:
+            d[m] = d.get(m, 0) + c
+        return Poly._of(d)
+
+    def __neg__(self) -> Poly:
+        return Poly(tuple((m, -c) for m, c in self.terms))
+
+    def __sub__(self, other: Poly) -> Poly:
+        return self + (-other)
+
+    def __mul__(self, other: Poly) -> Poly:
+        d: dict[Monomial, int] = {}
+        for m1, c1 in self.terms:
+            for m2, c2 in other.terms:
+                m = tuple(sorted(m1 + m2))
+                d[m] = d.get(m, 0) + c1 * c2
+        return Poly._of(d)
+
+    def scale(self, k: int) -> Poly:
+        return self * Poly.const(k)
+
+    @property
+    def constant(self) -> int | None:
+        if not self.terms:
+            return 0
+        if len(self.terms) == 1 and self.terms[0][0] == ():
+            return self.terms[0][1]
+        return None
+
+    @property
+    def single_atom(self) -> int | None:
+        if len(self.terms) == 1 and len(self.terms[0][0]) == 1 and self.terms[0][1] == 1:
+            return self.terms[0][0][0]
+        return None
+
+    def atoms(self) -> set[int]:
+        return {a for m, _ in self.terms for a in m}
+
+    def rename(self, representative) -> Poly:
+        d: dict[Monomial, int] = {}
+        for m, c in self.terms:
+            key = tuple(sorted(representative(a) for a in m))
+            d[key] = d.get(key, 0) + c
+        return Poly._of(d)
+
+
+ZERO = Poly.const(0)
+ONE = Poly.const(1)
+
+
+@dataclass(frozen=True)
+class IndexFunction:
+    """Where a view's elements are: element (i, j, ...) of the view is at byte
+    `offset + (i*strides[0] + j*strides[1] + ...) * element_bytes` of `block`."""
+
+    block: SSAValue
+    offset: Poly
+    sizes: tuple[Poly, ...]
+    strides: tuple[Poly, ...]
+    element_bytes: int
+
+    def rebased(self, block: SSAValue) -> IndexFunction:
+        return IndexFunction(block, self.offset, self.sizes, self.strides, self.element_bytes)
+
+
+_OPAQUE_BINARY = (
+    arith.DivUIOp,
+    arith.DivSIOp,
+    arith.CeilDivUIOp,
+    arith.CeilDivSIOp,
+    arith.FloorDivSIOp,
+    arith.RemUIOp,
+    arith.RemSIOp,
+    arith.MaxUIOp,
+    arith.MaxSIOp,
+    arith.MinUIOp,
+    arith.MinSIOp,
+    arith.ShLIOp,
+    arith.ShRUIOp,
+    arith.ShRSIOp,
+    arith.AndIOp,
+    arith.OrIOp,
+)
+_NONNEGATIVE_IF_OPERANDS_ARE = ("arith.divui", "arith.ceildivui", "arith.remui", "arith.maxui", "arith.minui",
+                                "arith.divsi", "arith.ceildivsi", "arith.floordivsi", "arith.minsi",
+                                "arith.shrui", "arith.andi")
+
+
+class Symbolic:
+    """Polynomials of index values and index functions of views, inside `root`."""
+
+    def __init__(self, root: Operation):
+        self._atom_ids: dict[object, int] = {}
+        self._atom_keys: list[object] = []
+        self._exprs: dict[SSAValue, Poly] = {}
+        self._ixfuns: dict[SSAValue, IndexFunction | None] = {}
+        self._nonnegative: set[int] = set()
+        self._parent: dict[int, int] = {}
+        self._mark_nonnegative(root)
+
+    # --- atoms --------------------------------------------------------------------------
+
+    def _atom(self, key: object) -> Poly:
+        i = self._atom_ids.get(key)
+        if i is None:
+            i = len(self._atom_keys)
+            self._atom_ids[key] = i
+            self._atom_keys.append(key)
+        return Poly.atom(i)
+
+    def describe_atom(self, i: int) -> str:
+        key = self._atom_keys[i]
+        if isinstance(key, SSAValue):
+            return f"%{key.name_hint}" if key.name_hint else "%?"
+        if isinstance(key, tuple) and key and key[0] == "dim":
+            return f"dim({_name(key[1])}, {key[2]})"
+        if isinstance(key, tuple):
+            return f"{key[0].split('.')[-1]}({', '.join(self.describe(p) if isinstance(p, Poly) else _name(p) for p in key[1:])})"
+        return "?"
+
+    def describe(self, p: Poly) -> str:
+        """A readable form: `4*%n*%m + 8`."""
+        if not p.terms:
+            return "0"
+        parts = []
+        for m, c in p.terms:
+            factors = sorted(self.describe_atom(a) for a in m)
+            if c != 1 or not factors:
+                factors.insert(0, str(c))
+            parts.append((len(m) == 0, "*".join(factors[1:] if c != 1 and factors[1:] else factors), "*".join(factors)))
+        # a stable order: by the names in each term, constants last
+        return " + ".join(text for _, _, text in sorted(parts)).replace("+ -", "- ")
+
+    # --- index values as polynomials ------------------------------------------------------
+
+    def expr(self, value: SSAValue) -> Poly:
+        cached = self._exprs.get(value)
+        if cached is None:
+            cached = self._expr(value)
+            self._exprs[value] = cached
+        return cached
+
+    def _expr(self, value: SSAValue) -> Poly:
+        op = value.owner
+        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+            return Poly.const(op.value.value.data)
+        if isinstance(op, arith.AddiOp):
+            return self.expr(op.lhs) + self.expr(op.rhs)
+        if isinstance(op, arith.SubiOp):
+            return self.expr(op.lhs) - self.expr(op.rhs)
+        if isinstance(op, arith.MuliOp):
+            return self.expr(op.lhs) * self.expr(op.rhs)
+        if isinstance(op, arith.IndexCastOp | arith.ExtSIOp | arith.ExtUIOp):
+            return self.expr(op.input)
+        if isinstance(op, mem.SizeOp):
+            ixfun = self.index_function(op.view)
+            if ixfun is not None:
+                return ixfun.sizes[op.dim.value.data]
+            return self._atom(("dim", op.view, op.dim.value.data))
+        if isinstance(op, _OPAQUE_BINARY):
+            return self._atom((op.name, self.expr(op.lhs), self.expr(op.rhs)))
+        if isinstance(op, arith.SelectOp):
+            return self._atom(("arith.select", op.cond, self.expr(op.lhs), self.expr(op.rhs)))
+        return self._atom(value)
+
+    # --- views as index functions ----------------------------------------------------------
+
+    def index_function(self, view: SSAValue) -> IndexFunction | None:
+        if view not in self._ixfuns:
+            self._ixfuns[view] = self._index_function(view)
+        return self._ixfuns[view]
+
+    def _dims(self, t: MemRefType, dynamic: Sequence[SSAValue]) -> tuple[Poly, ...]:
+        it = iter(dynamic)
+        return tuple(self.expr(next(it)) if d == DYNAMIC_INDEX else Poly.const(d) for d in t.get_shape())
+
+    def _index_function(self, view: SSAValue) -> IndexFunction | None:
+        op = view.owner
+        t = view.type
+        if not isinstance(t, MemRefType):
+            return None
+        if isinstance(view, BlockArgument) and isinstance(view.owner.parent_op(), scf.ForOp):
+            return self._carried_index_function(view)
+        if isinstance(op, mem.ViewOp):
+            sizes = self._dims(t, op.sizes)
+            if op.strides:
+                strides = tuple(self.expr(s) for s in op.strides)
+            else:
+                strides_list = [ONE] * len(sizes)
+                for axis in range(len(sizes) - 2, -1, -1):
+                    strides_list[axis] = strides_list[axis + 1] * sizes[axis + 1]
+                strides = tuple(strides_list)
+            return IndexFunction(op.block, self.expr(op.byte_offset), sizes, strides, numpy_dtype(t.element_type).itemsize)
+        if isinstance(op, mem.SliceOp):
+            source = self.index_function(op.source)
+            if source is None:
+                return None
+            offset = source.offset
+            sizes: list[Poly] = []
+            strides: list[Poly] = []
+            entries = list(SliceSpec.entries(op.kinds.get_values(), op.spec))
+            for axis, (kind, values) in enumerate(entries):
+                stride = source.strides[axis]
+                start = self.expr(values[0])
+                offset = offset + (start * stride).scale(source.element_bytes)
+                if kind == SliceSpec.FIXED:
+                    continue
+                sizes.append(self.expr(values[1]))
+                strides.append(stride if kind == SliceSpec.RANGE else self.expr(values[2]) * stride)
+            sizes += source.sizes[len(entries) :]
+            strides += source.strides[len(entries) :]
+            return IndexFunction(source.block, offset, tuple(sizes), tuple(strides), source.element_bytes)
+        if isinstance(op, mem.TransposeOp):
+            source = self.index_function(op.input)
+            if source is None:
+                return None
+            perm = op.permutation.get_values()
+            return IndexFunction(
+                source.block,
+                source.offset,
+                tuple(source.sizes[p] for p in perm),
+                tuple(source.strides[p] for p in perm),
+                source.element_bytes,
+            )
+        return None
+
+    def _carried_index_function(self, view: BlockArgument) -> IndexFunction | None:
+        """A loop-carried array's index function, by induction: when the loop starts it
+        with a view of some block, and every iteration yields a view with the same
+        offset, sizes and strides (polynomials of values from outside the loop) of the
+        block it yields in the place of that block, every iteration sees that index
+        function on the carried block. (The study's L2 and L3 ask for this.)"""
+        body = view.owner
+        loop = body.parent_op()
+        assert isinstance(loop, scf.ForOp)
+        k = view.index - 1
+        terminator = body.last_op
+        if k < 0 or terminator is None:
+            return None
+        inits = list(loop.iter_args)
+        start = self.index_function(inits[k])
+        if start is None or inits.count(start.block) != 1:
+            return None
+        q = inits.index(start.block)
+        carried = body.args[q + 1]
+        assumed = start.rebased(carried)
+        saved = dict(self._exprs), dict(self._ixfuns)
+        self._ixfuns[view] = assumed  # the induction hypothesis, while the yield is checked
+        step = self.index_function(terminator.operands[k])
+        if (
+            step is not None
+            and step.block is terminator.operands[q]
+            and (step.offset, step.sizes, step.strides, step.element_bytes)
+            == (assumed.offset, assumed.sizes, assumed.strides, assumed.element_bytes)
+        ):
+            return assumed
+        self._exprs, self._ixfuns = saved  # nothing computed under the hypothesis stays
+        return None
+
+    def size_of(self, view: SSAValue, axis: int) -> Poly:
+        ixfun = self.index_function(view)
+        if ixfun is not None:
+            return ixfun.sizes[axis]
+        t = view.type
+        assert isinstance(t, MemRefType)
+        static = t.get_shape()[axis]
+        if static != DYNAMIC_INDEX:
+            return Poly.const(static)
+        return self._atom(("dim", view, axis))
+
+    def extent(self, ixfun: IndexFunction) -> tuple[Poly, Poly] | None:
+        """[first byte, end byte) of a view with non-negative strides (None otherwise):
+        one past its last element when it has elements."""
+        if not all(self.nonnegative(s) for s in ixfun.strides):
+            return None
+        span = ONE
+        for size, stride in zip(ixfun.sizes, ixfun.strides):
+            span = span + (size - ONE) * stride
+        return ixfun.offset, ixfun.offset + span.scale(ixfun.element_bytes)
+
+    def disjoint(self, a: IndexFunction, b: IndexFunction) -> bool:
+        """The two views certainly share no byte (same block, ranges apart)."""
+        if a.block is not b.block:
+            return False
+        ea, eb = self.extent(a), self.extent(b)
+        if ea is None or eb is None:
+            return False
+        return self.nonnegative(eb[0] - ea[1]) or self.nonnegative(ea[0] - eb[1])
+
+    def same_addresses(self, a: IndexFunction, b: IndexFunction) -> bool:
+        """Element (i, j, ...) of both is at the same byte, both of one element size."""
+        return (
+            a.element_bytes == b.element_bytes
+            and len(a.sizes) == len(b.sizes)
+            and self.equal(a.offset, b.offset)
+            and all(self.equal(x, y) for x, y in zip(a.sizes, b.sizes))
+            and all(self.equal(x, y) for x, y in zip(a.strides, b.strides))
+        )
+
+    # --- signs ------------------------------------------------------------------------------
+
+    def _mark_nonnegative(self, root: Operation) -> None:
+        """Values used as sizes, offsets, counts or indices of views and allocations
+        are never negative in a run that does not fail, and neither are sizes."""
+        for op in root.walk():
+            if isinstance(op, mem.ViewOp):
+                values = [op.byte_offset, *op.sizes]
+            elif isinstance(op, mem.SliceOp):
+                # offsets, counts and fixed indices (a stride may be negative)
+                entries = SliceSpec.entries(op.kinds.get_values(), op.spec)
+                values = [v for _, vals in entries for v in vals[:2]]
+            elif isinstance(op, mem.AllocOp):
+                values = [op.bytes]
+            elif isinstance(op, mem.LoadOp | mem.StoreOp):
+                values = list(op.indices)
+            elif isinstance(op, scf.ForOp):
+                values = [op.lb]
+                if self._is_nonnegative_value(op.lb):
+                    self._nonnegative |= self.expr(op.body.block.args[0]).atoms()
+                continue
+            else:
+                continue
+            for v in values:
+                p = self.expr(v)
+                if p.single_atom is not None:
+                    self._nonnegative.add(p.single_atom)
+
+    def _is_nonnegative_value(self, v: SSAValue) -> bool:
+        return self.nonnegative(self.expr(v))
+
+    def _atom_nonnegative(self, i: int) -> bool:
+        if i in self._nonnegative:
+            return True
+        key = self._atom_keys[i]
+        if isinstance(key, tuple) and key:
+            if key[0] == "dim":
+                return True
+            if key[0] in _NONNEGATIVE_IF_OPERANDS_ARE or key[0] == "arith.select":
+                return all(self.nonnegative(p) for p in key[1:] if isinstance(p, Poly))
+            if key[0] == "arith.maxsi":
+                return any(self.nonnegative(p) for p in key[1:] if isinstance(p, Poly))
+        if isinstance(key, BlockArgument) and isinstance(key.type, MemRefType):
+            return False
+        return False
+
+    def nonnegative(self, p: Poly) -> bool:
+        """Provably >= 0: non-negative coefficients over non-negative atoms."""
+        p = p.rename(self._find)
+        return all(c >= 0 and all(self._atom_nonnegative(a) for a in m) for m, c in p.terms)
+
+    # --- facts --------------------------------------------------------------------------------
+
+    def _find(self, i: int) -> int:
+        while self._parent.get(i, i) != i:
+            i = self._parent[i]
+        return i
+
+    def assume_equal(self, a: Poly, b: Poly) -> None:
+        ia, ib = a.single_atom, b.single_atom
+        if ia is None or ib is None:
+            return
+        ra, rb = self._find(ia), self._find(ib)
+        if ra != rb:
+            self._parent[max(ra, rb)] = min(ra, rb)
+
+    def assume_facts_of(self, ops: Iterable[Operation]) -> None:
+        """Takes as true the equal sizes that these ops check when they run."""
+        for op in ops:
+            for group in equal_outer_sizes(op):
+                first = self.size_of(group[0][0], group[0][1])
+                for view, axis in group[1:]:
+                    self.assume_equal(first, self.size_of(view, axis))
+
+    def canonical(self, p: Poly) -> Poly:
+        """`p` with every atom replaced by the representative of the atoms known equal."""
+        return p.rename(self._find)
+
+    def equal(self, a: Poly, b: Poly) -> bool:
+        return a.rename(self._find) == b.rename(self._find)
+
+
+def equal_outer_sizes(op: Operation) -> list[list[tuple[SSAValue, int]]]:
+    """Groups of (view, axis) whose sizes the op requires equal."""
+    if isinstance(op, mem.MapOp):
+        return [[(v, 0) for v in (*op.inputs, *op.outputs)]]
+    if isinstance(op, mem.ReduceOp | mem.ScanOp):
+        return [[(v, 0) for v in op.inputs]]
+    if isinstance(op, mem.ScatterOp | mem.HistOp):
+        return [[(op.indices, 0), (op.values, 0)]]
+    if isinstance(op, mem.CopyOp):
+        rank = op.source.type.get_num_dims()
+        return [[(op.source, axis), (op.dest, axis)] for axis in range(rank)]
+    return []
+
+
+def _name(value: object) -> str:
+    if isinstance(value, SSAValue):
+        return f"%{value.name_hint}" if value.name_hint else "%?"
+    return str(value)

@@ -1,0 +1,258 @@
+"""Moving, cloning and removing ops inside one block: what the memory passes
+(hoist-allocations, short-circuit, memory-reuse) share. Not a pass itself.
+
+Level 2 is structured SSA with single-block regions, so dominance is simple: a value
+is available at an op when it is an argument of a block around the op, or the result
+of an op that comes earlier in a block around it. Nothing here moves an op out of its
+block: a nested body treats what its parents define as given (the study's rule).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from xdsl.dialects import arith
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.traits import MemoryAllocEffect, Pure, get_effects
+
+from soacc.dialects import mem
+
+
+def dominates(value: SSAValue, point: Operation) -> bool:
+    """`value` can be used by an op inserted just before `point`."""
+    if isinstance(value, BlockArgument):
+        block = value.block
+        return block.find_ancestor_op_in_block(point) is not None
+    assert isinstance(value, OpResult)
+    definer = value.op
+    block = definer.parent_block()
+    if block is None:
+        return False
+    ancestor = block.find_ancestor_op_in_block(point)
+    if ancestor is None or ancestor is definer:
+        return False
+    return definer.is_before_in_block(ancestor)
+
+
+def is_pure(op: Operation) -> bool:
+    """No memory effects and no regions: free to move or clone within a block."""
+    if op.regions:
+        return False
+    if op.has_trait(Pure):
+        return True
+    effects = get_effects(op)
+    return effects is not None and not effects
+
+
+def is_movable(op: Operation) -> bool:
+    """Ops that can move up or down within a block when their operands allow: pure
+    ops and allocations (an allocation touches no content)."""
+    return is_pure(op) or isinstance(op, mem.AllocOp)
+
+
+def statement_of(op: Operation, block: Block) -> Operation | None:
+    return block.find_ancestor_op_in_block(op)
+
+
+def definer_in(value: SSAValue, block: Block) -> Operation | None:
+    """The statement of `block` that defines `value` (None when defined outside it
+    or by a block argument)."""
+    if isinstance(value, OpResult):
+        return block.find_ancestor_op_in_block(value.op) if value.op.parent_block() is block else None
+    return None
+
+
+def captured(op: Operation) -> list[SSAValue]:
+    """Operands of `op` and values its regions use from outside `op`."""
+    inner = set(op.walk())
+    out: dict[SSAValue, None] = {}
+    for o in op.walk():
+        for v in o.operands:
+            owner = v.owner
+            if isinstance(owner, Operation) and owner in inner:
+                continue
+            if isinstance(owner, Block) and owner.parent_op() in inner:
+                continue
+            out[v] = None
+    return list(out)
+
+
+def dependencies_after(op: Operation, anchor: Operation, movable=None) -> list[Operation] | None:
+    """The ops of `op`'s block, between `anchor` (included) and `op`, that `op`
+    depends on (transitively), in block order; None when a dependency there cannot
+    move (by default: anything but pure ops and allocations)."""
+    movable = movable or is_movable
+    block = op.parent_block()
+    assert block is not None
+    needed: dict[Operation, None] = {}
+    pending = [op]
+    while pending:
+        current = pending.pop()
+        for v in captured(current):
+            definer = definer_in(v, block)
+            if definer is None or definer in needed:
+                continue
+            if not (anchor is definer or anchor.is_before_in_block(definer)):
+                continue
+            if not movable(definer):
+                return None
+            needed[definer] = None
+            pending.append(definer)
+    return sorted(needed, key=lambda o: block.get_operation_index(o))
+
+
+def move_before(ops: Iterable[Operation], anchor: Operation) -> None:
+    """Moves `ops` (in the given order) to just before `anchor`."""
+    block = anchor.parent_block()
+    assert block is not None
+    for op in ops:
+        if op is anchor:
+            continue
+        op.detach()
+        block.insert_op_before(op, anchor)
+
+
+def hoist_as_high_as_possible(op: Operation, done: set[Operation] | None = None) -> None:
+    """Moves a movable op up to just after the last op it depends on, first moving
+    the movable ops it depends on as high as they go (the study's hoisting)."""
+    block = op.parent_block()
+    assert block is not None
+    done = set() if done is None else done
+    if op in done:
+        return
+    done.add(op)
+    for v in captured(op):
+        definer = definer_in(v, block)
+        if definer is not None and is_movable(definer):
+            hoist_as_high_as_possible(definer, done)
+    _hoist_one(op, block)
+
+
+def _hoist_one(op: Operation, block: Block) -> None:
+    """Moves `op` up to just after the latest op of the block defining a value it uses."""
+    latest: Operation | None = None
+    for v in captured(op):
+        definer = definer_in(v, block)
+        if definer is not None and definer is not op:
+            if latest is None or latest.is_before_in_block(definer):
+                latest = definer
+    target = block.first_op if latest is None else latest.next_op
+    if target is None or target is op:
+        return
+    if latest is not None and not latest.is_before_in_block(op):
+        return
+    if latest is None or target.is_before_in_block(op):
+        op.detach()
+        block.insert_op_before(op, target)
+
+
+def sink_allocation(alloc: mem.AllocOp) -> None:
+    """Moves an allocation, with the views made directly of it, down to just before
+    the first other op of its block that uses them: a block lives no longer than it
+    must."""
+    block = alloc.parent_block()
+    assert block is not None
+    roots = [use.operation for use in alloc.block.uses if isinstance(use.operation, mem.ViewOp) and use.operation.parent_block() is block]
+    moving = {alloc, *roots}
+    first_user: Operation | None = None
+    for value in [alloc.block, *(r.result for r in roots)]:
+        for use in value.uses:
+            user = block.find_ancestor_op_in_block(use.operation)
+            if user is None or user in moving:
+                continue
+            if first_user is None or user.is_before_in_block(first_user):
+                first_user = user
+    if first_user is None or first_user.is_before_in_block(alloc):
+        return
+    # the views' other operands (offsets, sizes) must stay available
+    for root in roots:
+        for v in root.operands:
+            definer = definer_in(v, block)
+            if definer is not None and definer not in moving and not definer.is_before_in_block(first_user):
+                return
+    ordered = sorted(moving, key=lambda o: block.get_operation_index(o))
+    move_before(ordered, first_user)
+
+
+def erase(op: Operation) -> None:
+    """Removes an op whose results nothing uses any more."""
+    block = op.parent_block()
+    if block is not None:
+        block.erase_op(op)
+    else:
+        op.erase()
+
+
+def erase_dead_ops(root: Operation) -> int:
+    """Erases pure ops and allocations whose results nothing uses, to a fixpoint;
+    returns how many allocations went."""
+    removed_allocs = 0
+    changed = True
+    while changed:
+        changed = False
+        for op in list(root.walk()):
+            if op is root or op.parent is None:
+                continue
+            if not op.results or any(r.uses for r in op.results):
+                continue
+            if isinstance(op, mem.AllocOp) or is_pure(op) and not op.has_trait(MemoryAllocEffect):
+                if isinstance(op, mem.AllocOp):
+                    removed_allocs += 1
+                erase(op)
+                changed = True
+    return removed_allocs
+
+
+class CannotMaterialise(Exception):
+    pass
+
+
+class Materialiser:
+    """Makes a value available before an op of its block by cloning the pure ops that
+    compute it (views, slices, sizes, arithmetic) and moving root views (a `mem.view`
+    is moved, never cloned, so that a later move of its block moves every view of
+    it)."""
+
+    def __init__(self, point: Operation):
+        self.point = point
+        self.block = point.parent_block()
+        assert self.block is not None
+
+    def possible(self, value: SSAValue, seen: frozenset[SSAValue] = frozenset()) -> bool:
+        if dominates(value, self.point):
+            return True
+        if not isinstance(value, OpResult) or value in seen:
+            return False
+        op = value.op
+        if not is_pure(op):
+            return False
+        if isinstance(op, mem.ViewOp) and op.parent_block() is not self.block:
+            return False
+        return all(self.possible(v, seen | {value}) for v in op.operands)
+
+    def value(self, value: SSAValue) -> SSAValue:
+        if dominates(value, self.point):
+            return value
+        if not isinstance(value, OpResult) or not is_pure(value.op):
+            raise CannotMaterialise(str(value))
+        op = value.op
+        operands = [self.value(v) for v in op.operands]
+        if isinstance(op, mem.ViewOp):
+            if any(a is not b for a, b in zip(op.operands, operands)):
+                op.operands = operands
+            op.detach()
+            self.block.insert_op_before(op, self.point)
+            return value
+        clone = op.clone(value_mapper=dict(zip(op.operands, operands)))
+        self.block.insert_op_before(clone, self.point)
+        return clone.results[value.index]
+
+
+def index_constant_before(point: Operation, n: int) -> SSAValue:
+    from xdsl.dialects.builtin import IndexType, IntegerAttr
+
+    op = arith.ConstantOp(IntegerAttr(n, IndexType()))
+    block = point.parent_block()
+    assert block is not None
+    block.insert_op_before(op, point)
+    return op.result

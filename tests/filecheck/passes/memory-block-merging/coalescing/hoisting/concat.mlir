@@ -1,0 +1,16 @@
+// RUN: soacc-opt %s -p 'convert-soac-to-mem,hoist-allocations,short-circuit' | grep -E 'func.func @main|mem.alloc .*<device>|mem.copy .*device>>, memref<[^#]*#mem.space<device>>' | filecheck %s
+// A port of diku-dk/futhark tests/memory-block-merging/coalescing/hoisting/concat.fut to the soac dialect:
+// the concat's block moves above temp0.
+// Memory block merging: coalescing only (hoist-allocations, short-circuit).
+// Futhark: structure { Alloc 1 }. Here: 1 device block(s) and 0 device-to-device copies left,
+// counting the device copies of the arguments (Futhark's parameters are not allocations).
+// CHECK-LABEL: @main(
+// CHECK-NEXT: %r_mem = mem.alloc
+// CHECK-NOT: {{^ *(%[a-z0-9_]+ = mem.alloc|mem.copy)}}
+func.func @main(%length0: index, %length1: index) -> tensor<?xi32> {
+  %one = arith.constant 1 : i32
+  %temp0 = soac.replicate %length0, %one : i32 -> tensor<?xi32>
+  %temp1 = soac.replicate %length1, %one : i32 -> tensor<?xi32>
+  %r = soac.concat %temp0, %temp1 : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
+  func.return %r : tensor<?xi32>
+}

@@ -1,0 +1,28 @@
+// RUN: soacc-opt %s -p 'convert-soac-to-mem,hoist-allocations{allocations=false},memory-reuse' | grep -E 'func.func @main|mem.alloc .*<device>|mem.copy .*device>>, memref<[^#]*#mem.space<device>>' | filecheck %s
+// A port of diku-dk/futhark tests/memory-block-merging/reuse/chain/chain0.fut to the soac dialect:
+// xs, ys, zs in one block.
+// Memory block merging: reuse only (allocation-size hoisting, memory-reuse).
+// Futhark: structure { Alloc 1 }. Here: 2 device block(s) and 0 device-to-device copies left,
+// counting the device copies of the arguments (Futhark's parameters are not allocations).
+// CHECK-LABEL: @main(
+// CHECK-NEXT: %xs0_mem = mem.alloc
+// CHECK-NEXT: %ns_mem = mem.alloc
+// CHECK-NOT: {{^ *(%[a-z0-9_]+ = mem.alloc|mem.copy)}}
+func.func @main(%xs0: tensor<?xi32>, %ns: tensor<?xi32>, %i: index) -> tensor<?xi32> {
+  %one = arith.constant 1 : i32
+  %n = soac.size %ns[0] : tensor<?xi32>
+  %xs = soac.map(%xs0) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %one : i32
+    soac.yield %y : i32
+  }
+  %k0 = soac.index %xs[%i] : tensor<?xi32>
+  %ys = soac.map(%ns) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %k0 : i32
+    soac.yield %y : i32
+  }
+  %k1 = soac.index %ys[%i] : tensor<?xi32>
+  %zs = soac.replicate %n, %k1 : i32 -> tensor<?xi32>
+  func.return %zs : tensor<?xi32>
+}

@@ -1,0 +1,40 @@
+// RUN: soacc-opt %s -p 'convert-soac-to-mem,hoist-allocations{allocations=false},memory-reuse' | grep -E 'func.func @main|mem.alloc .*<device>|mem.copy .*device>>, memref<[^#]*#mem.space<device>>' | filecheck %s
+// A port of diku-dk/futhark tests/memory-block-merging/reuse/misc/overlap1.fut to the soac dialect:
+// a-b and b-c interfere, c may take a dead block.
+// Memory block merging: reuse only (allocation-size hoisting, memory-reuse).
+// Futhark: structure { Alloc 2 }. Here: 3 device block(s) and 0 device-to-device copies left,
+// counting the device copies of the arguments (Futhark's parameters are not allocations).
+// CHECK-LABEL: @main(
+// CHECK-NEXT: %xs_mem = mem.alloc
+// CHECK-NEXT: %a_mem = mem.alloc
+// CHECK-NEXT: %b_mem = mem.alloc
+// CHECK-NOT: {{^ *(%[a-z0-9_]+ = mem.alloc|mem.copy)}}
+func.func @main(%xs: tensor<?xi32>) -> (i32, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  %three = arith.constant 3 : i32
+  %ten = arith.constant 10 : i32
+  %a = soac.map(%xs) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %one : i32
+    soac.yield %y : i32
+  }
+  %b = soac.map(%xs) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %ten : i32
+    soac.yield %y : i32
+  }
+  %b0 = soac.index %b[%c0] : tensor<?xi32>
+  %a0 = soac.index %a[%c0] : tensor<?xi32>
+  %a_end = arith.addi %b0, %a0 : i32
+  %c = soac.map(%xs) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %three : i32
+    soac.yield %y : i32
+  }
+  %b1 = soac.index %b[%c1] : tensor<?xi32>
+  %c0v = soac.index %c[%c0] : tensor<?xi32>
+  %r = arith.addi %b1, %a_end : i32
+  func.return %r, %c0v : i32, i32
+}

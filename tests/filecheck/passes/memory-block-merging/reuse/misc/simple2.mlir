@@ -1,0 +1,30 @@
+// RUN: soacc-opt %s -p 'convert-soac-to-mem,hoist-allocations{allocations=false},memory-reuse' | grep -E 'func.func @main|mem.alloc .*<device>|mem.copy .*device>>, memref<[^#]*#mem.space<device>>' | filecheck %s
+// A port of diku-dk/futhark tests/memory-block-merging/reuse/misc/simple2.fut to the soac dialect:
+// zs may take xs's or ys's block.
+// Memory block merging: reuse only (allocation-size hoisting, memory-reuse).
+// Futhark: structure { Alloc 2 }. Here: 2 device block(s) and 0 device-to-device copies left,
+// counting the device copies of the arguments (Futhark's parameters are not allocations).
+// CHECK-LABEL: @main(
+// CHECK-NEXT: %xs0_mem = mem.alloc
+// CHECK-NEXT: %ys0_mem = mem.alloc
+// CHECK-NOT: {{^ *(%[a-z0-9_]+ = mem.alloc|mem.copy)}}
+func.func @main(%xs0: tensor<?xi32>, %ys0: tensor<?xi32>, %i: index) -> tensor<?xi32> {
+  %two = arith.constant 2 : i32
+  %three = arith.constant 3 : i32
+  %n = soac.size %xs0[0] : tensor<?xi32>
+  %xs = soac.map(%xs0) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%x: i32):
+    %y = arith.muli %x, %two : i32
+    soac.yield %y : i32
+  }
+  %ys = soac.map(%ys0) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%x: i32):
+    %y = arith.muli %x, %three : i32
+    soac.yield %y : i32
+  }
+  %a = soac.index %xs[%i] : tensor<?xi32>
+  %b = soac.index %ys[%i] : tensor<?xi32>
+  %k = arith.addi %a, %b : i32
+  %zs = soac.replicate %n, %k : i32 -> tensor<?xi32>
+  func.return %zs : tensor<?xi32>
+}

@@ -1,0 +1,73 @@
+"""Memory-block aliases (passes/analysis/memory_aliases.py): existential blocks of ifs
+and loops to the actual blocks they may be, transitively and not symmetrically."""
+
+from __future__ import annotations
+
+from memory_util import level2, value
+
+from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
+
+LOOP_IN_IF = """
+func.func @main(%a: tensor<?xf32>, %c: i1, %n: index) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  %r = scf.if %c -> (tensor<?xf32>) {
+    %l = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> (tensor<?xf32>) {
+      %b = soac.map(%acc) : (tensor<?xf32>) -> tensor<?xf32> {
+      ^bb0(%x: f32):
+        %y = arith.addf %x, %one : f32
+        soac.yield %y : f32
+      }
+      scf.yield %b : tensor<?xf32>
+    }
+    scf.yield %l : tensor<?xf32>
+  } else {
+    %d = soac.copy %a : tensor<?xf32>
+    scf.yield %d : tensor<?xf32>
+  }
+  func.return %r : tensor<?xf32>
+}
+"""
+
+
+def test_existential_blocks_alias_actual_blocks_transitively():
+    f = level2(LOOP_IN_IF)
+    aliases = MemoryAliases(f)
+    a, b, d = value(f, "a_mem"), value(f, "b_mem"), value(f, "d_mem")
+    # the loop's carried block: its initial block and what each iteration yields
+    assert aliases.aliases_of_existential(value(f, "acc_mem")) == {a, b}
+    assert aliases.aliases_of_existential(value(f, "l_mem")) == {a, b}
+    # the if's block: either branch's, the loop's taken transitively
+    assert aliases.aliases_of_existential(value(f, "r_mem")) == {a, b, d}
+    assert aliases.is_existential(value(f, "r_mem")) and not aliases.is_existential(a)
+
+
+def test_aliasing_is_not_symmetric():
+    f = level2(LOOP_IN_IF)
+    aliases = MemoryAliases(f)
+    # the loop's block may be a's or b's, but a's and b's are two blocks
+    assert aliases.memories(value(f, "a_mem")) == {value(f, "a_mem")}
+    assert aliases.memories(value(f, "b_mem")) == {value(f, "b_mem")}
+
+
+def test_views_slices_and_lambda_rows_are_in_their_arrays_blocks():
+    source = """
+func.func @main(%m: tensor<?x?xf32>, %i: index) -> tensor<?xf32> {
+  %row = soac.index %m[%i] : tensor<?x?xf32>
+  %t = soac.transpose %m [1, 0] : tensor<?x?xf32> -> tensor<?x?xf32>
+  %s = soac.map(%t) : (tensor<?x?xf32>) -> tensor<?xf32> {
+  ^bb0(%r: tensor<?xf32>):
+    %c0 = arith.constant 0 : index
+    %e = soac.index %r[%c0] : tensor<?xf32>
+    soac.yield %e : f32
+  }
+  func.return %row : tensor<?xf32>
+}
+"""
+    f = level2(source)
+    aliases = MemoryAliases(f)
+    m = value(f, "m_mem")
+    for name in ("m", "row", "t", "r"):
+        assert aliases.memories(value(f, name)) == {m}, name
+    assert root_view(value(f, "row")).result is value(f, "m")

@@ -1,0 +1,144 @@
+"""Differential tests of memory block merging: every example, a few hundred random
+programs and every lit test's program give bit-identical results with the passes on
+and off (the examples and every fourth random program after soac-fusion too), on the reference executor, which runs level 2 with real aliasing (views are
+NumPy views of byte buffers filled with 0xFF), so a wrong merge shows as a wrong
+result. The passes add no allocation and no device-to-device copy (at sizes where
+the loops run)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from random_memory_programs import inputs, program
+from xdsl.dialects.builtin import IndexType, IntegerType, TensorType
+
+import soacc
+from soacc.runtime.dtypes import numpy_dtype
+from soacc.tools.examples import load_examples, mismatch
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = load_examples(ROOT / "examples")
+BASE = "canonicalize,cse,convert-soac-to-mem"
+MEMORY = {
+    "all": BASE + ",hoist-allocations,short-circuit,memory-reuse",
+    "linear-scan": BASE + ",hoist-allocations,short-circuit,memory-reuse{strategy=linear-scan}",
+    "coalescing": BASE + ",hoist-allocations,short-circuit",
+    "reuse": BASE + ",hoist-allocations{allocations=false},memory-reuse",
+}
+
+
+def copies(args):
+    return [np.copy(a) if isinstance(a, np.ndarray) else a for a in args]
+
+
+def device_counts(program: soacc.Program) -> tuple[int, int]:
+    s = program.statistics
+    return s.spaces["device"].allocations if "device" in s.spaces else 0, s.copies["device->device"].count
+
+
+FUSED = "canonicalize,cse,soac-fusion,convert-soac-to-mem"
+"""The default pipeline's start: the memory passes then see soac-fusion's fused kernels."""
+
+
+def check_same(source, args_list, modes=MEMORY, level1: bool = False, base_pipeline: str = BASE) -> None:
+    """Runs `source` through the base pipeline and each memory pipeline on every
+    argument tuple: the same results (as at level 1 too, where asked), and with the
+    last (largest) arguments no more allocations or copies (with small ones a loop
+    that runs no iteration can cost the copy memory-reuse makes once before it instead
+    of in every iteration). Arguments the program rejects (an irregular array, an
+    index out of bounds) must be rejected with the passes too."""
+    base = soacc.compile(source, backend="numpy", pipeline=base_pipeline)
+    merged = {mode: soacc.compile(source, backend="numpy", pipeline=p) for mode, p in modes.items()}
+    as_written = soacc.compile(source, backend="numpy", pipeline="") if level1 else None
+    for k, args in enumerate(args_list):
+        try:
+            want = base.main(*copies(args))
+        except soacc.ExecutionError:
+            for mode, program in merged.items():
+                with pytest.raises(soacc.ExecutionError):
+                    program.main(*copies(args))
+            continue
+        allocs, moved = device_counts(base)
+        if as_written is not None:
+            assert mismatch(as_written.main(*copies(args)), want, 0.0, 0.0) is None
+        for mode, program in merged.items():
+            got = program.main(*copies(args))
+            assert mismatch(got, want, 0.0, 0.0) is None, f"{mode}: {mismatch(got, want, 0.0, 0.0)}"
+            a, m = device_counts(program)
+            if k == len(args_list) - 1:
+                assert a <= allocs and m <= moved, f"{mode}: {a} allocations and {m} copies, against {allocs} and {moved}"
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
+def test_every_example_gives_the_same_results(example):
+    args = [example.make_inputs(np.random.default_rng(size), size) for size in (0, 1, 7, 40)]
+    check_same(example.program_path, args)
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
+def test_every_example_gives_the_same_results_after_fusion(example):
+    args = [example.make_inputs(np.random.default_rng(size), size) for size in (1, 40)]
+    check_same(example.program_path, args, {"fused": FUSED + ",hoist-allocations,short-circuit,memory-reuse"}, base_pipeline=FUSED)
+
+
+@pytest.mark.parametrize("batch", range(10))
+def test_random_programs_give_the_same_results(batch):
+    """200 seeded programs (20 a batch) at two sizes, also against level 1; each
+    strategy of memory-reuse on every other program."""
+    for seed in range(batch * 20, batch * 20 + 20):
+        strategy = "all" if seed % 2 else "linear-scan"
+        check_same(program(seed), [inputs(seed, n) for n in (1, 5)], {strategy: MEMORY[strategy]}, level1=True)
+        if seed % 4 == 3:  # and after soac-fusion, whose fused kernels the passes then see
+            fused = {"fused": FUSED + ",hoist-allocations,short-circuit,memory-reuse"}
+            check_same(program(seed), [inputs(seed, n) for n in (1, 5)], fused, base_pipeline=FUSED)
+
+
+# --------------------------------------------------------------------------------------
+# The programs of the lit tests (the study's cases and the Futhark ports)
+# --------------------------------------------------------------------------------------
+
+LIT = ROOT / "tests" / "filecheck" / "passes"
+LIT_FILES = [LIT / "short-circuit.mlir", LIT / "memory-reuse.mlir", LIT / "hoist-allocations.mlir"]
+LIT_FILES += sorted((LIT / "memory-block-merging").rglob("*.mlir"))
+
+
+def lit_programs():
+    for path in LIT_FILES:
+        for n, chunk in enumerate(path.read_text().split("\n// -----\n")):
+            entries = re.findall(r"^func\.func @(\w+)\(", chunk, re.M)
+            if entries:
+                yield pytest.param(chunk, entries[-1], id=f"{path.relative_to(LIT)}:{n}")
+
+
+def argument(t, rng: np.random.Generator, n: int):
+    """An argument for a parameter type: arrays n long in every dimension, small
+    values; index values 1 (a valid row of any array), booleans true."""
+    if isinstance(t, TensorType):
+        shape = [n if d < 0 else d for d in t.get_shape()]
+        dtype = numpy_dtype(t.element_type)
+        if dtype.kind == "f":
+            return rng.uniform(-2, 2, shape).astype(dtype)
+        if dtype.kind == "b":
+            return rng.integers(0, 2, shape).astype(dtype)
+        return rng.integers(0, n, shape).astype(dtype)
+    if isinstance(t, IndexType):
+        return 1
+    if isinstance(t, IntegerType) and t.width.data == 1:
+        return True
+    return numpy_dtype(t).type(rng.integers(0, 3))
+
+
+@pytest.mark.parametrize("source, entry", list(lit_programs()))
+def test_every_lit_program_gives_the_same_results(source, entry):
+    if entry != "main":
+        source = source.replace(f"@{entry}(", "@main(")
+    types = soacc.compile(source, backend="numpy", pipeline="").entry("main").param_types
+    args_list = []
+    for n, flag in ((3, True), (4, False)):
+        rng = np.random.default_rng(n)
+        args = [argument(t, rng, n) for t in types]
+        args_list.append([flag if a is True else a for a in args])
+    check_same(source, args_list, level1=True)
