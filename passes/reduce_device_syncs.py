@@ -347,17 +347,7 @@ class _Migration:
         regions = [op.detach_region(r) for r in list(op.regions)]
         new = scf.IfOp(op.cond, types, regions[0], regions[1] if len(regions) > 1 else None)
         op.parent_block().insert_op_before(new, op)
-        after: Operation = new
-        for i, (old, result) in enumerate(zip(op.results, new.results)):
-            if i in changed:
-                result.name_hint = f"{old.name_hint}_dev" if old.name_hint else None
-                host = self.rebind(result, after, old.name_hint, moved=statuses[i] is Placement.DEVICE)
-                after = host.owner  # type: ignore[assignment]
-                old.replace_all_uses_with(host)
-            else:
-                old.replace_all_uses_with(result)
-        op.detach()
-        op.erase()
+        self.replace_results(op, new, changed, statuses)
 
     def carry_on_device(self, block: Block, index: int, moved: bool) -> None:
         """Block argument `index` becomes a one-row array, read at the top of the block."""

@@ -26,7 +26,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from soacc.dialects import mem
 from soacc.passes.analysis.memory_access import nested_accesses
-from soacc.passes.analysis.memory_aliases import MemoryAliases, lambda_row_sources
+from soacc.passes.analysis.memory_aliases import MemoryAliases, made_only_of
 from soacc.passes.analysis.memory_liveness import BlockLiveness
 from soacc.passes.analysis.symbolic import Symbolic
 
@@ -186,22 +186,7 @@ def map_exception(
 def _reaches_only_through(value: SSAValue, params: set) -> bool:
     """The value is one of the parameters, or a view or a nested lambda's row made of
     one."""
-    pending = [value]
-    while pending:
-        v = pending.pop()
-        if v in params:
-            continue
-        owner = v.owner
-        if isinstance(owner, mem.SliceOp | mem.TransposeOp):
-            pending.append(owner.operands[0])
-        elif isinstance(v, BlockArgument) and owner.parent_op() is not None and owner.parent_op().dialect_name() == "mem":
-            sources = lambda_row_sources(owner.parent_op(), v)
-            if not sources:
-                return False
-            pending += sources
-        else:
-            return False
-    return True
+    return made_only_of(value, params)
 
 
 class Interference:

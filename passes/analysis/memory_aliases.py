@@ -46,6 +46,31 @@ def root_view(view: SSAValue) -> mem.ViewOp | None:
     return None
 
 
+def made_only_of(view: SSAValue, roots: set[SSAValue]) -> bool:
+    """The view is one of `roots`, or a slice, transpose or (nested) lambda row of
+    them only."""
+    seen: set[SSAValue] = set()
+    pending = [view]
+    while pending:
+        v = pending.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        if v in roots:
+            continue
+        owner = v.owner
+        if isinstance(owner, mem.SliceOp | mem.TransposeOp):
+            pending.append(owner.operands[0])
+        elif isinstance(v, BlockArgument) and owner.parent_op() is not None and owner.parent_op().dialect_name() == "mem":
+            sources = lambda_row_sources(owner.parent_op(), v)
+            if not sources:
+                return False
+            pending += sources
+        else:
+            return False
+    return True
+
+
 def lambda_row_sources(op: Operation, arg: BlockArgument) -> list[SSAValue]:
     """The arrays a lambda parameter is a row (or element) of."""
     if isinstance(op, mem.MapOp):

@@ -31,7 +31,7 @@ from xdsl.traits import IsTerminator
 
 from soacc.dialects import mem
 from soacc.passes.analysis.memory_access import is_loop, nested_accesses, repeats
-from soacc.passes.analysis.memory_aliases import MemoryAliases, lambda_row_sources
+from soacc.passes.analysis.memory_aliases import MemoryAliases, made_only_of
 
 
 def touched_memories(op: Operation, aliases: MemoryAliases) -> frozenset[SSAValue]:
@@ -193,26 +193,7 @@ def _touches(
 
 def through(view: SSAValue, carried: set[SSAValue]) -> bool:
     """The view is a loop-carried array, or a slice, transpose or lambda row of one."""
-    seen: set[SSAValue] = set()
-    pending = [view]
-    while pending:
-        v = pending.pop()
-        if v in seen:
-            continue
-        seen.add(v)
-        if v in carried:
-            continue
-        owner = v.owner
-        if isinstance(owner, mem.SliceOp | mem.TransposeOp):
-            pending.append(owner.operands[0])
-        elif isinstance(owner, Block) and owner.parent_op() is not None and owner.parent_op().dialect_name() == "mem":
-            sources = lambda_row_sources(owner.parent_op(), v)
-            if not sources:
-                return False
-            pending += sources
-        else:
-            return False
-    return True
+    return made_only_of(view, carried)
 
 
 def _made_inside(memory: SSAValue, block: Block) -> bool:
