@@ -24,35 +24,28 @@ What cannot run in a kernel is reported at the op.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import arith, func, gpu, memref, scf
 from xdsl.dialects.builtin import (
-    DYNAMIC_INDEX,
     FunctionType,
     IndexType,
-    IntegerAttr,
     MemRefType,
     ModuleOp,
     StringAttr,
     SymbolRefAttr,
     UnitAttr,
-    i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.traits import IsTerminator
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import mem, soacc_gpu
-from soacc.dialects.soac import SliceSpec
 
 from soacc.lowering.kernel_body import (
-    MAX_BLOCKS,
     THREADS_PER_BLOCK,
     CannotLower,
     KernelBody,
@@ -61,12 +54,12 @@ from soacc.lowering.kernel_body import (
     index_constant as _index,
     kernel_function,
 )
-from soacc.lowering.gpu_reduce import launch, lower_reduce
+from soacc.lowering.gpu_reduce import all_vectorizable, launch as gpu_launch, lower_reduce
 from soacc.lowering.gpu_segmented import lower_segmented_map
 from soacc.lowering.gpu_hist import lower_hist
 from soacc.lowering.gpu_scan import lower_scan
 from soacc.lowering.kernel_elements import Elements
-from soacc.lowering.kernel_scratch import ScratchPlan, bind_scratch, plan_scratch, scratch_blocks, scratch_buffer, scratch_operands, scratch_parameters
+from soacc.lowering.kernel_scratch import ScratchPlan, bind_scratch, grid_blocks, plan_scratch, scratch_operands, scratch_parameters
 
 
 def _grid_stride_kernel(name: str, operands: Sequence[SSAValue], row_body) -> gpu.FuncOp:
@@ -172,11 +165,8 @@ def lower_scatteromap(op: mem.ScatteromapOp, name: str, b: Builder, add_kernel) 
     kernel = add_kernel(kernel_function(name, operands, extra, build))
     n = b.insert(mem.SizeOp(op.inputs[0], 0)).result
     needed = b.insert(arith.CeilDivUIOp(n, _index(b, THREADS_PER_BLOCK))).results[0]
-    if plan is None:
-        blocks = b.insert(arith.MaxUIOp(b.insert(arith.MinUIOp(needed, _index(b, MAX_BLOCKS))).results[0], _index(b, 1))).results[0]
-    else:
-        blocks = scratch_blocks(b, plan, needed, THREADS_PER_BLOCK)
-    launch(b, kernel, blocks, [*operands, n, *scratch_operands(b, plan, blocks, op)])
+    blocks = grid_blocks(b, needed, plan)
+    gpu_launch(b, kernel, blocks, [*operands, n, *scratch_operands(b, plan, blocks, op)])
 
 
 def build_gpu_body_kernel(op: mem.GpuBodyOp, name: str, plan: ScratchPlan | None = None) -> tuple[gpu.FuncOp, list[SSAValue]]:
@@ -254,10 +244,7 @@ def build_map_kernel(op: mem.MapOp, name: str, plan: ScratchPlan | None = None) 
     if width is None:
         rows(b, first, body)
     else:
-        views = [*in_params, *out_params]
-        aligned = b.insert(soacc_gpu.VectorizableOp(views[0])).result
-        for view in views[1:]:
-            aligned = b.insert(arith.AndIOp(aligned, b.insert(soacc_gpu.VectorizableOp(view)).result)).result
+        aligned = all_vectorizable(body, [*in_params, *out_params])
         by_vectors, by_elements = Block(), Block()
         _vector_rows(Builder(InsertPoint.at_end(by_vectors)), body, lam, in_params, out_params, width, first, threads, n, rows)
         by_vectors.add_op(scf.YieldOp())
@@ -306,22 +293,6 @@ def _vector_rows(b: Builder, body: KernelBody, lam: Block, in_params, out_params
     b.insert(scf.ForOp(first, groups, threads, [], Region(group_block)))
     tail = b.insert(arith.AddiOp(b.insert(arith.MuliOp(groups, w)).results[0], first)).results[0]
     rows(b, tail, body)
-
-
-def _launch(b: Builder, kernel: str, operands: Sequence[SSAValue], rows: SSAValue) -> None:
-    threads = _index(b, THREADS_PER_BLOCK)
-    one = _index(b, 1)
-    needed = b.insert(arith.CeilDivUIOp(rows, threads)).results[0]
-    capped = b.insert(arith.MinUIOp(needed, _index(b, MAX_BLOCKS))).results[0]
-    blocks = b.insert(arith.MaxUIOp(capped, one)).results[0]
-    b.insert(
-        gpu.LaunchFuncOp(
-            SymbolRefAttr("kernels", [kernel]),
-            [blocks, one, one],
-            [threads, one, one],
-            kernelOperands=[*operands, rows],
-        )
-    )
 
 
 def _fail(error: CannotLower) -> PassFailedException:
@@ -381,40 +352,20 @@ def _one_kernel(build, rows_of, allocates: bool = False):
 
         def launch(b: Builder) -> None:
             one = _index(b, 1)
-            threads = _index(b, THREADS_PER_BLOCK)
-            if rows_of is None:
-                launch_operands = list(operands)
-                if plan is not None:
-                    launch_operands += [scratch_buffer(b, plan, one, mem.space_of(plan_space(k))), plan.per_thread, *plan.slot_offsets]
-                b.insert(gpu.LaunchFuncOp(SymbolRefAttr("kernels", [name]), [one, one, one], [one, one, one], kernelOperands=launch_operands))
+            if rows_of is None:  # one thread
+                scratch = scratch_operands(b, plan, one, k, threads_per_block=1)
+                b.insert(gpu.LaunchFuncOp(SymbolRefAttr("kernels", [name]), [one, one, one], [one, one, one], kernelOperands=[*operands, *scratch]))
                 return
             rows = b.insert(mem.SizeOp(rows_of(k), 0)).result
-            needed = b.insert(arith.CeilDivUIOp(rows, threads)).results[0]
-            if plan is None:
-                capped = b.insert(arith.MinUIOp(needed, _index(b, MAX_BLOCKS))).results[0]
-                blocks = b.insert(arith.MaxUIOp(capped, one)).results[0]
-            else:
-                blocks = scratch_blocks(b, plan, needed, THREADS_PER_BLOCK)
-            launch_operands = [*operands, rows]
-            if plan is not None:
-                all_threads = b.insert(arith.MuliOp(blocks, threads)).results[0]
-                launch_operands += [scratch_buffer(b, plan, all_threads, mem.space_of(plan_space(k))), plan.per_thread, *plan.slot_offsets]
-            b.insert(
-                gpu.LaunchFuncOp(
-                    SymbolRefAttr("kernels", [name]), [blocks, one, one], [threads, one, one], kernelOperands=launch_operands
-                )
-            )
+            needed = b.insert(arith.CeilDivUIOp(rows, _index(b, THREADS_PER_BLOCK))).results[0]
+            blocks = grid_blocks(b, needed, plan)
+            gpu_launch(b, name, blocks, [*operands, rows, *scratch_operands(b, plan, blocks, k)])
 
         if isinstance(k, mem.MapOp) and plan is None and lower_segmented_map(k, name, b, add_kernel, launch):
             return
         launch(b)
 
     return lower
-
-
-def plan_space(op: Operation) -> Attribute:
-    """The type of one of the kernel's views (its space is the kernel's device)."""
-    return next(v for v in op.operands if isinstance(v.type, MemRefType)).type
 
 
 _LOWERINGS = {
@@ -426,18 +377,14 @@ _LOWERINGS = {
     mem.ReduceOp: ("reduce", lower_reduce),
     mem.HistOp: ("hist", lower_hist),
     mem.ScanOp: ("scan", lower_scan),
-}
-"""Each host-level kernel op: its kernels' name prefix, and its lowering
-(op, name, builder before the op, add_kernel) that adds kernels and writes the launches."""
-
-
-_LOWERINGS |= {
+    # soac-fusion's fused combinators take their unfused forms' kernels (kernel_elements.py)
     mem.RedomapOp: ("redomap", lower_reduce),
     mem.ScanomapOp: ("scanomap", lower_scan),
     mem.ScatteromapOp: ("scatteromap", lower_scatteromap),
     mem.HistomapOp: ("histomap", lower_hist),
 }
-"""soac-fusion's fused combinators take their unfused forms' kernels (kernel_elements.py)."""
+"""Each host-level kernel op: its kernels' name prefix, and its lowering
+(op, name, builder before the op, add_kernel) that adds kernels and writes the launches."""
 
 
 def _inside_kernel(op: Operation) -> bool:

@@ -28,7 +28,6 @@ rows, yielding them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -37,7 +36,7 @@ from xdsl.dialects.builtin import IndexType, MemRefType, SymbolRefAttr
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from soacc.dialects import mem, soacc_gpu
+from soacc.dialects import mem
 from soacc.lowering.gpu_cooperation import (
     WARP,
     WARPS,

@@ -28,7 +28,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, i64
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from soacc.dialects import mem
-from soacc.lowering.kernel_body import THREADS_PER_BLOCK, CannotLower, index_constant
+from soacc.lowering.kernel_body import MAX_BLOCKS, THREADS_PER_BLOCK, CannotLower, index_constant
 
 SCRATCH_BLOCKS = 1024
 SCRATCH_BUDGET_BYTES = 1 << 31
@@ -107,13 +107,17 @@ def scratch_buffer(b: Builder, plan: ScratchPlan, threads: SSAValue, space) -> S
     return view
 
 
+def _space(op: Operation) -> mem.MemorySpaceAttr:
+    """The memory space of the kernel's views: its device."""
+    return mem.space_of(next(v for v in op.operands if isinstance(v.type, MemRefType)).type)
+
+
 def scratch_parameters(op: Operation, plan: ScratchPlan | None) -> list[tuple[str, Attribute]]:
     """The kernel parameters (name, type) that bring `plan`'s scratch memory: the buffer,
     the bytes per thread and each alloc's offset in a thread's region (none without)."""
     if plan is None:
         return []
-    space = mem.space_of(next(v for v in op.operands if isinstance(v.type, MemRefType)).type)
-    buffer = mem.view_type(i64, [DYNAMIC_INDEX], space)
+    buffer = mem.view_type(i64, [DYNAMIC_INDEX], _space(op))
     return [("scratch", buffer), ("scratch_per_thread", IndexType()), *[(f"slot{j}", IndexType()) for j in range(len(plan.allocs))]]
 
 
@@ -128,14 +132,24 @@ def bind_scratch(b: Builder, body, plan: ScratchPlan | None, params: Sequence[SS
         body.scratch[alloc] = ScratchBlock(buffer, b.insert(arith.AddiOp(base, slot)).results[0])
 
 
-def scratch_operands(b: Builder, plan: ScratchPlan | None, blocks: SSAValue, op: Operation) -> list[SSAValue]:
+def grid_blocks(b: Builder, needed: SSAValue, plan: ScratchPlan | None) -> SSAValue:
+    """Host code: the blocks of a grid-stride launch that wants `needed` blocks: at most
+    MAX_BLOCKS, or with scratch memory what scratch_blocks allows; at least one."""
+    if plan is not None:
+        return scratch_blocks(b, plan, needed, THREADS_PER_BLOCK)
+    capped = b.insert(arith.MinUIOp(needed, index_constant(b, MAX_BLOCKS))).results[0]
+    return b.insert(arith.MaxUIOp(capped, index_constant(b, 1))).results[0]
+
+
+def scratch_operands(
+    b: Builder, plan: ScratchPlan | None, blocks: SSAValue, op: Operation, threads_per_block: int = THREADS_PER_BLOCK
+) -> list[SSAValue]:
     """On the host: the launch operands for scratch_parameters, the buffer allocated for
-    `blocks` blocks of THREADS_PER_BLOCK threads."""
+    `blocks` blocks of `threads_per_block` threads."""
     if plan is None:
         return []
-    threads = b.insert(arith.MuliOp(blocks, index_constant(b, THREADS_PER_BLOCK))).results[0]
-    space = mem.space_of(next(v for v in op.operands if isinstance(v.type, MemRefType)).type)
-    return [scratch_buffer(b, plan, threads, space), plan.per_thread, *plan.slot_offsets]
+    threads = b.insert(arith.MuliOp(blocks, index_constant(b, threads_per_block))).results[0]
+    return [scratch_buffer(b, plan, threads, _space(op)), plan.per_thread, *plan.slot_offsets]
 
 
 class _NotOnHost(Exception):

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, TensorType
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
@@ -43,7 +43,6 @@ from soacc.passes.analysis.migration_table import (
     MigrationTable,
     Placement,
     analyse_module,
-    is_array,
     is_constant,
     is_kernel,
     is_scalar,

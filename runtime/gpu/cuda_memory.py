@@ -10,7 +10,6 @@ waited. PyCUDA is imported when an instance is made, never by importing this mod
 
 from __future__ import annotations
 
-import struct
 from collections import deque
 from collections.abc import Sequence
 from typing import Any

@@ -32,7 +32,6 @@ from soacc.runtime.interp.lanes import fill_lane_axis, lanes, nested_lanes, scal
 from soacc.runtime.interp.soac import (
     _sliced,
     _slice_index,
-    _take,
     combine_operands,
     destination_writes,
     hist_into,
