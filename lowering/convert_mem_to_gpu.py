@@ -58,7 +58,7 @@ from soacc.lowering.gpu_reduce import all_vectorizable, launch as gpu_launch, lo
 from soacc.lowering.gpu_segmented import lower_segmented_map
 from soacc.lowering.gpu_hist import lower_hist
 from soacc.lowering.gpu_scan import lower_scan
-from soacc.lowering.kernel_elements import Elements
+from soacc.lowering.kernel_elements import Elements, shared_vector_width
 from soacc.lowering.kernel_scratch import ScratchPlan, bind_scratch, grid_blocks, plan_scratch, scratch_operands, scratch_parameters
 
 
@@ -240,7 +240,7 @@ def build_map_kernel(op: mem.MapOp, name: str, plan: ScratchPlan | None = None) 
 
     body = KernelBody(b, values)
     bind_scratch(b, body, plan, block.args[len(operands) + 1 :], first)
-    width = _map_vector_width(op) if plan is None else None
+    width = shared_vector_width(op.inputs, op.outputs, op.body) if plan is None else None
     if width is None:
         rows(b, first, body)
     else:
@@ -254,20 +254,6 @@ def build_map_kernel(op: mem.MapOp, name: str, plan: ScratchPlan | None = None) 
     b.insert(gpu.ReturnOp([]))
     kernel = gpu.FuncOp(name, FunctionType.from_lists(block.arg_types, []), Region(block), kernel=True)
     return kernel, operands
-
-
-def _map_vector_width(op: mem.MapOp) -> int | None:
-    """The vector width a map's rows can be read and written by: every input and output
-    a rank-1 view of elements of one vector width, and a lambda that allocates nothing."""
-    views = [*op.inputs, *op.outputs]
-    if not op.inputs or any(v.type.get_num_dims() != 1 for v in views):
-        return None
-    widths = {soacc_gpu.vector_width(v.type.element_type) for v in views}
-    if len(widths) != 1 or None in widths:
-        return None
-    if any(isinstance(o, mem.AllocOp) for o in op.body.walk()):
-        return None
-    return widths.pop()
 
 
 def _vector_rows(b: Builder, body: KernelBody, lam: Block, in_params, out_params, width: int, first, threads, n, rows) -> None:

@@ -1,8 +1,8 @@
 """The kernel of a host-level `mem.hist` (reduce-by-index): for every i,
 `dest[indices[i]] = op(dest[indices[i]], values[i])`, in place; indices outside dest
 (negative ones too) are ignored. A `mem.histomap` (soac-fusion's fused form) is the same
-with bin and value yielded by its map lambda on row i. The operator is associative and commutative, so the
-updates may happen in any order: each is one atomic update of a bin.
+with bin and value yielded by its map lambda on row i. The operator is associative and
+commutative, so the updates may happen in any order: each is one atomic update of a bin.
 
 How a bin is updated:
 - `atomic`: the operator is one arith op on its two parameters for which CUDA has an
@@ -46,7 +46,7 @@ from soacc.dialects import mem, soacc_gpu
 from soacc.lowering.gpu_cooperation import barrier
 from soacc.lowering.gpu_reduce import launch
 from soacc.lowering.kernel_elements import Elements, operator_regions
-from soacc.lowering.kernel_scratch import bind_scratch, plan_scratch, scratch_operands, scratch_parameters
+from soacc.lowering.kernel_scratch import bind_scratch_per_thread, plan_scratch, scratch_operands, scratch_parameters
 from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,
     CannotLower,
@@ -234,8 +234,7 @@ def lower_hist(op: mem.HistOp | mem.HistomapOp, name: str, b: Builder, add_kerne
         neutral, dest, *views = params[len(captured) :]
         ins, mapped = views[: len(elements.inputs)], views[len(elements.inputs) :]
         count, *scratch = extra
-        if plan is not None:
-            bind_scratch(kb.b, kb, plan, scratch, kb.op(gpu.GlobalIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))))
+        bind_scratch_per_thread(kb, plan, scratch)
         bin_and_value = lambda i: elements.at(kb, ins, mapped, i)  # noqa: E731
         if in_shared:
             _shared_histogram(kb, static_bins(op), neutral, dest, bin_and_value, count, update)

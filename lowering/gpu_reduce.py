@@ -29,7 +29,7 @@ from xdsl.ir import SSAValue
 
 from soacc.dialects import mem, soacc_gpu
 from soacc.lowering.kernel_elements import Elements, combiner, is_commutative
-from soacc.lowering.kernel_scratch import bind_scratch, plan_scratch, scratch_operands, scratch_parameters
+from soacc.lowering.kernel_scratch import bind_scratch_per_thread, plan_scratch, scratch_operands, scratch_parameters
 from soacc.lowering.gpu_cooperation import block_id, block_reduce, thread_ids
 from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,
@@ -119,15 +119,6 @@ def _fold_grid_stride(kb: KernelBody, combine, operands: Operands, n: SSAValue, 
     return kb.range_loop(rest, n, threads, lambda i, *acc: combine(list(acc), operands(i)), acc)
 
 
-def common_vector_width(inputs: Sequence[SSAValue]) -> int | None:
-    """The vector width all inputs share (None: some element has no vector type, or
-    their widths differ)."""
-    widths = {soacc_gpu.vector_width(v.type.element_type) for v in inputs}
-    if len(widths) != 1 or None in widths:
-        return None
-    return widths.pop()
-
-
 def fold_vectors(kb: KernelBody, combine, group: Group, operands: Operands, n: SSAValue, neutral: Sequence[SSAValue], width: int, first: SSAValue, step: SSAValue) -> list[SSAValue]:
     """A fold in any order (a commutative operator) of elements 0..n-1 by vector groups:
     group g is elements width*g .. width*g + width - 1; this thread folds groups first,
@@ -214,8 +205,7 @@ def lower_reduce(op: mem.ReduceOp | mem.RedomapOp, name: str, b: Builder, add_ke
         mapped = params[c + k + i : c + k + i + m]
         outs = params[c + k + i + m :]
         count, *scratch = extra
-        if plan is not None:
-            bind_scratch(kb.b, kb, plan, scratch, kb.op(gpu.GlobalIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))))
+        bind_scratch_per_thread(kb, plan, scratch)
         combine = combiner(kb, op)
         if commutative:
             acc = _fold_commutative(kb, elements, combine, ins, mapped, count, neutral)

@@ -65,7 +65,7 @@ from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem, soacc_gpu
 from soacc.lowering.kernel_elements import Elements, combiner, store_scanned
-from soacc.lowering.kernel_scratch import bind_scratch, plan_scratch, scratch_operands, scratch_parameters
+from soacc.lowering.kernel_scratch import bind_scratch_per_thread, plan_scratch, scratch_operands, scratch_parameters
 from soacc.lowering.gpu_cooperation import (
     WARP,
     barrier,
@@ -160,8 +160,7 @@ def lower_scan(op: mem.ScanOp | mem.ScanomapOp, name: str, b: Builder, add_kerne
         rest = params[c + k + i + r + 2 :]
         published = _Published(flags, rest[:a], rest[a:], packed)
         count, *scratch_params = extra
-        if plan is not None:
-            bind_scratch(kb.b, kb, plan, scratch_params, kb.op(gpu.GlobalIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))))
+        bind_scratch_per_thread(kb, plan, scratch_params)
         tile = _Tile(op, elements, items, neutral, inputs, outputs, kept_types, recompute)
         _scan_tile(kb, tile, published, next_tile, count)
 

@@ -60,6 +60,22 @@ def is_commutative(op: Operation) -> bool:
     return getattr(op, "commutative", None) is not None
 
 
+def shared_vector_width(inputs: Sequence[SSAValue], outputs: Sequence[SSAValue], body: Region | None) -> int | None:
+    """The elements per 16-byte vector that every input and output (host views) can be
+    read and written by, where they are all rank-1 views of elements of one vector width
+    and the lambda `body` allocates nothing (it then runs once per element of a group);
+    None otherwise."""
+    views = [*inputs, *outputs]
+    if not inputs or any(v.type.get_num_dims() != 1 for v in views):
+        return None
+    widths = {soacc_gpu.vector_width(v.type.element_type) for v in views}
+    if len(widths) != 1 or None in widths:
+        return None
+    if body is not None and any(isinstance(o, mem.AllocOp) for o in body.walk()):
+        return None
+    return widths.pop()
+
+
 @dataclass(frozen=True)
 class Elements:
     """The operands of each row of a combinator: `count` values per row, read from
@@ -122,15 +138,7 @@ class Elements:
     def vector_width(self) -> int | None:
         """The rows per vector group when every input and mapped output is a rank-1 view
         of one vector width (None: no vectors)."""
-        views = [*self.inputs, *self.mapped]
-        if not self.inputs or any(v.type.get_num_dims() != 1 for v in views):
-            return None
-        widths = {soacc_gpu.vector_width(v.type.element_type) for v in views}
-        if len(widths) != 1 or None in widths:
-            return None
-        if self.fused and any(isinstance(o, mem.AllocOp) for o in self.op.map_body.walk()):
-            return None
-        return widths.pop()
+        return shared_vector_width(self.inputs, self.mapped, self.op.map_body if self.fused else None)
 
     def vector_views(self, ins: Sequence[SSAValue], mapped: Sequence[SSAValue]) -> list[SSAValue]:
         """The kernel views whose alignment vector access needs."""
@@ -236,4 +244,4 @@ def translate_nested(kb: KernelBody, op: Operation) -> None:
     kb.loop(n, write)
 
 
-__all__ = ["Combine", "Elements", "combiner", "is_commutative", "operator_regions", "store_scanned", "translate_nested"]
+__all__ = ["Combine", "Elements", "shared_vector_width", "combiner", "is_commutative", "operator_regions", "store_scanned", "translate_nested"]

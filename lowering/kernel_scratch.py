@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith
+from xdsl.dialects import arith, gpu
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, i64
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
@@ -130,6 +130,12 @@ def bind_scratch(b: Builder, body, plan: ScratchPlan | None, params: Sequence[SS
     base = b.insert(arith.MuliOp(thread, per_thread)).results[0]
     for alloc, slot in zip(plan.allocs, slots):
         body.scratch[alloc] = ScratchBlock(buffer, b.insert(arith.AddiOp(base, slot)).results[0])
+
+
+def bind_scratch_per_thread(kb, plan: ScratchPlan | None, params: Sequence[SSAValue]) -> None:
+    """bind_scratch for this thread of the grid (its global id), where there is a plan."""
+    if plan is not None:
+        bind_scratch(kb.b, kb, plan, params, kb.op(gpu.GlobalIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))))
 
 
 def grid_blocks(b: Builder, needed: SSAValue, plan: ScratchPlan | None) -> SSAValue:
