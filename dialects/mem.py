@@ -95,7 +95,6 @@ from soacc.dialects.soac import (
     is_element_type,
     is_index_scalar,
     operator_arity,
-    split_by_operators,
     types_compatible,
 )
 
@@ -1039,9 +1038,7 @@ class RedomapOp(IRDLOperation):
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" map ")
         printer.print_region(self.map_body)
-        commutative = self.commutative.get_values()
-        for j, (region, ne) in enumerate(zip(self.operators, split_by_operators(self.neutral, self.operators))):
-            FusedSyntax._print_operator(printer, "reduce", ne, region, bool(commutative[j]))
+        FusedSyntax._print_operators(printer, "reduce", self)
 
     @classmethod
     def parse(cls, parser: Parser) -> RedomapOp:
@@ -1126,9 +1123,7 @@ class ScanomapOp(IRDLOperation):
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" map ")
         printer.print_region(self.map_body)
-        commutative = self.commutative.get_values()
-        for j, (region, ne) in enumerate(zip(self.operators, split_by_operators(self.neutral, self.operators))):
-            FusedSyntax._print_operator(printer, "scan", ne, region, bool(commutative[j]))
+        FusedSyntax._print_operators(printer, "scan", self)
         if self.post is not None:
             printer.print_string(" post ")
             printer.print_region(self.post)
@@ -1167,6 +1162,34 @@ class ScanomapOp(IRDLOperation):
         _check_kernel_space(self, [*self.inputs, *self.outputs])
 
 
+def _print_destination_map(printer: Printer, op: ScatteromapOp | HistomapOp) -> None:
+    """` %dest : D ins(...) [outs(...)] {attrs} map {lambda}`: scatteromap's and
+    histomap's syntax up to their operator."""
+    printer.print_string(" ")
+    printer.print_operand(op.dest)
+    printer.print_string(" : ")
+    printer.print_attribute(op.dest.type)
+    _print_views(printer, "ins", op.inputs)
+    if op.outputs:
+        _print_views(printer, "outs", op.outputs)
+    printer.print_op_attributes(op.attributes, print_keyword=True)
+    printer.print_string(" map ")
+    printer.print_region(op.map_body)
+
+
+def _parse_destination_map(parser: Parser):
+    """What _print_destination_map prints, up to the map lambda's region: (dest, inputs,
+    outputs, attributes); the parser is then at the lambda."""
+    dest = parser.parse_unresolved_operand()
+    parser.parse_punctuation(":")
+    dest = parser.resolve_operand(dest, parser.parse_type())
+    inputs = _parse_views(parser, "ins")
+    outputs = _parse_views(parser, "outs")
+    attrs = parser.parse_optional_attr_dict_with_keyword()
+    parser.parse_keyword("map")
+    return dest, inputs, outputs, attrs
+
+
 def _check_fused_dest(op: Operation, dest: SSAValue, yields: Sequence[Attribute]) -> None:
     t = check_view(f"{op.name} destination", dest.type, rank_at_least=1, device=True)
     if len(yields) < 2 or not is_index_scalar(yields[0]) or not types_compatible(yields[1], row_view_type(t)):
@@ -1199,26 +1222,11 @@ class ScatteromapOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.dest)
-        printer.print_string(" : ")
-        printer.print_attribute(self.dest.type)
-        _print_views(printer, "ins", self.inputs)
-        if self.outputs:
-            _print_views(printer, "outs", self.outputs)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" map ")
-        printer.print_region(self.map_body)
+        _print_destination_map(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> ScatteromapOp:
-        dest = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        dest = parser.resolve_operand(dest, parser.parse_type())
-        inputs = _parse_views(parser, "ins")
-        outputs = _parse_views(parser, "outs")
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        parser.parse_keyword("map")
+        dest, inputs, outputs, attrs = _parse_destination_map(parser)
         op = cls.build(operands=[dest, inputs, outputs], regions=[parser.parse_region()])
         if attrs is not None:
             op.attributes |= attrs.data
@@ -1259,27 +1267,12 @@ class HistomapOp(IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.dest)
-        printer.print_string(" : ")
-        printer.print_attribute(self.dest.type)
-        _print_views(printer, "ins", self.inputs)
-        if self.outputs:
-            _print_views(printer, "outs", self.outputs)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" map ")
-        printer.print_region(self.map_body)
+        _print_destination_map(printer, self)
         FusedSyntax._print_operator(printer, "hist", [self.neutral], self.operator, False)
 
     @classmethod
     def parse(cls, parser: Parser) -> HistomapOp:
-        dest = parser.parse_unresolved_operand()
-        parser.parse_punctuation(":")
-        dest = parser.resolve_operand(dest, parser.parse_type())
-        inputs = _parse_views(parser, "ins")
-        outputs = _parse_views(parser, "outs")
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        parser.parse_keyword("map")
+        dest, inputs, outputs, attrs = _parse_destination_map(parser)
         map_body = parser.parse_region()
         regions, neutral, _ = FusedSyntax._parse_operators(parser, "hist", single=True)
         if len(neutral) != 1:

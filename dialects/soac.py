@@ -759,6 +759,14 @@ class FusedSyntax:
         printer.print_region(self.map_body)
 
     @staticmethod
+    def _print_operators(printer: Printer, keyword: str, op: Operation) -> None:
+        """Each of a redomap's or scanomap's operators (at either level), with its
+        neutral elements and commutative flag."""
+        flags = op.commutative.get_values()
+        for j, (region, ne) in enumerate(zip(op.operators, split_by_operators(op.neutral, op.operators))):
+            FusedSyntax._print_operator(printer, keyword, ne, region, bool(flags[j]))
+
+    @staticmethod
     def _print_operator(printer: Printer, keyword: str, neutral: Sequence[SSAValue], region: Region, commutative: bool) -> None:
         printer.print_string(f" {keyword}(")
         printer.print_list(neutral, printer.print_operand)
@@ -914,8 +922,7 @@ class RedomapOp(FusedSyntax, IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         self._print_head(printer, None)
-        for j, (region, ne) in enumerate(zip(self.operators, split_by_operators(self.neutral, self.operators))):
-            self._print_operator(printer, "reduce", ne, region, self.is_commutative(j))
+        self._print_operators(printer, "reduce", self)
 
     @classmethod
     def parse(cls, parser: Parser) -> RedomapOp:
@@ -1026,8 +1033,7 @@ class ScanomapOp(FusedSyntax, IRDLOperation):
 
     def print(self, printer: Printer) -> None:
         self._print_head(printer, None)
-        for j, (region, ne) in enumerate(zip(self.operators, split_by_operators(self.neutral, self.operators))):
-            self._print_operator(printer, "scan", ne, region, self.is_commutative(j))
+        self._print_operators(printer, "scan", self)
         if self.post is not None:
             printer.print_string(" post ")
             printer.print_region(self.post)
