@@ -31,6 +31,7 @@ from xdsl.dialects import arith, func, gpu, memref, scf
 from xdsl.dialects.builtin import (
     FunctionType,
     IndexType,
+    IntegerAttr,
     MemRefType,
     ModuleOp,
     StringAttr,
@@ -44,6 +45,7 @@ from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import mem, soacc_gpu
+from soacc.dialects.soac import SliceSpec
 
 from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,
@@ -169,10 +171,24 @@ def lower_scatteromap(op: mem.ScatteromapOp, name: str, b: Builder, add_kernel) 
     gpu_launch(b, kernel, blocks, [*operands, n, *scratch_operands(b, plan, blocks, op)])
 
 
+def is_first_row_of(value: SSAValue, view: SSAValue) -> bool:
+    """Whether `value` is `mem.slice %view[0]`: row 0 of `view` itself."""
+    row = value.owner
+    if not isinstance(row, mem.SliceOp) or row.source != view or list(row.kinds.get_values()) != [SliceSpec.FIXED]:
+        return False
+    index = row.spec[0].owner
+    return isinstance(index, arith.ConstantOp) and isinstance(index.value, IntegerAttr) and index.value.value.data == 0
+
+
 def build_gpu_body_kernel(op: mem.GpuBodyOp, name: str, plan: ScratchPlan | None = None) -> tuple[gpu.FuncOp, list[SSAValue]]:
-    """A single-threaded kernel: the body runs once; value j goes to element 0 of output j."""
+    """A single-threaded kernel: the body runs once; value j goes to element 0 of output j,
+    unless it is already there (short-circuited: the body yields row 0 of output j
+    itself), and then output j is not even a parameter."""
     captured = [v for v in captured_values(op) if v not in op.outputs]
-    operands = [*captured, *op.outputs]
+    results = op.body.block.last_op.operands
+    stored = [(value, out) for value, out in zip(results, op.outputs) if not is_first_row_of(value, out)]
+    used = {v for inner in op.body.walk() for v in inner.operands}
+    operands = [*captured, *(out for out in op.outputs if out in used or any(out is o for _, o in stored))]
     scratch_types = scratch_parameters(op, plan) if plan else []
     block = Block(arg_types=[*[v.type for v in operands], *[t for _, t in scratch_types]])
     for param, v in zip(block.args, operands):
@@ -184,9 +200,8 @@ def build_gpu_body_kernel(op: mem.GpuBodyOp, name: str, plan: ScratchPlan | None
     zero = _index(body.b, 0)
     bind_scratch(body.b, body, plan, block.args[len(operands) :], zero)
     body.translate_block(op.body.block)
-    outs = block.args[len(captured) : len(operands)]
-    for value, out in zip(op.body.block.last_op.operands, outs):
-        body.store(body.values[value], Row(out, ()), zero, op)
+    for value, out in stored:
+        body.store(body.values[value], Row(body.values[out], ()), zero, op)
     body.b.insert(gpu.ReturnOp([]))
     return gpu.FuncOp(name, FunctionType.from_lists(block.arg_types, []), Region(block), kernel=True), operands
 
