@@ -360,7 +360,7 @@ class Reuse:
                 if not isinstance(body.args[r + 1].type, MemRefType):
                     continue
                 yielded = list(terminator.operands)
-                view_op = yielded[r].owner
+                view_op = _root_view(yielded[r])
                 if not (isinstance(view_op, mem.ViewOp) and view_op.parent_block() is body):
                     continue
                 alloc = view_op.block.owner
@@ -395,9 +395,11 @@ class Reuse:
             return False
         first = live.first_use[alloc.block]
         statement = live.statements[first]
-        identity = statement if _copies_whole(statement, array, view_op) else None
+        yielded_view = body.last_op.operands[r]
+        whole = yielded_view is view_op.results[0]  # not a slice of what the body made
+        identity = statement if whole and _copies_whole(statement, array, view_op) else None
         start_ixfun = symbolic.index_function(start_view)
-        made = symbolic.index_function(view_op.results[0])
+        made = symbolic.index_function(yielded_view)
         start = start_ixfun.block if start_ixfun is not None else None
         consumed = (
             start is not None
@@ -412,7 +414,8 @@ class Reuse:
         )
         before = Materialiser(loop)
         if not consumed and not (
-            identity is not None
+            whole
+            and identity is not None
             and before.possible(alloc.bytes)
             and all(before.possible(v) for v in view_op.operands[1:])
             and start_view.type == array.type
@@ -495,6 +498,15 @@ class Reuse:
             self.bytes_saved = self.bytes_saved + size
             c.alloc.block.replace_all_uses_with(rep.alloc.block)
             erase(c.alloc)
+
+
+def _root_view(view: SSAValue) -> Operation | None:
+    """The mem.view a view is a slice of (through any number of slices), or its own
+    defining op. A gpu_body's result is yielded as a row of the block it wrote."""
+    op = view.owner
+    while isinstance(op, mem.SliceOp):
+        op = op.source.owner
+    return op if isinstance(op, Operation) else None
 
 
 def _stop_carrying(loop: scf.ForOp, positions: list[int]) -> scf.ForOp:

@@ -1306,3 +1306,32 @@ func.func @r_loop_disjoint_read(%a: tensor<?x?xf32>) -> tensor<?x?xf32> {
   }
   func.return %r : tensor<?x?xf32>
 }
+
+// -----
+
+// R-loop-gpu-body (the study's Listing 12 after reduce-device-syncs): each iteration
+// makes an array literal in a gpu_body, whose result is a 1-row array, and carries its
+// row 0. The row has the layout of the array the loop starts from, and nothing reads
+// the carried array: the gpu_body writes into the loop's carried block, and the loop
+// allocates nothing per iteration and carries no array.
+// CHECK-LABEL: func.func @r_loop_gpu_body(
+// CHECK:         scf.for
+// CHECK-NOT:       mem.alloc
+// CHECK:           %lit_dev = mem.view %A0_mem
+// CHECK:           mem.gpu_body outs(%lit_dev
+// REPORT: memory-reuse: @r_loop_gpu_body: %lit_dev_mem reuses %A0_mem (the loop's carried block) (16 bytes)
+func.func @r_loop_gpu_body(%A0: tensor<2xi64>, %v0: i64, %n: index) -> (tensor<2xi64>, i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i64
+  %A, %v = scf.for %i = %c0 to %n step %c1 iter_args(%a = %A0, %w = %v0) -> (tensor<2xi64>, i64) {
+    %w1 = arith.addi %w, %one : i64
+    %lit_dev = soac.gpu_body -> tensor<1x2xi64> {
+      %lit = soac.array [%one, %w] : tensor<2xi64>
+      soac.yield %lit : tensor<2xi64>
+    }
+    %row = soac.index %lit_dev[%c0] : tensor<1x2xi64>
+    scf.yield %row, %w1 : tensor<2xi64>, i64
+  }
+  func.return %A, %v : tensor<2xi64>, i64
+}
