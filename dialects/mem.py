@@ -75,11 +75,13 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
+    ConditionallySpeculatable,
     HasParent,
     IsTerminator,
     MemoryAllocEffect,
     MemoryReadEffect,
     MemoryWriteEffect,
+    NoMemoryEffect,
     Pure,
     RecursiveMemoryEffect,
 )
@@ -290,6 +292,17 @@ class AllocOp(IRDLOperation):
         super().__init__(operands=[bytes], result_types=[BlockType(space)])
 
 
+class SpeculatableInBounds(ConditionallySpeculatable):
+    """A view or slice is checked to lie inside its block or source when it is made, so
+    it may fail: it is speculatable (may move out of a loop that might not run, as
+    xDSL's licm moves it) only where the check provably passes at compile time."""
+
+    @classmethod
+    def is_speculatable(cls, op: Operation) -> bool:
+        assert isinstance(op, ViewOp | SliceOp)
+        return op.statically_in_bounds()
+
+
 @irdl_op_definition
 class ViewOp(IRDLOperation):
     """An array bound to a block: element (i, j, ...) is at byte
@@ -310,7 +323,7 @@ class ViewOp(IRDLOperation):
     sizes = var_operand_def(IndexType)
     strides = var_operand_def(IndexType)
     result = result_def(MemRefType)
-    traits = traits_def(Pure())
+    traits = traits_def(NoMemoryEffect(), SpeculatableInBounds())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "$block `[` $byte_offset `]` (`sizes` `(` $sizes^ `)`)? (`strides` `(` $strides^ `)`)? "
@@ -348,25 +361,41 @@ class ViewOp(IRDLOperation):
 
     def _check_static_bounds(self, t: MemRefType) -> None:
         """With constant offset, sizes, strides and block size, the view must fit."""
-        from soacc.dialects.soac import constant_int
-
-        if self.strides or DYNAMIC_INDEX in t.get_shape():
+        extent = self.static_extent()
+        if extent is None:
             return
-        offset = constant_int(self.byte_offset)
-        alloc = self.block.owner
-        block_bytes = constant_int(alloc.bytes) if isinstance(alloc, AllocOp) else None
-        if offset is None or block_bytes is None:
-            return
-        from soacc.runtime.dtypes import numpy_dtype
-
-        count = 1
-        for d in t.get_shape():
-            count *= d
-        end = offset + count * numpy_dtype(t.element_type).itemsize
+        offset, end, count, block_bytes = extent
         if offset < 0 or (count and end > block_bytes):
             raise VerifyException(
                 f"mem.view covers bytes [{offset}, {end}) of a block of {block_bytes} bytes"
             )
+
+    def static_extent(self) -> tuple[int, int, int, int] | None:
+        """(first byte, end byte, element count, block bytes) of a row-major view with
+        a static shape, a constant offset, of a block of constant size; else None."""
+        from soacc.dialects.soac import constant_int
+        from soacc.runtime.dtypes import numpy_dtype
+
+        t = self.result.type
+        if self.strides or not isinstance(t, MemRefType) or DYNAMIC_INDEX in t.get_shape():
+            return None
+        offset = constant_int(self.byte_offset)
+        alloc = self.block.owner
+        block_bytes = constant_int(alloc.bytes) if isinstance(alloc, AllocOp) else None
+        if offset is None or block_bytes is None:
+            return None
+        count = 1
+        for d in t.get_shape():
+            count *= d
+        return offset, offset + count * numpy_dtype(t.element_type).itemsize, count, block_bytes
+
+    def statically_in_bounds(self) -> bool:
+        """Whether the run-time check that the view fits its block surely passes."""
+        extent = self.static_extent()
+        if extent is None:
+            return False
+        offset, end, count, block_bytes = extent
+        return (0 <= offset <= block_bytes) and (not count or end <= block_bytes)
 
 
 @irdl_op_definition
@@ -383,7 +412,7 @@ class SliceOp(SlicedSyntax, IRDLOperation):
     spec = var_operand_def(IndexType)
     kinds = prop_def(DenseArrayBase.constr(I64))
     result = result_def(MemRefType)
-    traits = traits_def(Pure())
+    traits = traits_def(NoMemoryEffect(), SpeculatableInBounds())
 
     def __init__(self, source: SSAValue, kinds: Sequence[int], spec: Sequence[SSAValue], result_type: Attribute):
         super().__init__(
@@ -410,6 +439,29 @@ class SliceOp(SlicedSyntax, IRDLOperation):
                 raise VerifyException(
                     f"mem.slice result {res} does not keep the unsliced dimensions of {src}"
                 )
+
+    def statically_in_bounds(self) -> bool:
+        """Whether the run-time bounds checks of every entry surely pass: constant
+        entries within the source's static sizes (the runtime's View.slice checks)."""
+        from soacc.dialects.soac import constant_int
+
+        shape = self.source.type.get_shape() if isinstance(self.source.type, MemRefType) else ()
+        for dim, (kind, operands) in enumerate(SliceSpec.entries(self.kinds.get_values(), self.spec)):
+            values = [constant_int(v) for v in operands]
+            if dim >= len(shape) or shape[dim] == DYNAMIC_INDEX or None in values:
+                return False
+            size = shape[dim]
+            if kind == SliceSpec.FIXED:
+                if not 0 <= values[0] < size:
+                    return False
+                continue
+            start, count = values[0], values[1]
+            step = values[2] if kind == SliceSpec.STRIDED else 1
+            if count < 0 or (count > 1 and step == 0):
+                return False
+            if count and not (0 <= start < size and 0 <= start + (count - 1) * step < size):
+                return False
+        return True
 
 
 @irdl_op_definition

@@ -5,7 +5,10 @@ the library, `soacc-run` and `soacc-opt` compile alike.
 Today it simplifies the program, fuses combinators, moves host code to the device where
 that saves synchronous reads, makes memory explicit, merges memory blocks and outlines
 kernels: canonicalize, cse, soac-fusion, reduce-device-syncs, merge-gpu-bodies,
-convert-soac-to-mem, hoist-allocations, short-circuit, memory-reuse, convert-mem-to-gpu.
+convert-soac-to-mem, hoist-allocations, short-circuit, memory-reuse, convert-mem-to-gpu,
+and canonicalize and cse again on the level-3 program (the lowerings leave index
+arithmetic of constants inside loops, which the host code would otherwise redo in
+every iteration).
 The optimisations of the design join it as they are written, each with a switch here
 (`fusion=false` leaves soac-fusion out, `syncs=false` reduce-device-syncs and
 merge-gpu-bodies, `memory=false` memory block merging); transfer fusion, forks and
@@ -21,7 +24,11 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
 
 STAGES = "canonicalize,cse,convert-soac-to-mem,convert-mem-to-gpu"
-"""The passes it runs, in order (with every optimisation switched off)."""
+"""The passes it runs down to level 3, in order (with every optimisation switched off)."""
+
+LEVEL3_CLEANUP = "canonicalize,cse,licm"
+"""After convert-mem-to-gpu: folds and merges the lowerings' constants, on the host and
+in the kernels."""
 
 MEMORY = "hoist-allocations,short-circuit,memory-reuse"
 """Memory block merging (issue 7), right after convert-soac-to-mem."""
@@ -44,7 +51,12 @@ class SoaccPipelinePass(ModulePass):
 
     def stages(self) -> str:
         """The passes this configuration runs, in order."""
-        stages = STAGES.split(",")
+        return f"{self.level2_stages()},convert-mem-to-gpu,{LEVEL3_CLEANUP}"
+
+    def level2_stages(self) -> str:
+        """The passes before convert-mem-to-gpu: the same program at level 2, which the
+        reference executor runs."""
+        stages = STAGES.removesuffix(",convert-mem-to-gpu").split(",")
         at = stages.index("cse") + 1
         if self.syncs:
             stages[at:at] = ["reduce-device-syncs", "merge-gpu-bodies"]

@@ -920,3 +920,53 @@ def test_gpu_body_outputs_on_two_devices_fail():
 def test_bad_memory_spaces_fail(kind: str, device: int):
     with pytest.raises(VerifyException):
         MemorySpaceAttr(kind, device)
+
+
+# --------------------------------------------------------------------------------------
+# Speculation: views and slices are checked when made, so they may fail
+# --------------------------------------------------------------------------------------
+
+SPECULATION = """
+func.func @f(%n: index, %i: index, %k: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c16 = arith.constant 16 : index
+  %blk = mem.alloc %c16 : !mem.block<device>
+  %dyn = mem.alloc %k : !mem.block<device>
+  scf.for %j = %c0 to %n step %c1 {
+    %fits = mem.view %blk[%c0] : !mem.block<device> -> memref<1x2xi64, strided<[?, ?], offset: ?>, #mem.space<device>>
+    %row = mem.slice %fits[%c0] : memref<1x2xi64, strided<[?, ?], offset: ?>, #mem.space<device>> -> memref<2xi64, strided<[?], offset: ?>, #mem.space<device>>
+    %some_row = mem.slice %fits[%i] : memref<1x2xi64, strided<[?, ?], offset: ?>, #mem.space<device>> -> memref<2xi64, strided<[?], offset: ?>, #mem.space<device>>
+    %past = mem.slice %fits[%c2] : memref<1x2xi64, strided<[?, ?], offset: ?>, #mem.space<device>> -> memref<2xi64, strided<[?], offset: ?>, #mem.space<device>>
+    %of_dyn = mem.view %dyn[%c0] : !mem.block<device> -> memref<2xi64, strided<[?], offset: ?>, #mem.space<device>>
+    %cols = mem.slice %row[%c0:%c2] : memref<2xi64, strided<[?], offset: ?>, #mem.space<device>> -> memref<?xi64, strided<[?], offset: ?>, #mem.space<device>>
+    %none = mem.slice %row[%c2:%c0] : memref<2xi64, strided<[?], offset: ?>, #mem.space<device>> -> memref<?xi64, strided<[?], offset: ?>, #mem.space<device>>
+  }
+  func.return
+}
+"""
+
+
+def test_views_and_slices_are_speculatable_only_where_they_surely_fit():
+    """xDSL's licm moves ops that have no memory effect and are speculatable: a view or
+    slice only when its run-time check provably passes (a loop that does not run must
+    not fail on a view it would never have made). Each op here is loop-invariant."""
+    from xdsl.dialects.scf import Scf
+    from xdsl.traits import is_side_effect_free, is_speculatable
+    from xdsl.transforms.loop_invariant_code_motion import LoopInvariantCodeMotionPass
+
+    ctx = make_context()
+    ctx.load_dialect(Scf)
+    module = Parser(ctx, SPECULATION).parse_module()
+    module.verify()
+    ops = {op.results[0].name_hint: op for op in module.walk() if isinstance(op, ViewOp | SliceOp)}
+    assert all(is_side_effect_free(op) for op in ops.values())
+    speculatable = {name for name, op in ops.items() if is_speculatable(op)}
+    # %past: row 2 of 1; %some_row: a row not known; %of_dyn: a block of unknown size;
+    # %cols slices a row made in the loop, but the row itself fits: it moves too
+    assert speculatable == {"fits", "row", "cols", "none"}
+    LoopInvariantCodeMotionPass().apply(ctx, module)
+    loop = next(op for op in module.walk() if op.name == "scf.for")
+    inside = {op.results[0].name_hint for op in loop.walk() if isinstance(op, ViewOp | SliceOp)}
+    assert inside == {"some_row", "past", "of_dyn"}

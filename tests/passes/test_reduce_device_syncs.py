@@ -159,7 +159,7 @@ def test_on_the_gpu_the_same_results_and_reads(program):
     size = getattr(program.definition, "SMALL_SIZE", 7)
     args = program.make_inputs(np.random.default_rng(1), size)
     expected = program.reference(*args)
-    cpu = compiled(program.program_path, SoaccPipelinePass().stages().removesuffix(",convert-mem-to-gpu"))
+    cpu = compiled(program.program_path, SoaccPipelinePass().level2_stages())
     cpu.main(*args)
     for pipeline in ("soacc-pipeline", "soacc-pipeline{syncs=false}"):
         gpu = soacc.compile(program.program_path, backend="cuda", pipeline=pipeline)

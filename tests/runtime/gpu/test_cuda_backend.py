@@ -20,7 +20,7 @@ pytestmark = pytest.mark.gpu
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = load_examples(ROOT / "examples")
 LEVEL3 = "soacc-pipeline"  # what the cuda backend runs
-LEVEL2 = SoaccPipelinePass().stages().removesuffix(",convert-mem-to-gpu")  # the same program before kernels
+LEVEL2 = SoaccPipelinePass().level2_stages()  # the same program before kernels
 
 
 def counters(program: soacc.Program) -> dict:
