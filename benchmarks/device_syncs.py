@@ -7,8 +7,11 @@ counted over the same run on the CPU reference executor), the scalar host-to-dev
 writes, the host-to-device transfers (array literals built on the host are one each, the
 arguments too), the kernel launches, and the median run time over `--repeat` runs, with
 the passes off and on; then the speedup (time off / time on) and its arithmetic mean
-over the programs (as the study averages its per-program ratios). Results are checked
-against the NumPy definition, off and on.
+over the programs (as the study averages its per-program ratios). The run time is the
+whole call, the arguments' upload and the results' download included (the study's
+`futhark bench` leaves them out); on the GPU the last column is the device time of the
+call's kernels (one profiled run), which shows what the passes change on the device.
+Results are checked against the NumPy definition, off and on.
 
     python benchmarks/device_syncs.py                         # on the GPU (PyCUDA)
     python benchmarks/device_syncs.py --backend numpy --small # on the CPU, small sizes
@@ -38,8 +41,8 @@ PIPELINES = {
     # reference executor, soacc-pipeline's stages down to level 2 (fusion included)
     "cuda": ("soacc-pipeline{syncs=false}", "soacc-pipeline"),
     "numpy": (
-        SoaccPipelinePass(syncs=False).stages().removesuffix(",convert-mem-to-gpu"),
-        SoaccPipelinePass().stages().removesuffix(",convert-mem-to-gpu"),
+        SoaccPipelinePass(syncs=False).level2_stages(),
+        SoaccPipelinePass().level2_stages(),
     ),
 }
 
@@ -65,9 +68,9 @@ def cut_bound(source: str, args) -> int:
     return count_executions(module, "main", args, points)
 
 
-def measure(program, args, repeat: int) -> tuple[object, dict, float]:
-    """The result and statistics of one run, and the median time of `repeat` runs after
-    a warm-up."""
+def measure(program, args, repeat: int) -> tuple[object, dict, float, float | None]:
+    """The result and statistics of one run, the median time of `repeat` runs after a
+    warm-up, and (on the GPU) the device time of all its kernels in one more run."""
     result = program.main(*args)
     stats = program.statistics.as_dict()
     times = []
@@ -75,7 +78,13 @@ def measure(program, args, repeat: int) -> tuple[object, dict, float]:
         start = time.perf_counter()
         program.main(*args)
         times.append(time.perf_counter() - start)
-    return result, stats, statistics.median(times)
+    kernels = None
+    if program.backend == "cuda":
+        program.profiling = True
+        program.main(*args)
+        program.profiling = False
+        kernels = sum((program.statistics.kernel_time_s or {}).values())
+    return result, stats, statistics.median(times), kernels
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
 
     header = (
         f"{'program':16} {'size':>9}  {'reads off>on':>13} {'bound':>6}  {'writes':>7}  {'h2d':>9}  "
-        f"{'launches':>11}  {'time off':>10} {'time on':>10} {'speedup':>8}  result"
+        f"{'launches':>11}  {'time off':>10} {'time on':>10} {'speedup':>8}  {'kernels off>on':>17}  result"
     )
     print(f"backend {options.backend}; median of {options.repeat} runs after a warm-up")
     print(header)
@@ -120,8 +129,8 @@ def main(argv: list[str] | None = None) -> int:
         expected = p.reference(*args)
         off = soacc.compile(p.program_path, backend=options.backend, pipeline=off_pipeline)
         on = soacc.compile(p.program_path, backend=options.backend, pipeline=on_pipeline)
-        got_off, s_off, t_off = measure(off, args, options.repeat)
-        got_on, s_on, t_on = measure(on, args, options.repeat)
+        got_off, s_off, t_off, k_off = measure(off, args, options.repeat)
+        got_on, s_on, t_on, k_on = measure(on, args, options.repeat)
         problems = [
             f"{which}: {why}"
             for which, got in (("off", got_off), ("on", got_on))
@@ -137,11 +146,12 @@ def main(argv: list[str] | None = None) -> int:
             a, b = s_off[key], s_on[key]
             return f"{a}>{b}"
 
+        kernel_times = "-" if k_off is None else f"{k_off * 1e3:.2f}>{k_on * 1e3:.2f}ms"
         h2d = f"{s_off['copies']['host->device']['count']}>{s_on['copies']['host->device']['count']}"
         print(
             f"{p.name:16} {size:>9}  {pair('sync_reads'):>13} {bound:>6}  {pair('scalar_writes'):>7}  {h2d:>9}  "
             f"{pair('kernel_launches'):>11}  {t_off * 1e3:>8.2f}ms {t_on * 1e3:>8.2f}ms {speedup:>7.2f}x  "
-            f"{'; '.join(problems) or 'ok'}"
+            f"{kernel_times:>17}  {'; '.join(problems) or 'ok'}"
         )
     if speedups:
         mean = sum(s for s, _ in speedups) / len(speedups)

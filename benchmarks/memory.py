@@ -18,7 +18,8 @@ all with soac-fusion, as in the default pipeline, or all without (`--no-fusion`)
 and the table gives, per configuration: the peak of live device bytes, the number of
 device allocations, of device-to-device copies, the bytes allocated in all, the best
 run time of --repeat runs (after one untimed run whose results are checked against
-the reference), and whether the results agree with the reference. The reduction in %
+the reference), on the GPU the device time of the call's kernels (one more run,
+profiled), and whether the results agree with the reference. The reduction in %
 is against `off`.
 
 Blocks are freed at their last use by both backends, which is stricter than the
@@ -50,20 +51,17 @@ ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = ROOT / "benchmarks" / "memory"
 EXAMPLES = ROOT / "examples"
 
-LEVEL3 = "convert-mem-to-gpu"
-
-
 def pipelines(backend: str, fusion: bool = True) -> dict[str, str]:
     """The three configurations' pipelines; the reference executor runs level 2."""
-    on = SoaccPipelinePass(fusion=fusion).stages()
-    configurations = {
-        "off": SoaccPipelinePass(fusion=fusion, memory=False).stages(),
+    def stages(p: SoaccPipelinePass) -> str:
+        return p.level2_stages() if backend == "numpy" else p.stages()
+
+    on = stages(SoaccPipelinePass(fusion=fusion))
+    return {
+        "off": stages(SoaccPipelinePass(fusion=fusion, memory=False)),
         "on": on,
         "linear": on.replace("memory-reuse", "memory-reuse{strategy=linear-scan}"),
     }
-    if backend == "numpy":
-        configurations = {k: v.replace("," + LEVEL3, "") for k, v in configurations.items()}
-    return configurations
 
 
 @dataclass
@@ -73,6 +71,7 @@ class Measurement:
     copies: int
     allocated: int
     seconds: float
+    kernel_seconds: float | None
     scope_peak: int | None
     check: str
 
@@ -90,6 +89,7 @@ def measure(example: Example, pipeline: str, backend: str, size: int, repeat: in
         copies=statistics.copies["device->device"].count,
         allocated=device.bytes_allocated,
         seconds=float("inf"),
+        kernel_seconds=None,
         scope_peak=None,
         check="ok" if why is None else "MISMATCH: " + why,
     )
@@ -97,6 +97,11 @@ def measure(example: Example, pipeline: str, backend: str, size: int, repeat: in
         started = time.perf_counter()
         as_tuple(program.main(*args))
         measured.seconds = min(measured.seconds, time.perf_counter() - started)
+    if backend == "cuda":  # the device time of the call's kernels, in one more run
+        program.profiling = True
+        program.main(*args)
+        program.profiling = False
+        measured.kernel_seconds = sum((program.statistics.kernel_time_s or {}).values())
     if backend == "numpy":
         scoped = ReferenceExecutor(program.module, free_at_last_use=False)
         scoped.call("main", program.entry("main").check_arguments(args))
@@ -131,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     header = (
         f"{'program':18} {'size':>6} {'config':6} {'peak B':>11} {'peak':>7} "
         f"{'scope peak B':>12} {'scope':>7} {'allocs':>6} {'copies':>6} "
-        f"{'allocated B':>12} {'time ms':>9}  check"
+        f"{'allocated B':>12} {'time ms':>9} {'kernels ms':>10}  check"
     )
     print(header)
     print("-" * len(header))
@@ -157,12 +162,13 @@ def main(argv: list[str] | None = None) -> int:
             if baseline is not None and baseline.peak:
                 reductions[config].append((baseline.peak - m.peak) / baseline.peak)
             scope = "" if m.scope_peak is None else str(m.scope_peak)
+            kernels = "-" if m.kernel_seconds is None else f"{m.kernel_seconds * 1e3:.2f}"
             peak_cut = reduction(baseline.peak, m.peak) if baseline else ""
             scope_cut = reduction(baseline.scope_peak, m.scope_peak) if baseline else ""
             print(
                 f"{program.name:18} {size:>6} {config:6} {m.peak:>11} {peak_cut:>7} "
                 f"{scope:>12} {scope_cut:>7} {m.allocations:>6} "
-                f"{m.copies:>6} {m.allocated:>12} {m.seconds * 1e3:>9.2f}  {m.check}",
+                f"{m.copies:>6} {m.allocated:>12} {m.seconds * 1e3:>9.2f} {kernels:>10}  {m.check}",
                 flush=True,
             )
     print()
