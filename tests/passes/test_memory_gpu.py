@@ -13,6 +13,7 @@ import pytest
 from random_memory_programs import inputs, program
 
 import soacc
+from soacc.passes.soacc_pipeline import SoaccPipelinePass
 from soacc.tools.examples import load_examples, mismatch
 
 pytestmark = pytest.mark.gpu
@@ -20,8 +21,16 @@ pytestmark = pytest.mark.gpu
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = load_examples(ROOT / "examples")
 ON, OFF = "soacc-pipeline", "soacc-pipeline{memory=false}"
-LEVEL2 = "canonicalize,cse,soac-fusion,convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse"
-"""What soacc-pipeline runs before the kernels."""
+LEVEL2 = SoaccPipelinePass().level2_stages()
+"""What soacc-pipeline runs before the kernels (reduce-device-syncs included: it changes
+what is copied)."""
+GPU_RTOL = GPU_ATOL = 1e-5
+"""Against the reference executor: nvcc contracts a*b+c into one fused multiply-add, which
+rounds once where NumPy rounds twice, and reductions on the GPU add in another order, so
+float32 results differ in the last bits, and relatively more where terms cancel (the
+random programs' inputs are of magnitude 1); with the passes on and off too, as a
+reduction takes 16-byte loads only where its input is aligned, which where blocks are
+merged can change. A wrong merge gives other elements or garbage, far outside this."""
 
 
 def copies(args):
@@ -45,11 +54,11 @@ def check(source, args_list, rtol: float, atol: float) -> None:
     cpu = soacc.compile(source, backend="numpy", pipeline=LEVEL2)
     for k, args in enumerate(args_list):
         got = on.main(*copies(args))
-        assert mismatch(got, cpu.main(*copies(args)), rtol, atol) is None
+        assert mismatch(got, cpu.main(*copies(args)), max(rtol, GPU_RTOL), max(atol, GPU_ATOL)) is None
         assert on.statistics.copies == cpu.statistics.copies
         if off is None:
             continue
-        assert mismatch(got, off.main(*copies(args)), rtol, atol) is None
+        assert mismatch(got, off.main(*copies(args)), max(rtol, GPU_RTOL), max(atol, GPU_ATOL)) is None
         (a_on, c_on), (a_off, c_off) = device(on), device(off)
         if k == len(args_list) - 1:
             assert a_on <= a_off and c_on <= c_off
