@@ -68,23 +68,31 @@ def cut_bound(source: str, args) -> int:
     return count_executions(module, "main", args, points)
 
 
-def measure(program, args, repeat: int) -> tuple[object, dict, float, float | None]:
-    """The result and statistics of one run, the median time of `repeat` runs after a
-    warm-up, and (on the GPU) the device time of all its kernels in one more run."""
-    result = program.main(*args)
-    stats = program.statistics.as_dict()
-    times = []
+def measure(programs, args, repeat: int) -> list[tuple[object, dict, float, float | None]]:
+    """For each program: the result and statistics of one run, the median time of
+    `repeat` runs after a warm-up, and (on the GPU) the device time of all its kernels
+    in one more run. The programs' timed runs alternate, so that drift in the
+    machine's speed (another process, clocks) falls on all of them alike."""
+    firsts = []
+    for program in programs:
+        result = program.main(*args)
+        firsts.append((result, program.statistics.as_dict()))
+    times: list[list[float]] = [[] for _ in programs]
     for _ in range(repeat):
-        start = time.perf_counter()
-        program.main(*args)
-        times.append(time.perf_counter() - start)
-    kernels = None
-    if program.backend == "cuda":
-        program.profiling = True
-        program.main(*args)
-        program.profiling = False
-        kernels = sum((program.statistics.kernel_time_s or {}).values())
-    return result, stats, statistics.median(times), kernels
+        for program, samples in zip(programs, times):
+            start = time.perf_counter()
+            program.main(*args)
+            samples.append(time.perf_counter() - start)
+    measured = []
+    for program, (result, stats), samples in zip(programs, firsts, times):
+        kernels = None
+        if program.backend == "cuda":
+            program.profiling = True
+            program.main(*args)
+            program.profiling = False
+            kernels = sum((program.statistics.kernel_time_s or {}).values())
+        measured.append((result, stats, statistics.median(samples), kernels))
+    return measured
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -116,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{'program':16} {'size':>9}  {'reads off>on':>13} {'bound':>6}  {'writes':>7}  {'h2d':>9}  "
         f"{'launches':>11}  {'time off':>10} {'time on':>10} {'speedup':>8}  {'kernels off>on':>17}  result"
     )
-    print(f"backend {options.backend}; median of {options.repeat} runs after a warm-up")
+    print(f"backend {options.backend}; median of {options.repeat} runs after a warm-up, off and on alternating")
     print(header)
     print("-" * len(header))
     speedups = []
@@ -129,8 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         expected = p.reference(*args)
         off = soacc.compile(p.program_path, backend=options.backend, pipeline=off_pipeline)
         on = soacc.compile(p.program_path, backend=options.backend, pipeline=on_pipeline)
-        got_off, s_off, t_off, k_off = measure(off, args, options.repeat)
-        got_on, s_on, t_on, k_on = measure(on, args, options.repeat)
+        (got_off, s_off, t_off, k_off), (got_on, s_on, t_on, k_on) = measure([off, on], args, options.repeat)
         problems = [
             f"{which}: {why}"
             for which, got in (("off", got_off), ("on", got_on))
