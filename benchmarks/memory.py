@@ -76,36 +76,53 @@ class Measurement:
     check: str
 
 
-def measure(example: Example, pipeline: str, backend: str, size: int, repeat: int) -> Measurement:
+def measure(example: Example, pipelines: dict[str, str], backend: str, size: int, repeat: int) -> dict[str, Measurement | SoaccError]:
+    """Each configuration's counts (of its first run, whose results are checked), the best
+    of `repeat` timed runs, the configurations' runs alternating so that drift in the
+    machine's speed falls on all alike, and on the GPU the device time of its kernels
+    (one more run, profiled); a configuration that does not compile gives its error."""
     args = example.make_inputs(np.random.default_rng(0), size)
-    program = soacc.compile(example.program_path, backend=backend, pipeline=pipeline)
-    got = program.main(*args)
-    why = mismatch(got, example.reference(*args), example.rtol, example.atol)
-    statistics = program.statistics
-    device = statistics.space("device")
-    measured = Measurement(
-        peak=device.peak_bytes,
-        allocations=device.allocations,
-        copies=statistics.copies["device->device"].count,
-        allocated=device.bytes_allocated,
-        seconds=float("inf"),
-        kernel_seconds=None,
-        scope_peak=None,
-        check="ok" if why is None else "MISMATCH: " + why,
-    )
+    programs: dict[str, soacc.Program] = {}
+    measured: dict[str, Measurement | SoaccError] = {}
+    for config, pipeline in pipelines.items():
+        print(f"{example.name} {config} ...", file=sys.stderr, flush=True)
+        try:
+            program = soacc.compile(example.program_path, backend=backend, pipeline=pipeline)
+            got = program.main(*args)
+        except SoaccError as error:
+            measured[config] = error
+            continue
+        why = mismatch(got, example.reference(*args), example.rtol, example.atol)
+        statistics = program.statistics
+        device = statistics.space("device")
+        programs[config] = program
+        measured[config] = Measurement(
+            peak=device.peak_bytes,
+            allocations=device.allocations,
+            copies=statistics.copies["device->device"].count,
+            allocated=device.bytes_allocated,
+            seconds=float("inf"),
+            kernel_seconds=None,
+            scope_peak=None,
+            check="ok" if why is None else "MISMATCH: " + why,
+        )
     for _ in range(repeat):
-        started = time.perf_counter()
-        as_tuple(program.main(*args))
-        measured.seconds = min(measured.seconds, time.perf_counter() - started)
-    if backend == "cuda":  # the device time of the call's kernels, in one more run
-        program.profiling = True
-        program.main(*args)
-        program.profiling = False
-        measured.kernel_seconds = sum((program.statistics.kernel_time_s or {}).values())
-    if backend == "numpy":
-        scoped = ReferenceExecutor(program.module, free_at_last_use=False)
-        scoped.call("main", program.entry("main").check_arguments(args))
-        measured.scope_peak = scoped.last_statistics.space("device").peak_bytes
+        for config, program in programs.items():
+            started = time.perf_counter()
+            as_tuple(program.main(*args))
+            m = measured[config]
+            m.seconds = min(m.seconds, time.perf_counter() - started)
+    for config, program in programs.items():
+        m = measured[config]
+        if backend == "cuda":
+            program.profiling = True
+            program.main(*args)
+            program.profiling = False
+            m.kernel_seconds = sum((program.statistics.kernel_time_s or {}).values())
+        else:
+            scoped = ReferenceExecutor(program.module, free_at_last_use=False)
+            scoped.call("main", program.entry("main").check_arguments(args))
+            m.scope_peak = scoped.last_statistics.space("device").peak_bytes
     return measured
 
 
@@ -146,15 +163,12 @@ def main(argv: list[str] | None = None) -> int:
         size = getattr(program.definition, "SMALL_SIZE" if options.small else "DEFAULT_SIZE", None)
         size = size if size is not None else program.default_size
         baseline: Measurement | None = None
-        for config, pipeline in configurations.items():
-            print(f"{program.name} {config} ...", file=sys.stderr, flush=True)
-            try:
-                m = measure(program, pipeline, options.backend, size, options.repeat)
-            except SoaccError as error:
+        for config, m in measure(program, configurations, options.backend, size, options.repeat).items():
+            if isinstance(m, SoaccError):
                 # (a program the passes leave unlowerable is a failure; one that does
                 # not lower without them either is only reported)
                 failures += config != "off"
-                print(f"{program.name:18} {size:>6} {config:6} ERROR: {str(error).splitlines()[0]}")
+                print(f"{program.name:18} {size:>6} {config:6} ERROR: {str(m).splitlines()[0]}")
                 continue
             if config == "off":
                 baseline = m
