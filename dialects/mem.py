@@ -46,6 +46,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import (
     Attribute,
+    BlockArgument,
     Dialect,
     Operation,
     ParametrizedAttribute,
@@ -708,7 +709,9 @@ class MapOp(IRDLOperation):
     The lambda's parameters are the input rows followed by the output rows of the
     array-valued outputs (views it may write in place); it yields one value per output:
     a scalar, or a row view that is copied into the output row (no copy when it is that
-    output row).
+    output row). An `indexed` map's lambda takes the row number i last (an index), as a
+    map over `iota n` would read it without the array (fuse-iota makes them); it may
+    then have no inputs at all, and its outputs give the row count.
 
     ```mlir
     mem.map ins(%a, %b : memref<...>, memref<...>) outs(%c : memref<...>) {
@@ -716,34 +719,51 @@ class MapOp(IRDLOperation):
       %s = arith.addf %x, %y : f32
       mem.yield %s : f32
     }
+    mem.map ins(%a : memref<...>) outs(%c : memref<...>) indexed {
+    ^bb0(%x: f32, %i: index):
+      ...
+    }
     ```
     """
 
     name = "mem.map"
     inputs = var_operand_def(MemRefType)
     outputs = var_operand_def(MemRefType)
+    indexed = opt_prop_def(UnitAttr)
     body = region_def("single_block")
     traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    assembly_format = _DPS_FORMAT + " attr-dict-with-keyword $body"
+    assembly_format = _DPS_FORMAT + " (`indexed` $indexed^)? attr-dict-with-keyword $body"
 
-    def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue], body: Region):
-        super().__init__(operands=[inputs, outputs], regions=[body])
+    def __init__(self, inputs: Sequence[SSAValue], outputs: Sequence[SSAValue], body: Region, indexed: bool = False):
+        super().__init__(
+            operands=[inputs, outputs], regions=[body], properties={"indexed": UnitAttr() if indexed else None}
+        )
 
     @staticmethod
-    def lambda_params(inputs: Sequence[Attribute], outputs: Sequence[Attribute]) -> list[Attribute]:
+    def lambda_params(inputs: Sequence[Attribute], outputs: Sequence[Attribute], indexed: bool = False) -> list[Attribute]:
         rows_out = [row_view_type(t) for t in outputs if t.get_num_dims() > 1]
-        return [row_view_type(t) for t in inputs] + rows_out
+        return [row_view_type(t) for t in inputs] + rows_out + ([IndexType()] if indexed else [])
+
+    @property
+    def row_index(self) -> BlockArgument | None:
+        """The lambda's row-number parameter (the last) of an indexed map."""
+        return self.body.block.args[-1] if self.indexed is not None else None
+
+    @property
+    def rows_of(self) -> SSAValue:
+        """An array whose outer size is the map's row count."""
+        return (*self.inputs, *self.outputs)[0]
 
     def verify_(self) -> None:
-        if not self.inputs:
-            raise VerifyException("mem.map needs at least one input array")
+        if not self.inputs and (self.indexed is None or not self.outputs):
+            raise VerifyException("mem.map needs at least one input array (an indexed map: one input or output)")
         ins = [check_view(f"mem.map input {i}", v.type, rank_at_least=1, device=True) for i, v in enumerate(self.inputs)]
         outs = [check_view(f"mem.map output {i}", v.type, rank_at_least=1, device=True) for i, v in enumerate(self.outputs)]
         _check_same_outer("mem.map input/output", [*ins, *outs])
         _check_kernel_space(self, [*self.inputs, *self.outputs])
         check_lambda(
-            self, self.body, MapOp.lambda_params(ins, outs), [row_view_type(t) for t in outs], YieldOp
+            self, self.body, MapOp.lambda_params(ins, outs, self.indexed is not None), [row_view_type(t) for t in outs], YieldOp
         )
 
 

@@ -247,6 +247,8 @@ def build_map_kernel(op: mem.MapOp, name: str, plan: ScratchPlan | None = None) 
             body.values[param] = body.element_or_row(Row(view, ()), i)
         for param, view in zip(lam.args[k:], array_outs):
             body.values[param] = Row(view, (i,))
+        if op.row_index is not None:
+            body.values[op.row_index] = i
         body.translate_block(lam)
         for value, view in zip(lam.last_op.operands, out_params):
             body.store(body.values[value], Row(view, ()), i, op)
@@ -255,7 +257,8 @@ def build_map_kernel(op: mem.MapOp, name: str, plan: ScratchPlan | None = None) 
 
     body = KernelBody(b, values)
     bind_scratch(b, body, plan, block.args[len(operands) + 1 :], first)
-    width = shared_vector_width(op.inputs, op.outputs, op.body) if plan is None else None
+    # (an indexed map takes its rows one by one: a vector of rows has no one row number)
+    width = shared_vector_width(op.inputs, op.outputs, op.body) if plan is None and op.indexed is None else None
     if width is None:
         rows(b, first, body)
     else:
@@ -362,7 +365,7 @@ def _one_kernel(build, rows_of, allocates: bool = False):
             blocks = grid_blocks(b, needed, plan)
             gpu_launch(b, name, blocks, [*operands, rows, *scratch_operands(b, plan, blocks, k)])
 
-        if isinstance(k, mem.MapOp) and plan is None and lower_segmented_map(k, name, b, add_kernel, launch):
+        if isinstance(k, mem.MapOp) and plan is None and k.indexed is None and lower_segmented_map(k, name, b, add_kernel, launch):
             return
         launch(b)
 
@@ -370,7 +373,7 @@ def _one_kernel(build, rows_of, allocates: bool = False):
 
 
 _LOWERINGS = {
-    mem.MapOp: ("map", _one_kernel(build_map_kernel, lambda k: k.inputs[0], allocates=True)),
+    mem.MapOp: ("map", _one_kernel(build_map_kernel, lambda k: k.rows_of, allocates=True)),
     mem.IotaOp: ("iota", _one_kernel(build_iota_kernel, lambda k: k.output)),
     mem.FillOp: ("fill", _one_kernel(build_fill_kernel, lambda k: k.output)),
     mem.ScatterOp: ("scatter", _one_kernel(build_scatter_kernel, lambda k: k.indices)),

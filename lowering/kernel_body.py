@@ -300,11 +300,13 @@ class KernelBody:
                 self.values[param] = self.element_or_row(source, j)
             for param, out in zip(body.args[k:], array_outs):
                 self.values[param] = Row(out.view, (*out.prefix, j))
+            if op.row_index is not None:
+                self.values[op.row_index] = j
             self.translate_block(body)
             for value, out in zip(body.last_op.operands, outs):
                 self.store(self.values[value], out, j, op)
 
-        self.loop(self.dim(ins[0], 0), row_body)
+        self.loop(self.dim((*ins, *outs)[0], 0), row_body)
 
     def apply_operator(self, region: Region, left: Sequence[SSAValue], right: Sequence[SSAValue]) -> list[SSAValue]:
         block = region.block

@@ -257,8 +257,10 @@ class MemFunctions(InterpreterFunctions):
             raise ExecutionError(f"inputs and outputs have different outer sizes {sorted(sizes)}")
         n = sizes.pop()
         row_outputs = [o for o, v in zip(outputs, op.outputs) if v.type.get_num_dims() > 1]
+        # an indexed map's row number: lane i of this map's lane axis is i
+        index = [np.arange(n, dtype=np.int64).reshape((1,) * axis + (n,))] if op.indexed is not None else []
         with _kernel(interpreter), nested_lanes(interpreter, n, op.body):
-            results = interpreter.run_ssacfg_region(op.body, (*inputs, *row_outputs), "mem.map")
+            results = interpreter.run_ssacfg_region(op.body, (*inputs, *row_outputs, *index), "mem.map")
         for out, value in zip(outputs, results):
             if value is out:
                 continue  # the row was built in place

@@ -1,5 +1,5 @@
-// RUN: soacc-opt %s -p convert-soac-to-mem,convert-mem-to-gpu --split-input-file | filecheck %s
-// RUN: soacc-opt %s -p convert-soac-to-mem,convert-mem-to-gpu -t cuda --split-input-file | filecheck %s --check-prefix=CUDA
+// RUN: soacc-opt %s -p convert-soac-to-mem,fuse-iota,convert-mem-to-gpu --split-input-file | filecheck %s
+// RUN: soacc-opt %s -p convert-soac-to-mem,fuse-iota,convert-mem-to-gpu -t cuda --split-input-file | filecheck %s --check-prefix=CUDA
 
 // A map over arrays of scalars of one vector width: where every input and output is
 // contiguous and 16-byte aligned (tested in the kernel), each thread takes groups of
@@ -56,3 +56,28 @@ func.func @main(%a: tensor<?xf32>) -> tensor<?xf64> {
 // CHECK-NOT:    soacc_gpu.vectorizable
 // CHECK:        scf.for %row
 // CHECK:      }) {sym_name = "map0"}
+
+// -----
+
+// An indexed map (fuse-iota made it from `map f (iota n)`): the kernel has no input
+// array for the iota; the lambda's row number is the grid-stride loop's row, and rows
+// go one at a time (a vector of rows has no one row number). The row count is the
+// output's size.
+// CHECK:       func.func @main(%n: index)
+// CHECK:         [[ROWS:%[0-9]+]] = mem.size %ys[0]
+// CHECK:         "gpu.launch_func"({{.*}}, %ys, [[ROWS]]) <{kernel = @kernels::@map0
+// CHECK:       "gpu.func"()
+// CHECK-NOT:     soacc_gpu.vector_load
+// CHECK:         scf.for %row = {{%[0-9]+}} to %rows step {{%[0-9]+}} {
+// CHECK-NEXT:      %j = arith.muli %row, %row : index
+// CHECK-NEXT:      memref.store %j, %ys[%row]
+// CUDA:        extern "C" __global__ void map0(long long* __restrict__ ys, long long ys_offset, long long ys_size0, long long ys_stride0, long long rows)
+func.func @main(%n: index) -> tensor<?xindex> {
+  %is = soac.iota %n : tensor<?xindex>
+  %ys = soac.map(%is) : (tensor<?xindex>) -> tensor<?xindex> {
+  ^bb0(%i: index):
+    %j = arith.muli %i, %i : index
+    soac.yield %j : index
+  }
+  func.return %ys : tensor<?xindex>
+}

@@ -352,6 +352,18 @@ func.func @map_no_inputs(%o: memref<?xf32, strided<[?], offset: ?>, #mem.space<d
 
 // -----
 
+func.func @map_indexed_without_row_number(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %o: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+  mem.map ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%o : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) indexed {
+  ^bb0(%x: f32):
+    mem.yield %x : f32
+  }
+  func.return
+}
+
+// CHECK: mem.map lambda parameters are (f32); expected (f32, index)
+
+// -----
+
 func.func @map_0d_input(%a: memref<f32, strided<[], offset: ?>, #mem.space<device>>, %o: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
   mem.map ins(%a : memref<f32, strided<[], offset: ?>, #mem.space<device>>) outs(%o : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
   ^bb0(%x: f32):

@@ -203,6 +203,39 @@ func.func @map_two_inputs_two_outputs(%a: memref<?xf32, strided<[?], offset: ?>,
   func.return
 }
 
+// mem.map indexed: the lambda takes the row number last; the first map has no inputs
+// (its output gives the row count).
+
+// CHECK-NEXT:   func.func @map_indexed(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %o: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+// CHECK-NEXT:     mem.map ins(:) outs(%o : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) indexed {
+// CHECK-NEXT:     ^bb0(%i: index):
+// CHECK-NEXT:       %k = arith.index_cast %i : index to i32
+// CHECK-NEXT:       %f = arith.sitofp %k : i32 to f32
+// CHECK-NEXT:       mem.yield %f : f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     mem.map ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%o : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) indexed {
+// CHECK-NEXT:     ^bb0(%x: f32, %j: index):
+// CHECK-NEXT:       mem.yield %x : f32
+// CHECK-NEXT:     }
+// CHECK-NEXT:     func.return
+// CHECK-NEXT:   }
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "map_indexed"
+// CHECK-GENERIC:       "mem.map"(%o) <{indexed, operandSegmentSizes = array<i32: 0, 1>}> ({
+// CHECK-GENERIC:       "mem.map"(%a, %o) <{indexed, operandSegmentSizes = array<i32: 1, 1>}> ({
+func.func @map_indexed(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %o: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+  mem.map ins(:) outs(%o : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) indexed {
+  ^bb0(%i: index):
+    %k = arith.index_cast %i : index to i32
+    %f = arith.sitofp %k : i32 to f32
+    mem.yield %f : f32
+  }
+  mem.map ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%o : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) indexed {
+  ^bb0(%x: f32, %j: index):
+    mem.yield %x : f32
+  }
+  func.return
+}
+
 // mem.map with a 2-D output: the lambda gets the output row as a parameter (after the
 // input rows) and yields it; the second map yields an input row (copied to the output).
 
