@@ -47,6 +47,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return MergeGpuBodiesPass
 
+    def get_fuse_iota() -> type[ModulePass]:
+        from soacc.passes.fuse_iota import FuseIotaPass
+
+        return FuseIotaPass
+
     def get_soacc_pipeline() -> type[ModulePass]:
         from soacc.passes.soacc_pipeline import SoaccPipelinePass
 
@@ -56,6 +61,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-soac-to-mem": get_convert_soac_to_mem,
         "convert-mem-to-gpu": get_convert_mem_to_gpu,
         "soac-fusion": get_soac_fusion,
+        "fuse-iota": get_fuse_iota,
         "soacc-pipeline": get_soacc_pipeline,
         "reduce-device-syncs": get_reduce_device_syncs,
         "merge-gpu-bodies": get_merge_gpu_bodies,

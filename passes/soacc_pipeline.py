@@ -5,12 +5,12 @@ the library, `soacc-run` and `soacc-opt` compile alike.
 Today it simplifies the program, fuses combinators, moves host code to the device where
 that saves synchronous reads, makes memory explicit, merges memory blocks and outlines
 kernels: canonicalize, cse, soac-fusion, reduce-device-syncs, merge-gpu-bodies,
-convert-soac-to-mem, hoist-allocations, short-circuit, memory-reuse, convert-mem-to-gpu,
-and canonicalize and cse again on the level-3 program (the lowerings leave index
-arithmetic of constants inside loops, which the host code would otherwise redo in
-every iteration).
+convert-soac-to-mem, fuse-iota, hoist-allocations, short-circuit, memory-reuse,
+convert-mem-to-gpu, and then canonicalize, cse and licm on the level-3 program (the
+lowerings leave index arithmetic of constants, and views that do not change, inside
+loops, which the host code would otherwise redo in every iteration).
 The optimisations of the design join it as they are written, each with a switch here
-(`fusion=false` leaves soac-fusion out, `syncs=false` reduce-device-syncs and
+(`fusion=false` leaves soac-fusion and fuse-iota out, `syncs=false` reduce-device-syncs and
 merge-gpu-bodies, `memory=false` memory block merging); transfer fusion, forks and
 several devices are to come.
 """
@@ -41,7 +41,7 @@ class SoaccPipelinePass(ModulePass):
     name = "soacc-pipeline"
 
     fusion: bool = True
-    """soac-fusion after canonicalize,cse."""
+    """soac-fusion after canonicalize,cse, and fuse-iota after convert-soac-to-mem."""
 
     syncs: bool = True
     """reduce-device-syncs and merge-gpu-bodies after fusion's place."""
@@ -62,8 +62,10 @@ class SoaccPipelinePass(ModulePass):
             stages[at:at] = ["reduce-device-syncs", "merge-gpu-bodies"]
         if self.fusion:
             stages.insert(at, "soac-fusion")
+        if self.fusion:
+            stages.insert(stages.index("convert-soac-to-mem") + 1, "fuse-iota")
         if self.memory:
-            stages.insert(stages.index("convert-soac-to-mem") + 1, MEMORY)
+            stages.insert(stages.index("convert-soac-to-mem") + 1 + self.fusion, MEMORY)
         return ",".join(stages)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

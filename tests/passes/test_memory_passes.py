@@ -41,10 +41,10 @@ func.func @main(%ns: tensor<?xi32>) -> tensor<?xi32> {
 def test_the_pipeline_runs_them_after_bufferisation_and_memory_false_leaves_them_out():
     assert SoaccPipelinePass().stages() == (
         "canonicalize,cse,soac-fusion,reduce-device-syncs,merge-gpu-bodies,"
-        "convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse,convert-mem-to-gpu,canonicalize,cse,licm"
+        "convert-soac-to-mem,fuse-iota,hoist-allocations,short-circuit,memory-reuse,convert-mem-to-gpu,canonicalize,cse,licm"
     )
     assert SoaccPipelinePass(memory=False).stages() == (
-        "canonicalize,cse,soac-fusion,reduce-device-syncs,merge-gpu-bodies,convert-soac-to-mem,convert-mem-to-gpu,"
+        "canonicalize,cse,soac-fusion,reduce-device-syncs,merge-gpu-bodies,convert-soac-to-mem,fuse-iota,convert-mem-to-gpu,"
         "canonicalize,cse,licm"
     )
     counts = {}

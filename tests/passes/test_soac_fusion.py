@@ -189,13 +189,15 @@ def test_fusion_reaches_a_fixed_point(source):
 # --------------------------------------------------------------------------------------
 
 
-def test_pipeline_runs_fusion_after_canonicalize_and_cse_unless_switched_off():
+def test_pipeline_runs_fusion_after_canonicalize_and_cse_and_fuse_iota_after_bufferisation_unless_switched_off():
     from soacc.passes.soacc_pipeline import SoaccPipelinePass
 
     stages = SoaccPipelinePass().stages().split(",")
     assert stages[:3] == ["canonicalize", "cse", "soac-fusion"]
     assert "soac-fusion" not in SoaccPipelinePass(fusion=False).stages()
-    assert stages[3:] == SoaccPipelinePass(fusion=False).stages().split(",")[2:]
+    # fusion=false leaves fuse-iota (level 2) out too
+    assert [s for s in stages[3:] if s != "fuse-iota"] == SoaccPipelinePass(fusion=False).stages().split(",")[2:]
+    assert stages.index("fuse-iota") == stages.index("convert-soac-to-mem") + 1
 
 
 def _kernels(pipeline: str) -> list[str]:

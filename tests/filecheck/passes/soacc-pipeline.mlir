@@ -2,7 +2,8 @@
 // RUN: soacc-opt %s --split-input-file -p soacc-pipeline -t cuda | filecheck %s --check-prefix=CUDA
 // RUN: soacc-opt %s --split-input-file -p soacc-pipeline -t python | filecheck %s --check-prefix=HOST
 // soacc-pipeline runs canonicalize, cse, soac-fusion, reduce-device-syncs,
-// merge-gpu-bodies, convert-soac-to-mem, memory block merging, convert-mem-to-gpu, and
+// merge-gpu-bodies, convert-soac-to-mem, fuse-iota, memory block merging,
+// convert-mem-to-gpu, and
 // canonicalize, cse and licm on the level-3 program: the unused map is gone, the two
 // equal maps are one, memory is explicit, and the map is a kernel with its launch;
 // -t cuda prints the whole program's CUDA C.
