@@ -41,6 +41,9 @@ class Kernel:
         self.function.prepare(arg_format)
         self._pack = struct.Struct(arg_format).pack
         self._launch = self.function._launch_kernel
+        import pycuda.driver as cuda
+
+        self._errors = (cuda.Error, struct.error)  # (not imported per launch: launches are hot)
 
     @property
     def registers(self) -> int:
@@ -49,11 +52,9 @@ class Kernel:
         return self.function.get_attribute(cuda.function_attribute.NUM_REGS)
 
     def __call__(self, grid: tuple[int, ...], block: tuple[int, ...], *args, shared: int = 0, stream=None) -> None:
-        import pycuda.driver as cuda
-
         try:
             self._launch(grid, block, self._pack(*args), shared, stream)
-        except (cuda.Error, struct.error) as error:
+        except self._errors as error:
             raise ExecutionError(
                 f"launching kernel {self.name} of {self.program} failed: {error}"
             ) from None
