@@ -181,6 +181,18 @@ class _Migration:
             else:
                 block.insert_ops_before(reads, first)
 
+    def replace_by_one_row(self, op: Operation, value: SSAValue) -> None:
+        """`op`, whose one result is a one-element array of `value`, becomes a gpu_body
+        that yields `value` (its result is that one-row array)."""
+        body = Block()
+        body.add_op(soac.YieldOp(value))
+        gpu = soac.GpuBodyOp([op.results[0].type], Region(body))
+        op.parent_block().insert_op_before(gpu, op)
+        op.results[0].replace_all_uses_with(gpu.outputs[0])
+        op.detach()
+        op.erase()
+        self.prepare_device_body(gpu)
+
     def prepare_device_body(self, gpu: soac.GpuBodyOp) -> None:
         """Makes a new gpu_body one kernel: nested gpu_bodies flattened, calls inlined,
         moved values read from their storage."""
@@ -298,14 +310,7 @@ class _Migration:
         assert block is not None
         if isinstance(op, soac.ArrayOp) and len(op.elements) == 1 and is_scalar(op.elements[0]):
             # `[x]` is already one row: the gpu_body makes it directly
-            body = Block()
-            body.add_op(soac.YieldOp(op.elements[0]))
-            gpu = soac.GpuBodyOp([op.result.type], Region(body))
-            block.insert_op_before(gpu, op)
-            op.result.replace_all_uses_with(gpu.outputs[0])
-            op.detach()
-            op.erase()
-            self.prepare_device_body(gpu)
+            self.replace_by_one_row(op, op.elements[0])
             return
         statuses = [self.table.status(r) for r in op.results]
         body = Block()
@@ -456,14 +461,7 @@ class _Migration:
             return
         block = op.parent_block()
         if single_element(op.result.type) and soac.constant_int(op.count) == 1:
-            body = Block()
-            body.add_op(soac.YieldOp(value))
-            gpu = soac.GpuBodyOp([op.result.type], Region(body))
-            block.insert_op_before(gpu, op)
-            op.result.replace_all_uses_with(gpu.outputs[0])
-            op.detach()
-            op.erase()
-            self.prepare_device_body(gpu)
+            self.replace_by_one_row(op, value)
             return
         storage = self.store(value)
         outer = op.result.type.get_shape()[0]
