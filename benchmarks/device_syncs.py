@@ -1,7 +1,8 @@
 """reduce-device-syncs and merge-gpu-bodies, off and on (issue 6's table).
 
-For each program of benchmarks/device_syncs/ (a .mlir with a .py giving its inputs,
-`make_inputs(rng, size)`, and its NumPy definition, `reference(*args)`): the synchronous
+For each program of benchmarks/device_syncs/ (a .mlir, or an example's program named by
+PROGRAM, with a .py giving its inputs, `make_inputs(rng, size)`, and its NumPy
+definition, `reference(*args)`): the synchronous
 device-to-host reads of one run (and the cut's bound on them: the analysis's read points
 counted over the same run on the CPU reference executor), the scalar host-to-device
 writes, the host-to-device transfers (array literals built on the host are one each, the

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -59,17 +60,21 @@ class Example:
 
 
 def load_examples(directory: Path) -> list[Example]:
-    """Every example in `directory` (a .mlir with a .py beside it), by name."""
+    """Every example in `directory` (a .mlir with a .py beside it), by name. A .py with
+    no .mlir beside it that sets `PROGRAM` (a path relative to it) runs that program
+    with its own inputs: a benchmark of an example at another size, without a copy."""
     examples = []
-    for program in sorted(directory.glob("*.mlir")):
-        definition_path = program.with_suffix(".py")
-        if not definition_path.exists():
-            continue
-        spec = importlib.util.spec_from_file_location(f"soacc_example_{program.stem}", definition_path)
+    for definition_path in sorted(directory.glob("*.py")):
+        program = definition_path.with_suffix(".mlir")
+        if not program.exists() and not re.search(r"^PROGRAM = ", definition_path.read_text(), re.MULTILINE):
+            continue  # a helper module
+        spec = importlib.util.spec_from_file_location(f"soacc_example_{definition_path.stem}", definition_path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
-        examples.append(Example(program.stem, program, module))
+        if not program.exists():
+            program = (definition_path.parent / module.PROGRAM).resolve()
+        examples.append(Example(definition_path.stem, program, module))
     return examples
 
 

@@ -6,6 +6,8 @@ the device: one read per step instead of two. Size: unknowns n (an n x n system)
 
 import numpy as np
 
+PROGRAM = "../../examples/gauss_jordan.mlir"
+"""The example itself, here unclamped in size (the example's inputs stop at 64)."""
 RTOL = 1e-3
 ATOL = 1e-4
 DEFAULT_SIZE = 256

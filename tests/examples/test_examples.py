@@ -126,3 +126,28 @@ def test_opt_tools_round_trip_every_example(tool, tmp_path):
     generic = run(str(joined), "--print-op-generic")
     assert generic.count('"func.func"') >= len(EXAMPLES)
     assert run(stdin=generic) == run(str(joined))
+
+
+def test_a_definition_may_name_a_program_elsewhere_and_helpers_are_not_examples(tmp_path):
+    """load_examples: a .py that sets PROGRAM (relative to itself) and has no .mlir
+    beside it runs that program; a .py with neither is a helper, not an example."""
+    (tmp_path / "programs").mkdir()
+    (tmp_path / "programs" / "twice.mlir").write_text(
+        "func.func @main(%a: tensor<?xi64>) -> tensor<?xi64> {\n"
+        "  %b = soac.map(%a) : (tensor<?xi64>) -> tensor<?xi64> {\n"
+        "  ^bb0(%x: i64):\n    %y = arith.addi %x, %x : i64\n    soac.yield %y : i64\n  }\n"
+        "  func.return %b : tensor<?xi64>\n}\n"
+    )
+    bench = tmp_path / "bench"
+    bench.mkdir()
+    (bench / "big.py").write_text(
+        'import numpy as np\nPROGRAM = "../programs/twice.mlir"\nDEFAULT_SIZE = 5\n'
+        "def make_inputs(rng, size):\n    return (np.arange(size, dtype=np.int64),)\n"
+        "def reference(a):\n    return 2 * a\n"
+    )
+    (bench / "helper.py").write_text("raise AssertionError('a helper module is not loaded as an example')\n")
+    (found,) = load_examples(bench)
+    assert found.name == "big"
+    assert found.program_path == (tmp_path / "programs" / "twice.mlir").resolve()
+    args = found.make_inputs(np.random.default_rng(0), 4)
+    assert mismatch(found.compile("numpy").main(*args), found.reference(*args), 0, 0) is None
