@@ -22,7 +22,7 @@ fused combinator (redomap, scanomap, scatteromap, histomap) that reads it keeps 
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
@@ -64,7 +64,7 @@ class IotaFusion:
     """fuse-iota in one function."""
 
     function: func.FuncOp
-    fused: list[tuple[str, int]]
+    fused: list[tuple[str, int]] = field(default_factory=list)
     """(the iota's array, how many maps took it) per iota fused away."""
 
     def run(self) -> None:
@@ -82,7 +82,7 @@ class IotaFusion:
         size = outer_size(array)
         if size is None:
             return
-        users = {use.operation for use in array.uses} - {iota}
+        users = [u for u in dict.fromkeys(use.operation for use in array.uses) if u is not iota]  # in use order
         if not all(isinstance(u, mem.SizeOp | mem.MapOp) for u in users):
             return
         maps = [u for u in users if isinstance(u, mem.MapOp)]
@@ -134,7 +134,7 @@ class IotaFusion:
                 value = index
                 if not isinstance(param.type, IndexType):
                     cast = arith.IndexCastOp(index, param.type)
-                    lam.insert_op_before(cast, lam.first_op) if lam.first_op else lam.add_op(cast)
+                    lam.insert_op_before(cast, lam.first_op)  # (a lambda ends in its yield)
                     value = cast.result
                 param.replace_all_uses_with(value)
             lam.erase_arg(param)
@@ -157,7 +157,7 @@ class FuseIotaPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for f in _host_functions(op):
-            fusion = IotaFusion(f, [])
+            fusion = IotaFusion(f)
             fusion.run()
             if self.report:
                 for name, maps in fusion.fused:
