@@ -31,7 +31,6 @@ from xdsl.dialects import arith, func, gpu, memref, scf
 from xdsl.dialects.builtin import (
     FunctionType,
     IndexType,
-    IntegerAttr,
     MemRefType,
     ModuleOp,
     StringAttr,
@@ -45,7 +44,7 @@ from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import mem, soacc_gpu
-from soacc.dialects.soac import SliceSpec
+from soacc.dialects.soac import SliceSpec, constant_int
 
 from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,
@@ -174,10 +173,12 @@ def lower_scatteromap(op: mem.ScatteromapOp, name: str, b: Builder, add_kernel) 
 def is_first_row_of(value: SSAValue, view: SSAValue) -> bool:
     """Whether `value` is `mem.slice %view[0]`: row 0 of `view` itself."""
     row = value.owner
-    if not isinstance(row, mem.SliceOp) or row.source != view or list(row.kinds.get_values()) != [SliceSpec.FIXED]:
-        return False
-    index = row.spec[0].owner
-    return isinstance(index, arith.ConstantOp) and isinstance(index.value, IntegerAttr) and index.value.value.data == 0
+    return (
+        isinstance(row, mem.SliceOp)
+        and row.source == view
+        and list(row.kinds.get_values()) == [SliceSpec.FIXED]
+        and constant_int(row.spec[0]) == 0
+    )
 
 
 def build_gpu_body_kernel(op: mem.GpuBodyOp, name: str, plan: ScratchPlan | None = None) -> tuple[gpu.FuncOp, list[SSAValue]]:
@@ -187,8 +188,8 @@ def build_gpu_body_kernel(op: mem.GpuBodyOp, name: str, plan: ScratchPlan | None
     captured = [v for v in captured_values(op) if v not in op.outputs]
     results = op.body.block.last_op.operands
     stored = [(value, out) for value, out in zip(results, op.outputs) if not is_first_row_of(value, out)]
-    used = {v for inner in op.body.walk() for v in inner.operands}
-    operands = [*captured, *(out for out in op.outputs if out in used or any(out is o for _, o in stored))]
+    needed = {v for inner in op.body.walk() for v in inner.operands} | {out for _, out in stored}
+    operands = [*captured, *(out for out in op.outputs if out in needed)]
     scratch_types = scratch_parameters(op, plan) if plan else []
     block = Block(arg_types=[*[v.type for v in operands], *[t for _, t in scratch_types]])
     for param, v in zip(block.args, operands):
