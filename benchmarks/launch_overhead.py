@@ -24,7 +24,10 @@ extern "C" __global__ void bump(float *y, long long n) {
 """
 
 
-def per_launch_us(issue, synchronize, launches: int, rounds: int = 7) -> float:
+def per_launch_us(issue, synchronize, launches: int, rounds: int = 7, to_completion: bool = False) -> float:
+    """Median over `rounds` of the microseconds per call of `launches` calls of `issue`:
+    the host time to issue them, or with `to_completion` until the device has done them
+    (one synchronisation timed with them)."""
     issue()  # warm up
     synchronize()
     samples = []
@@ -32,6 +35,8 @@ def per_launch_us(issue, synchronize, launches: int, rounds: int = 7) -> float:
         started = time.perf_counter()
         for _ in range(launches):
             issue()
+        if to_completion:
+            synchronize()
         samples.append((time.perf_counter() - started) / launches * 1e6)
         synchronize()
     return statistics.median(samples)

@@ -18,23 +18,14 @@ import time
 from pathlib import Path
 
 import numpy as np
+from launch_overhead import per_launch_us  # (a sibling script: run from benchmarks/)
 
 ROOT = Path(__file__).resolve().parent
 PROGRAM = ROOT / "device_syncs" / "literal_loop_2.mlir"
 
 
-def per_call_us(call, synchronize, calls: int, rounds: int = 7) -> float:
-    """Median over `rounds` of the time per call of `calls` calls and one synchronisation."""
-    call()
-    synchronize()
-    samples = []
-    for _ in range(rounds):
-        started = time.perf_counter()
-        for _ in range(calls):
-            call()
-        synchronize()
-        samples.append((time.perf_counter() - started) / calls * 1e6)
-    return statistics.median(samples)
+def per_call_us(call, synchronize, calls: int) -> float:
+    return per_launch_us(call, synchronize, calls, to_completion=True)
 
 
 def main(argv: list[str] | None = None) -> int:
