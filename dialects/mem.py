@@ -62,6 +62,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     lazy_traits_def,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     opt_region_def,
     param_def,
@@ -1005,11 +1006,43 @@ def _parse_views(parser: Parser, keyword: str) -> list[SSAValue]:
 
 
 def _fused_inputs(op: Operation, inputs: Sequence[SSAValue]) -> list[MemRefType]:
-    if not inputs:
-        raise VerifyException(f"{op.name} needs at least one input array")
+    if not inputs and getattr(op, "row_count", None) is None:
+        raise VerifyException(f"{op.name} needs at least one input array (or, indexed, its row count)")
     ins = [check_view(f"{op.name} input {i}", v.type, rank_at_least=1, device=True) for i, v in enumerate(inputs)]
     _check_same_outer(f"{op.name} input", ins)
     return ins
+
+
+class IndexedRows:
+    """The row number of a fused op made `indexed(%n)` (by fuse-iota): its map lambda
+    takes the row number last (an index), and `%n` is its row count, so that it may have
+    no input arrays (as a map over `iota n` reads none)."""
+
+    @property
+    def row_index(self) -> BlockArgument | None:
+        """The map lambda's row-number parameter (the last), where indexed."""
+        return self.map_body.block.args[-1] if self.row_count is not None else None  # type: ignore[attr-defined]
+
+    def row_params(self) -> list[Attribute]:
+        """What the map lambda takes after its other parameters."""
+        return [IndexType()] if self.row_count is not None else []  # type: ignore[attr-defined]
+
+
+def _print_row_count(printer: Printer, op: Operation) -> None:
+    if op.row_count is not None:  # type: ignore[attr-defined]
+        printer.print_string(" indexed(")
+        printer.print_operand(op.row_count)  # type: ignore[attr-defined]
+        printer.print_string(")")
+
+
+def _parse_row_count(parser: Parser) -> list[SSAValue]:
+    """` indexed(%n)`, or nothing: the operand list of a fused op's row count."""
+    if parser.parse_optional_keyword("indexed") is None:
+        return []
+    parser.parse_punctuation("(")
+    n = parser.resolve_operand(parser.parse_unresolved_operand(), IndexType())
+    parser.parse_punctuation(")")
+    return [n]
 
 
 def _row_params(outputs: Sequence[MemRefType]) -> list[Attribute]:
@@ -1057,7 +1090,7 @@ def _check_scalar_outputs(op: Operation, outputs: Sequence[SSAValue], types: Seq
 
 
 @irdl_op_definition
-class RedomapOp(IRDLOperation):
+class RedomapOp(IndexedRows, IRDLOperation):
     """soac.redomap at level 2: per row, the map lambda yields K scalar operands and M
     mapped values; the mapped values are written to the last M outputs, and each
     operator's reduction of its operands to one 0-d output (the first K outputs). Inside
@@ -1081,6 +1114,7 @@ class RedomapOp(IRDLOperation):
     inputs = var_operand_def(MemRefType)
     neutral = var_operand_def()
     outputs = var_operand_def(MemRefType)
+    row_count = opt_operand_def(IndexType)
     commutative = prop_def(DenseArrayBase.constr(I1))
     results_ = var_result_def()
     map_body = region_def("single_block")
@@ -1101,12 +1135,14 @@ class RedomapOp(IRDLOperation):
         return () if self.results_ else self.outputs[: self.num_operands_reduced]
 
     def print(self, printer: Printer) -> None:
-        _print_views(printer, "ins", self.inputs)
+        if self.inputs:
+            _print_views(printer, "ins", self.inputs)
         if self.outputs:
             _print_views(printer, "outs", self.outputs)
         if self.results_:
             printer.print_string(" -> ")
             printer.print_list([r.type for r in self.results_], printer.print_attribute)
+        _print_row_count(printer, self)
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" map ")
         printer.print_region(self.map_body)
@@ -1119,12 +1155,13 @@ class RedomapOp(IRDLOperation):
         results = []
         if parser.parse_optional_punctuation("->") is not None:
             results = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        row_count = _parse_row_count(parser)
         attrs = parser.parse_optional_attr_dict_with_keyword()
         parser.parse_keyword("map")
         map_body = parser.parse_region()
         regions, neutral, flags = FusedSyntax._parse_operators(parser, "reduce")
         op = cls.build(
-            operands=[inputs, neutral, outputs],
+            operands=[inputs, neutral, outputs, row_count],
             result_types=[results],
             regions=[map_body, regions],
             properties={"commutative": DenseArrayBase.from_list(i1, [1 if f else 0 for f in flags])},
@@ -1143,7 +1180,7 @@ class RedomapOp(IRDLOperation):
                 raise VerifyException(f"mem.redomap has {len(self.outputs)} outputs; expected {k} for the reduced values, then the mapped outputs")
             mapped = self.outputs[k:]
         mapped_types = [check_view(f"mem.redomap output {i}", o.type, rank_at_least=1, device=True) for i, o in enumerate(mapped)]
-        yields = _lambda_yields(self, self.map_body, "map", [*[row_view_type(t) for t in ins], *_row_params(mapped_types)])
+        yields = _lambda_yields(self, self.map_body, "map", [*[row_view_type(t) for t in ins], *_row_params(mapped_types), *self.row_params()])
         check_operators(self, "reduce", self.operators, self.neutral, self.commutative.get_values(), yields, YieldOp)
         if self.results_:
             if [r.type for r in self.results_] != list(yields[:k]):
@@ -1155,7 +1192,7 @@ class RedomapOp(IRDLOperation):
 
 
 @irdl_op_definition
-class ScanomapOp(IRDLOperation):
+class ScanomapOp(IndexedRows, IRDLOperation):
     """soac.scanomap at level 2: per row, the map lambda yields K scalar operands and M
     mapped values; each operator scans its operands over the rows. Without a post
     lambda, the K scanned arrays and the M mapped values are written to the outputs (in
@@ -1178,6 +1215,7 @@ class ScanomapOp(IRDLOperation):
     inputs = var_operand_def(MemRefType)
     neutral = var_operand_def()
     outputs = var_operand_def(MemRefType)
+    row_count = opt_operand_def(IndexType)
     commutative = prop_def(DenseArrayBase.constr(I1))
     map_body = region_def("single_block")
     operators = var_region_def("single_block")
@@ -1190,8 +1228,10 @@ class ScanomapOp(IRDLOperation):
         return sum(operator_arity(r) for r in self.operators)
 
     def print(self, printer: Printer) -> None:
-        _print_views(printer, "ins", self.inputs)
+        if self.inputs:
+            _print_views(printer, "ins", self.inputs)
         _print_views(printer, "outs", self.outputs)
+        _print_row_count(printer, self)
         printer.print_op_attributes(self.attributes, print_keyword=True)
         printer.print_string(" map ")
         printer.print_region(self.map_body)
@@ -1204,13 +1244,14 @@ class ScanomapOp(IRDLOperation):
     def parse(cls, parser: Parser) -> ScanomapOp:
         inputs = _parse_views(parser, "ins")
         outputs = _parse_views(parser, "outs")
+        row_count = _parse_row_count(parser)
         attrs = parser.parse_optional_attr_dict_with_keyword()
         parser.parse_keyword("map")
         map_body = parser.parse_region()
         regions, neutral, flags = FusedSyntax._parse_operators(parser, "scan")
         post = [parser.parse_region()] if parser.parse_optional_keyword("post") is not None else []
         op = cls.build(
-            operands=[inputs, neutral, outputs],
+            operands=[inputs, neutral, outputs, row_count],
             regions=[map_body, regions, post],
             properties={"commutative": DenseArrayBase.from_list(i1, [1 if f else 0 for f in flags])},
         )
@@ -1224,9 +1265,9 @@ class ScanomapOp(IRDLOperation):
         outs = [check_view(f"mem.scanomap output {i}", o.type, rank_at_least=1, device=True) for i, o in enumerate(self.outputs)]
         rows = [row_view_type(t) for t in ins]
         if self.post is None:
-            yields = _lambda_yields(self, self.map_body, "map", [*rows, *_row_params(outs[k:])])
+            yields = _lambda_yields(self, self.map_body, "map", [*rows, *_row_params(outs[k:]), *self.row_params()])
         else:
-            yields = _lambda_yields(self, self.map_body, "map", rows)
+            yields = _lambda_yields(self, self.map_body, "map", [*rows, *self.row_params()])
         check_operators(self, "scan", self.operators, self.neutral, self.commutative.get_values(), yields, YieldOp)
         if self.post is not None:
             yields = _lambda_yields(self, self.post, "post", [*yields, *_row_params(outs)])
@@ -1241,9 +1282,11 @@ def _print_destination_map(printer: Printer, op: ScatteromapOp | HistomapOp) -> 
     printer.print_operand(op.dest)
     printer.print_string(" : ")
     printer.print_attribute(op.dest.type)
-    _print_views(printer, "ins", op.inputs)
+    if op.inputs:
+        _print_views(printer, "ins", op.inputs)
     if op.outputs:
         _print_views(printer, "outs", op.outputs)
+    _print_row_count(printer, op)
     printer.print_op_attributes(op.attributes, print_keyword=True)
     printer.print_string(" map ")
     printer.print_region(op.map_body)
@@ -1251,15 +1294,16 @@ def _print_destination_map(printer: Printer, op: ScatteromapOp | HistomapOp) -> 
 
 def _parse_destination_map(parser: Parser):
     """What _print_destination_map prints, up to the map lambda's region: (dest, inputs,
-    outputs, attributes); the parser is then at the lambda."""
+    outputs, row count operands, attributes); the parser is then at the lambda."""
     dest = parser.parse_unresolved_operand()
     parser.parse_punctuation(":")
     dest = parser.resolve_operand(dest, parser.parse_type())
     inputs = _parse_views(parser, "ins")
     outputs = _parse_views(parser, "outs")
+    row_count = _parse_row_count(parser)
     attrs = parser.parse_optional_attr_dict_with_keyword()
     parser.parse_keyword("map")
-    return dest, inputs, outputs, attrs
+    return dest, inputs, outputs, row_count, attrs
 
 
 def _check_fused_dest(op: Operation, dest: SSAValue, yields: Sequence[Attribute]) -> None:
@@ -1272,7 +1316,7 @@ def _check_fused_dest(op: Operation, dest: SSAValue, yields: Sequence[Attribute]
 
 
 @irdl_op_definition
-class ScatteromapOp(IRDLOperation):
+class ScatteromapOp(IndexedRows, IRDLOperation):
     """soac.scatteromap at level 2: per row, the map lambda yields an index j, a value v
     and M mapped values; v is written to element j of `dest`, in place (out-of-bounds
     indices are ignored), and the mapped values to the outputs.
@@ -1289,6 +1333,7 @@ class ScatteromapOp(IRDLOperation):
     dest = operand_def(MemRefType)
     inputs = var_operand_def(MemRefType)
     outputs = var_operand_def(MemRefType)
+    row_count = opt_operand_def(IndexType)
     map_body = region_def("single_block")
     traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
@@ -1298,8 +1343,8 @@ class ScatteromapOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> ScatteromapOp:
-        dest, inputs, outputs, attrs = _parse_destination_map(parser)
-        op = cls.build(operands=[dest, inputs, outputs], regions=[parser.parse_region()])
+        dest, inputs, outputs, row_count, attrs = _parse_destination_map(parser)
+        op = cls.build(operands=[dest, inputs, outputs, row_count], regions=[parser.parse_region()])
         if attrs is not None:
             op.attributes |= attrs.data
         return op
@@ -1307,14 +1352,14 @@ class ScatteromapOp(IRDLOperation):
     def verify_(self) -> None:
         ins = _fused_inputs(self, self.inputs)
         outs = [check_view(f"mem.scatteromap output {i}", o.type, rank_at_least=1, device=True) for i, o in enumerate(self.outputs)]
-        yields = _lambda_yields(self, self.map_body, "map", [*[row_view_type(t) for t in ins], *_row_params(outs)])
+        yields = _lambda_yields(self, self.map_body, "map", [*[row_view_type(t) for t in ins], *_row_params(outs), *self.row_params()])
         _check_fused_dest(self, self.dest, yields)
         _check_mapped_outputs(self, self.outputs, yields[2:], ins, 0)
         _check_kernel_space(self, [self.dest, *self.inputs, *self.outputs])
 
 
 @irdl_op_definition
-class HistomapOp(IRDLOperation):
+class HistomapOp(IndexedRows, IRDLOperation):
     """soac.histomap at level 2: per row, the map lambda yields an index j, a value v and
     M mapped values; v is combined into element j of `dest` by the operator, in place
     (out-of-bounds indices are ignored), and the mapped values are written to the outputs.
@@ -1333,6 +1378,7 @@ class HistomapOp(IRDLOperation):
     inputs = var_operand_def(MemRefType)
     outputs = var_operand_def(MemRefType)
     neutral = operand_def()
+    row_count = opt_operand_def(IndexType)
     map_body = region_def("single_block")
     operator = region_def("single_block")
     traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
@@ -1344,12 +1390,12 @@ class HistomapOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> HistomapOp:
-        dest, inputs, outputs, attrs = _parse_destination_map(parser)
+        dest, inputs, outputs, row_count, attrs = _parse_destination_map(parser)
         map_body = parser.parse_region()
         regions, neutral, _ = FusedSyntax._parse_operators(parser, "hist", single=True)
         if len(neutral) != 1:
             parser.raise_error(f"mem.histomap takes one neutral element, found {len(neutral)}")
-        op = cls.build(operands=[dest, inputs, outputs, neutral[0]], regions=[map_body, regions[0]])
+        op = cls.build(operands=[dest, inputs, outputs, neutral[0], row_count], regions=[map_body, regions[0]])
         if attrs is not None:
             op.attributes |= attrs.data
         return op
@@ -1357,7 +1403,7 @@ class HistomapOp(IRDLOperation):
     def verify_(self) -> None:
         ins = _fused_inputs(self, self.inputs)
         outs = [check_view(f"mem.histomap output {i}", o.type, rank_at_least=1, device=True) for i, o in enumerate(self.outputs)]
-        yields = _lambda_yields(self, self.map_body, "map", [*[row_view_type(t) for t in ins], *_row_params(outs)])
+        yields = _lambda_yields(self, self.map_body, "map", [*[row_view_type(t) for t in ins], *_row_params(outs), *self.row_params()])
         _check_fused_dest(self, self.dest, yields)
         elem = row_view_type(self.dest.type)
         if not types_compatible(self.neutral.type, elem):
@@ -1369,6 +1415,8 @@ class HistomapOp(IRDLOperation):
 
 FUSED_KERNELS = (RedomapOp, ScanomapOp, ScatteromapOp, HistomapOp)
 """The level-2 forms of the combinators soac-fusion makes."""
+
+FusedKernel = RedomapOp | ScanomapOp | ScatteromapOp | HistomapOp
 
 
 # --------------------------------------------------------------------------------------

@@ -164,7 +164,7 @@ def lower_scatteromap(op: mem.ScatteromapOp, name: str, b: Builder, add_kernel) 
 
     extra = [("rows", IndexType()), *scratch_parameters(op, plan)]
     kernel = add_kernel(kernel_function(name, operands, extra, build))
-    n = b.insert(mem.SizeOp(op.inputs[0], 0)).result
+    n = elements.host_rows(b)
     needed = b.insert(arith.CeilDivUIOp(n, _index(b, THREADS_PER_BLOCK))).results[0]
     blocks = grid_blocks(b, needed, plan)
     gpu_launch(b, kernel, blocks, [*operands, n, *scratch_operands(b, plan, blocks, op)])

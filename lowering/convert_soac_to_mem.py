@@ -988,7 +988,7 @@ class FunctionConverter:
         reduced = list(op.outputs[:k])
         if self.depth > 0:
             new = mem.RedomapOp.build(
-                operands=[ins, neutral, [o.view for o in outs]],
+                operands=[ins, neutral, [o.view for o in outs], []],
                 result_types=[[r.type for r in reduced]],
                 regions=[map_body, operators],
                 properties=self._properties(op),
@@ -1001,7 +1001,7 @@ class FunctionConverter:
             red_outs = [self.allocate(TensorType(r.type, []), [], (r.name_hint or "red") + "_dev") for r in reduced]
             self.insert(
                 mem.RedomapOp.build(
-                    operands=[ins, neutral, [o.view for o in [*red_outs, *outs]]],
+                    operands=[ins, neutral, [o.view for o in [*red_outs, *outs]], []],
                     result_types=[[]],
                     regions=[map_body, operators],
                     properties=self._properties(op),
@@ -1036,7 +1036,7 @@ class FunctionConverter:
         operators = [self.operator_region(r) for r in op.operators]
         self.insert(
             mem.ScanomapOp.build(
-                operands=[ins, neutral, [o.view for o in outs]],
+                operands=[ins, neutral, [o.view for o in outs], []],
                 regions=[map_body, operators, post],
                 properties=self._properties(op),
             )
@@ -1053,7 +1053,7 @@ class FunctionConverter:
 
     def convert_scatteromap(self, op: soac.ScatteromapOp) -> None:
         target, ins, outs, map_body = self._dest_fused(op)
-        self.insert(mem.ScatteromapOp.build(operands=[target.view, ins, [o.view for o in outs]], regions=[map_body]))
+        self.insert(mem.ScatteromapOp.build(operands=[target.view, ins, [o.view for o in outs], []], regions=[map_body]))
         self.scope[op.outputs[0]] = target
         for r, o in zip(op.outputs[1:], outs):
             self.scope[r] = o
@@ -1063,7 +1063,7 @@ class FunctionConverter:
         operator = self.operator_region(op.operator)
         self.insert(
             mem.HistomapOp.build(
-                operands=[target.view, ins, [o.view for o in outs], self._view_or_scalar(op.neutral)],
+                operands=[target.view, ins, [o.view for o in outs], self._view_or_scalar(op.neutral), []],
                 regions=[map_body, operator],
             )
         )

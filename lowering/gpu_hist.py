@@ -245,7 +245,7 @@ def lower_hist(op: mem.HistOp | mem.HistomapOp, name: str, b: Builder, add_kerne
     strategy = f"{'shared' if in_shared else 'global'}_{'atomic' if kind is not None else 'cas'}"
     extra = [("count", IndexType()), *scratch_parameters(op, plan)]
     kernel = add_kernel(kernel_function(f"{name}_{strategy}", operands, extra, build))
-    n = b.insert(mem.SizeOp(elements.inputs[0], 0)).result
+    n = elements.host_rows(b)
     cap = SHARED_BLOCKS if in_shared else GLOBAL_BLOCKS
     wanted = b.insert(arith.CeilDivUIOp(n, index_constant(b, THREADS_PER_BLOCK))).results[0]
     capped = b.insert(arith.MinUIOp(wanted, index_constant(b, cap))).results[0]

@@ -189,8 +189,8 @@ def lower_reduce(op: mem.ReduceOp | mem.RedomapOp, name: str, b: Builder, add_ke
     outputs = list(op.reduce_outputs) if isinstance(op, mem.RedomapOp) else list(op.outputs)
     captured = [v for v in captured_values(op) if v not in op.inputs and v not in op.outputs]
     element_types = [v.type for v in op.neutral]
-    space = mem.space_of(op.inputs[0].type)
-    n = b.insert(mem.SizeOp(op.inputs[0], 0)).result
+    space = mem.space_of(outputs[0].type)
+    n = elements.host_rows(b)
     wanted = b.insert(arith.CeilDivUIOp(n, index_constant(b, THREADS_PER_BLOCK))).results[0]
     capped = b.insert(arith.MinUIOp(wanted, index_constant(b, REDUCE_BLOCKS))).results[0]
     blocks = b.insert(arith.MaxUIOp(capped, index_constant(b, 1))).results[0]

@@ -134,9 +134,9 @@ def lower_scan(op: mem.ScanOp | mem.ScanomapOp, name: str, b: Builder, add_kerne
     element_types = [v.type for v in op.neutral]
     items = items_per_thread([*element_types, *kept_types])
     tile_size = THREADS_PER_BLOCK * items
-    space = mem.space_of(op.inputs[0].type)
+    space = mem.space_of(op.outputs[0].type)
 
-    n = b.insert(mem.SizeOp(op.inputs[0], 0)).result
+    n = elements.host_rows(b)
     wanted = b.insert(arith.CeilDivUIOp(n, index_constant(b, tile_size))).results[0]
     tiles = b.insert(arith.MaxUIOp(wanted, index_constant(b, 1))).results[0]  # n = 0: one empty tile
     tiles.name_hint = "tiles"

@@ -80,7 +80,7 @@ def nested_reductions(op: mem.MapOp) -> list[mem.ReduceOp | mem.RedomapOp] | Non
     for o in lam.ops:
         if isinstance(o, mem.ReduceOp) and not o.outputs and all(v.type.get_num_dims() == 1 for v in o.inputs):
             reductions.append(o)
-        elif isinstance(o, mem.RedomapOp) and o.results_ and not o.outputs:
+        elif isinstance(o, mem.RedomapOp) and o.results_ and not o.outputs and o.row_count is None:
             reductions.append(o)  # a fused map-reduce of the row (its lambda runs per element)
         elif isinstance(o, mem.YieldOp):
             if any(isinstance(v.type, MemRefType) for v in o.operands):

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from xdsl.builder import Builder
 from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute, Operation, Region, SSAValue
@@ -110,9 +111,21 @@ class Elements:
             return [v.type.element_type for v in self.inputs]
         return [v.type for v in self.op.map_body.block.last_op.operands[: self.count]]
 
+    @property
+    def row_count(self) -> SSAValue | None:
+        """An indexed fused op's row count (fuse-iota's `indexed(%n)`)."""
+        return self.op.row_count if self.fused else None  # type: ignore[attr-defined]
+
+    def host_rows(self, b: Builder) -> SSAValue:
+        """The number of rows, computed before the op at host level (b)."""
+        if self.row_count is not None:
+            return self.row_count
+        return b.insert(mem.SizeOp(self.inputs[0], 0)).result
+
     def all_yields_at(self, kb: KernelBody, ins: Sequence[SSAValue], mapped: Sequence[SSAValue], i: SSAValue) -> list[SSAValue | Row]:
         """Fused: everything the map lambda yields on row i (output rows of rank >= 2
-        are its parameters, addressed in place), mapped values not yet written."""
+        are its parameters, addressed in place; an indexed op's row number is i), mapped
+        values not yet written."""
         body = self.op.map_body.block
         k = len(self.inputs)
         for param, view in zip(body.args[:k], ins):
@@ -120,6 +133,8 @@ class Elements:
         array_outs = [v for v in mapped if v.type.get_num_dims() > 1]
         for param, view in zip(body.args[k:], array_outs):
             kb.values[param] = Row(view, (i,))
+        if self.op.row_index is not None:  # type: ignore[attr-defined]
+            kb.values[self.op.row_index] = i  # type: ignore[attr-defined]
         kb.translate_block(body)
         return [kb.values[v] for v in body.last_op.operands]
 
@@ -137,7 +152,10 @@ class Elements:
 
     def vector_width(self) -> int | None:
         """The rows per vector group when every input and mapped output is a rank-1 view
-        of one vector width (None: no vectors)."""
+        of one vector width (None: no vectors; an indexed op takes its rows one by one,
+        as a vector of rows has no one row number)."""
+        if self.row_count is not None:
+            return None
         return shared_vector_width(self.inputs, self.mapped, self.op.map_body if self.fused else None)
 
     def vector_views(self, ins: Sequence[SSAValue], mapped: Sequence[SSAValue]) -> list[SSAValue]:
@@ -191,7 +209,7 @@ def translate_nested(kb: KernelBody, op: Operation) -> None:
     elements = Elements.of(op)
     ins = [kb.materialise(v) for v in elements.inputs]
     mapped = [kb.materialise(v) for v in elements.mapped]
-    n = kb.op(memref.DimOp(ins[0], kb.constant(0)))
+    n = kb.value(elements.row_count) if elements.row_count is not None else kb.op(memref.DimOp(ins[0], kb.constant(0)))
     if isinstance(op, mem.RedomapOp):
         combine = combiner(kb, op)
         neutral = [kb.value(v) for v in op.neutral]

@@ -71,7 +71,9 @@ def _operand_groups(op: Operation) -> list[tuple[str, tuple[SSAValue, ...]]] | N
     groups = []
     for name, _ in definition.operands:
         values = getattr(op, name)
-        if isinstance(values, SSAValue):
+        if values is None:  # an optional operand left out
+            values = ()
+        elif isinstance(values, SSAValue):
             values = (values,)
         groups.append((name, tuple(values)))
     return groups

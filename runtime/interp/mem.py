@@ -35,7 +35,6 @@ from soacc.runtime.interp.soac import (
     combine_operands,
     destination_writes,
     hist_into,
-    map_rows,
     reduce_or_scan,
 )
 from soacc.runtime.statistics import Statistics
@@ -310,12 +309,14 @@ class MemFunctions(InterpreterFunctions):
 
     @impl(mem.RedomapOp)
     def run_redomap(self, interpreter: Interpreter, op: mem.RedomapOp, args):
+        args, count = _row_count_operand(op, args)
         n, k = len(op.inputs), op.num_operands_reduced
         inputs, neutral, outputs = args[:n], args[n : n + k], args[n + k :]
         mapped_outputs = outputs if op.results_ else outputs[k:]
         with _kernel(interpreter):
-            values = _fused_rows(interpreter, op, op.map_body, inputs, op.mapped_outputs, mapped_outputs)
-            reduced = combine_operands(interpreter, op, op.operators, _as_written(values[:k], inputs, lanes(interpreter)), neutral, scan=False)
+            rows = _rows(interpreter, op, inputs, count)
+            values = _fused_rows(interpreter, op, op.map_body, inputs, op.mapped_outputs, mapped_outputs, rows)
+            reduced = combine_operands(interpreter, op, op.operators, _as_written(values[:k], rows, lanes(interpreter)), neutral, scan=False)
             _write_rows(interpreter, op, mapped_outputs, values[k:])
         if op.results_:
             return tuple(reduced)
@@ -325,40 +326,45 @@ class MemFunctions(InterpreterFunctions):
 
     @impl(mem.ScanomapOp)
     def run_scanomap(self, interpreter: Interpreter, op: mem.ScanomapOp, args):
+        args, count = _row_count_operand(op, args)
         n, k = len(op.inputs), op.num_operands_scanned
         inputs, neutral, outputs = args[:n], args[n : n + k], args[n + k :]
+        state = lanes(interpreter)
         with _kernel(interpreter):
+            rows = _rows(interpreter, op, inputs, count)
             if op.post is None:
-                values = _fused_rows(interpreter, op, op.map_body, inputs, op.outputs[k:], outputs[k:])
-                scanned = combine_operands(interpreter, op, op.operators, _as_written(values[:k], inputs, lanes(interpreter)), neutral, scan=True)
+                values = _fused_rows(interpreter, op, op.map_body, inputs, op.outputs[k:], outputs[k:], rows)
+                scanned = combine_operands(interpreter, op, op.operators, _as_written(values[:k], rows, state), neutral, scan=True)
                 _write_rows(interpreter, op, outputs, [*scanned, *values[k:]])
             else:
-                values = map_rows(interpreter, op, op.map_body, inputs)
-                scanned = combine_operands(interpreter, op, op.operators, _as_written(values[:k], inputs, lanes(interpreter)), neutral, scan=True)
-                rows = _fused_rows(interpreter, op, op.post, [*scanned, *values[k:]], op.outputs, outputs)
-                _write_rows(interpreter, op, outputs, rows)
+                values = _as_written(_fused_rows(interpreter, op, op.map_body, inputs, [], [], rows), rows, state)
+                scanned = combine_operands(interpreter, op, op.operators, values[:k], neutral, scan=True)
+                post = _fused_rows(interpreter, op, op.post, [*scanned, *values[k:]], op.outputs, outputs, rows)
+                _write_rows(interpreter, op, outputs, post)
         return ()
 
     @impl(mem.ScatteromapOp)
     def run_scatteromap(self, interpreter: Interpreter, op: mem.ScatteromapOp, args):
-        dest, *rest = args
+        (dest, *rest), count = _row_count_operand(op, args)
         inputs, outputs = rest[: len(op.inputs)], rest[len(op.inputs) :]
         state = lanes(interpreter)
         with _kernel(interpreter):
-            indices, values, *mapped = _fused_rows(interpreter, op, op.map_body, inputs, op.outputs, outputs)
-            out, coords, vals = destination_writes(state, dest, _filled(indices, inputs, state), _filled(values, inputs, state), fresh=False)
+            rows = _rows(interpreter, op, inputs, count)
+            indices, values, *mapped = _fused_rows(interpreter, op, op.map_body, inputs, op.outputs, outputs, rows)
+            out, coords, vals = destination_writes(state, dest, _filled(indices, rows, state), _filled(values, rows, state), fresh=False)
             out[coords] = vals
             _write_rows(interpreter, op, outputs, mapped)
         return ()
 
     @impl(mem.HistomapOp)
     def run_histomap(self, interpreter: Interpreter, op: mem.HistomapOp, args):
-        dest, *rest, _neutral = args
+        (dest, *rest, _neutral), count = _row_count_operand(op, args)
         inputs, outputs = rest[: len(op.inputs)], rest[len(op.inputs) :]
         state = lanes(interpreter)
         with _kernel(interpreter):
-            indices, values, *mapped = _fused_rows(interpreter, op, op.map_body, inputs, op.outputs, outputs)
-            out, coords, vals = destination_writes(state, dest, _filled(indices, inputs, state), _filled(values, inputs, state), fresh=False)
+            rows = _rows(interpreter, op, inputs, count)
+            indices, values, *mapped = _fused_rows(interpreter, op, op.map_body, inputs, op.outputs, outputs, rows)
+            out, coords, vals = destination_writes(state, dest, _filled(indices, rows, state), _filled(values, rows, state), fresh=False)
             hist_into(interpreter, op, state, out, coords, vals, op.operator)
             _write_rows(interpreter, op, outputs, mapped)
         return ()
@@ -409,29 +415,53 @@ class MemFunctions(InterpreterFunctions):
         return ()
 
 
-def _fused_rows(interpreter: Interpreter, op: Operation, region, arrays, output_values, outputs) -> list:
-    """A fused kernel's lambda over the rows of `arrays`, given the rows of its
-    array-valued outputs too (to build them in place, as mem.map's lambda does). Values
-    as the lambda gives them: a yielded output row is that output itself."""
+def _row_count_operand(op: Operation, args) -> tuple[tuple, object | None]:
+    """A fused op's arguments without its row count (the last operand, where indexed),
+    and that count."""
+    if op.row_count is None:  # type: ignore[attr-defined]
+        return tuple(args), None
+    return tuple(args[:-1]), args[-1]
+
+
+def _rows(interpreter: Interpreter, op: Operation, inputs, count) -> int:
+    """A fused op's row count: its inputs' outer size, or its `indexed(%n)` (which its
+    inputs must then have)."""
+    state = lanes(interpreter)
+    axis = state.depth
+    sizes = {np.shape(a)[axis] for a in inputs}
+    if count is not None:
+        sizes.add(uniform(state, count, f"{op.name} row count"))
+    if len(sizes) != 1:
+        raise ExecutionError(f"{op.name}: its row count and inputs disagree on the number of rows {sorted(sizes)}")
+    return int(sizes.pop())
+
+
+def _fused_rows(interpreter: Interpreter, op: Operation, region, arrays, output_values, outputs, n: int) -> list:
+    """A fused kernel's lambda over the n rows of `arrays`, given the rows of its
+    array-valued outputs too (to build them in place, as mem.map's lambda does), and the
+    row number where the op is indexed and `region` is its map lambda. Values as the
+    lambda gives them: a yielded output row is that output itself."""
     rows_out = [o for o, v in zip(outputs, output_values) if v.type.get_num_dims() > 1]
     axis = lanes(interpreter).depth
-    n = np.shape(arrays[0])[axis]
     for o in rows_out:
         if np.shape(o)[axis] != n:
             raise ExecutionError(f"inputs and outputs have different outer sizes {sorted({n, np.shape(o)[axis]})}")
+    index = []
+    if region is op.map_body and op.row_index is not None:  # type: ignore[attr-defined]
+        index = [np.arange(n, dtype=np.int64).reshape((1,) * axis + (n,))]
     with nested_lanes(interpreter, n, region):
-        return list(interpreter.run_ssacfg_region(region, (*arrays, *rows_out), op.name))
+        return list(interpreter.run_ssacfg_region(region, (*arrays, *rows_out, *index), op.name))
 
 
-def _filled(value, inputs, state) -> np.ndarray:
-    """A per-row value with its lane axis at full length (the inputs' outer size)."""
-    return fill_lane_axis(value, state.depth, np.shape(inputs[0])[state.depth])
+def _filled(value, n: int, state) -> np.ndarray:
+    """A per-row value with its lane axis at full length (the op's n rows)."""
+    return fill_lane_axis(value, state.depth, n)
 
 
-def _as_written(values, inputs, state) -> list[np.ndarray]:
+def _as_written(values, n: int, state) -> list[np.ndarray]:
     """Per-row operands as an unfused map would have written them to memory (dense,
     every lane), so that reducing them gives the unfused program's results bit for bit."""
-    return [np.ascontiguousarray(_filled(v, inputs, state)) for v in values]
+    return [np.ascontiguousarray(_filled(v, n, state)) for v in values]
 
 
 def _write_rows(interpreter: Interpreter, op: Operation, outputs, values) -> None:

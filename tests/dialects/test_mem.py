@@ -781,18 +781,18 @@ def every_op_module() -> ModuleOp:
         # the fused kernels (soac-fusion's forms)
         flags = {"commutative": DenseArrayBase.from_list(i1, [1])}
         twice = lambda lb, p: [p[0], p[0]]  # noqa: E731
-        b.insert(mem.RedomapOp.build(operands=[[a], [zero], [r, a]], result_types=[[]], regions=[lam([f32], twice), [lam([f32, f32], add)]], properties=flags))
+        b.insert(mem.RedomapOp.build(operands=[[a], [zero], [r, a], []], result_types=[[]], regions=[lam([f32], twice), [lam([f32, f32], add)]], properties=flags))
         b.insert(
             mem.ScanomapOp.build(
-                operands=[[a], [zero], [a]],
+                operands=[[a], [zero], [a], []],
                 regions=[lam([f32], twice), [lam([f32, f32], add)], [lam([f32, f32], add)]],
                 properties=flags,
             )
         )
-        b.insert(mem.ScatteromapOp.build(operands=[a, [idx, a], []], regions=[lam([index, f32], lambda lb, p: list(p))]))
+        b.insert(mem.ScatteromapOp.build(operands=[a, [idx, a], [], []], regions=[lam([index, f32], lambda lb, p: list(p))]))
         b.insert(
             mem.HistomapOp.build(
-                operands=[a, [idx, a], [a], zero],
+                operands=[a, [idx, a], [a], zero, []],
                 regions=[lam([index, f32], lambda lb, p: [p[0], p[1], p[1]]), lam([f32, f32], add)],
             )
         )

@@ -1017,7 +1017,7 @@ func.func @slice_entry_four_parts(%v: memref<?xf32, strided<[?], offset: ?>, #me
 // ---- The fused kernels (mem.redomap, mem.scanomap, mem.scatteromap, mem.histomap)
 
 func.func @redomap_no_inputs(%s: memref<f32, strided<[], offset: ?>, #mem.space<device>>, %z: f32) {
-  "mem.redomap"(%z, %s) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 0, 1, 1>}> ({
+  "mem.redomap"(%z, %s) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 0, 1, 1, 0>}> ({
   ^bb0:
     mem.yield %z : f32
   }, {
@@ -1027,7 +1027,36 @@ func.func @redomap_no_inputs(%s: memref<f32, strided<[], offset: ?>, #mem.space<
   func.return
 }
 
-// CHECK: mem.redomap needs at least one input array
+// CHECK: mem.redomap needs at least one input array (or, indexed, its row count)
+
+// -----
+
+// An indexed fused op's map lambda takes the row number last.
+func.func @scanomap_indexed_without_row_number(%n: index, %o: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) {
+  %z = arith.constant 0 : i32
+  mem.scanomap outs(%o : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) indexed(%n) map {
+  ^bb0:
+    mem.yield %z : i32
+  } scan(%z : i32) commutative {
+  ^bb0(%l: i32, %r: i32):
+    mem.yield %l : i32
+  }
+  func.return
+}
+
+// CHECK: mem.scanomap map lambda parameters are (); expected (index)
+
+// -----
+
+func.func @scatteromap_row_count_not_an_index(%n: i32, %o: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) {
+  mem.scatteromap %o : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>> indexed(%n) map {
+  ^bb0(%i: index):
+    mem.yield %i, %n : index, i32
+  }
+  func.return
+}
+
+// CHECK: operand is used with type index, but has been previously used or defined with type i32
 
 // -----
 

@@ -629,13 +629,18 @@ func.func @constructors(%ix: memref<?xindex, strided<[?], offset: ?>, #mem.space
 // CHECK-NEXT:     func.return
 // CHECK-NEXT:   }
 // CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "fused_kernels",
-// CHECK-GENERIC:     "mem.redomap"(%a, %zero, %s, %out) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 1, 1, 2>}> ({
+// CHECK-GENERIC:     "mem.redomap"(%a, %zero, %s, %out) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 1, 1, 2, 0>}> ({
 // CHECK-GENERIC:     }) {tag} : (memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, f32, memref<f32, strided<[], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) -> ()
-// CHECK-GENERIC:       %rs = "mem.redomap"(%row, %zero) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 1, 1, 0>}> ({
-// CHECK-GENERIC:     "mem.scanomap"(%a, %zero, %out, %rows) <{commutative = array<i1: false>, operandSegmentSizes = array<i32: 1, 1, 2>, regionSegmentSizes = array<i32: 1, 1, 0>}> ({
-// CHECK-GENERIC:     "mem.scanomap"(%a, %zero, %out) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 1, 1, 1>, regionSegmentSizes = array<i32: 1, 1, 1>}> ({
-// CHECK-GENERIC:     "mem.scatteromap"(%out, %is, %a) <{operandSegmentSizes = array<i32: 1, 2, 0>}> ({
-// CHECK-GENERIC:     "mem.histomap"(%h, %a, %sums, %izero) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>}> ({
+// CHECK-GENERIC:       %rs = "mem.redomap"(%row, %zero) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> ({
+// CHECK-GENERIC:     "mem.scanomap"(%a, %zero, %out, %rows) <{commutative = array<i1: false>, operandSegmentSizes = array<i32: 1, 1, 2, 0>, regionSegmentSizes = array<i32: 1, 1, 0>}> ({
+// CHECK-GENERIC:     "mem.scanomap"(%a, %zero, %out) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 1, 1, 1, 0>, regionSegmentSizes = array<i32: 1, 1, 1>}> ({
+// CHECK-GENERIC:     "mem.scatteromap"(%out, %is, %a) <{operandSegmentSizes = array<i32: 1, 2, 0, 0>}> ({
+// CHECK-GENERIC:     "mem.histomap"(%h, %a, %sums, %izero) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>}> ({
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "indexed_fused_kernels",
+// CHECK-GENERIC:     "mem.redomap"(%zero, %s, %n) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 0, 1, 1, 1>}> ({
+// CHECK-GENERIC:     "mem.scanomap"(%a, %zero, %out, %n) <{commutative = array<i1: true>, operandSegmentSizes = array<i32: 1, 1, 1, 1>, regionSegmentSizes = array<i32: 1, 1, 0>}> ({
+// CHECK-GENERIC:     "mem.scatteromap"(%out, %n) <{operandSegmentSizes = array<i32: 1, 0, 0, 1>}> ({
+// CHECK-GENERIC:     "mem.histomap"(%h, %sums, %izero, %n) <{operandSegmentSizes = array<i32: 1, 0, 1, 1, 1>}> ({
 func.func @fused_kernels(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %m: memref<?x4xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, %s: memref<f32, strided<[], offset: ?>, #mem.space<device>>, %out: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %rows: memref<?x4xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, %is: memref<?xi64, strided<[?], offset: ?>, #mem.space<device>>, %h: memref<16xi32, strided<[?], offset: ?>, #mem.space<device>>, %sums: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
   %zero = arith.constant 0.0 : f32
   %izero = arith.constant 0 : i32
@@ -698,6 +703,58 @@ func.func @fused_kernels(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<d
   func.return
 }
 
+
+// Indexed fused kernels (fuse-iota's): the map lambda takes the row number last, and
+// `indexed(%n)` gives the row count, so that an op may read no array at all.
+
+// CHECK-LABEL:  func.func @indexed_fused_kernels(%n: index, %a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %s: memref<f32, strided<[], offset: ?>, #mem.space<device>>, %out: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %h: memref<16xi32, strided<[?], offset: ?>, #mem.space<device>>, %sums: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+// CHECK:          mem.redomap outs(%s : memref<f32, strided<[], offset: ?>, #mem.space<device>>) indexed(%n) map {
+// CHECK-NEXT:     ^bb0(%i: index):
+// CHECK:          } reduce(%zero : f32) commutative {
+// CHECK:          mem.scanomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%out : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) indexed(%n) map {
+// CHECK-NEXT:     ^bb0(%xs: f32, %i1: index):
+// CHECK:          mem.scatteromap %out : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>> indexed(%n) map {
+// CHECK-NEXT:     ^bb0(%i2: index):
+// CHECK:          mem.histomap %h : memref<16xi32, strided<[?], offset: ?>, #mem.space<device>> outs(%sums : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) indexed(%n) map {
+// CHECK-NEXT:     ^bb0(%i3: index):
+// CHECK:          func.return
+// CHECK-NEXT:   }
+func.func @indexed_fused_kernels(%n: index, %a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %s: memref<f32, strided<[], offset: ?>, #mem.space<device>>, %out: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %h: memref<16xi32, strided<[?], offset: ?>, #mem.space<device>>, %sums: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+  %zero = arith.constant 0.0 : f32
+  %izero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  mem.redomap outs(%s : memref<f32, strided<[], offset: ?>, #mem.space<device>>) indexed(%n) map {
+  ^bb0(%i: index):
+    %c = arith.index_cast %i : index to i32
+    %x = arith.sitofp %c : i32 to f32
+    mem.yield %x : f32
+  } reduce(%zero : f32) commutative {
+  ^bb0(%l: f32, %r: f32):
+    %t = arith.addf %l, %r : f32
+    mem.yield %t : f32
+  }
+  mem.scanomap ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%out : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) indexed(%n) map {
+  ^bb0(%xs: f32, %i1: index):
+    mem.yield %xs : f32
+  } scan(%zero : f32) commutative {
+  ^bb0(%l: f32, %r: f32):
+    %t = arith.addf %l, %r : f32
+    mem.yield %t : f32
+  }
+  mem.scatteromap %out : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>> indexed(%n) map {
+  ^bb0(%i2: index):
+    mem.yield %i2, %zero : index, f32
+  }
+  mem.histomap %h : memref<16xi32, strided<[?], offset: ?>, #mem.space<device>> outs(%sums : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) indexed(%n) map {
+  ^bb0(%i3: index):
+    mem.yield %i3, %one, %zero : index, i32, f32
+  } hist(%izero : i32) {
+  ^bb0(%l: i32, %r: i32):
+    %t = arith.addi %l, %r : i32
+    mem.yield %t : i32
+  }
+  func.return
+}
 
 // CHECK-NEXT: }
 // CHECK-GENERIC: }) : () -> ()
