@@ -7,14 +7,16 @@ index instead of loading it. soacc's maps had no row number, so `map f (iota n)`
 the map (canny's flat indices and series' coefficients, the arrays memory block merging
 could not remove). Here every `mem.map` that reads the iota's array becomes `indexed`:
 its lambda takes the row number last, and the parameter that was the iota's element is
-that number (cast to the element type). When no other op reads the array, the iota, its
-view and its block are gone.
+that number (cast to the element type). The fused combinators (redomap, scanomap,
+scatteromap, histomap) at host level become `indexed(%n)` the same way, `%n` the iota's
+size: their row count, as they may be left with no input array. When no other op reads
+the array, the iota, its view and its block are gone.
 
-A map takes the iota only where its other arrays' outer size is provably the iota's
-(the same size value, through `mem.size` of views with stated sizes): the map's run-time
+An op takes the iota only where its other arrays' outer size is provably the iota's
+(the same size value, through `mem.size` of views with stated sizes): the op's run-time
 check that its arrays agree in size would otherwise be lost. The iota's block must be
-written by the iota alone and read only through its view, by maps and `mem.size`; a
-fused combinator (redomap, scanomap, scatteromap, histomap) that reads it keeps it.
+written by the iota alone and read only through its view, as an input of these ops, and
+by `mem.size`.
 
 `report=true` prints each iota fused and the bytes no longer allocated to stderr.
 """
@@ -27,24 +29,22 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType, ModuleOp
-from xdsl.ir import SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from soacc.dialects import mem
+from soacc.passes.hoist_allocations import stated_size
 
 
 def outer_size(view: SSAValue) -> SSAValue | int | None:
-    """What the outer size of a view is stated as: a static size, or the size value of
-    the `mem.view` that made it (followed through `mem.size` of such views); None when
-    not stated."""
-    t = view.type
-    if isinstance(t, MemRefType) and t.get_num_dims() and t.get_shape()[0] != DYNAMIC_INDEX:
-        return t.get_shape()[0]
-    op = view.owner
-    if not isinstance(op, mem.ViewOp) or not op.sizes or op.strides:
+    """What the outer size of a view is stated as (hoist-allocations' `stated_size`: a
+    static size, a `mem.view`'s size value, a lambda row's size from its array's),
+    followed through `mem.size` of such views; None when not stated."""
+    if not isinstance(view.type, MemRefType) or not view.type.get_num_dims():
         return None
-    return size_value(op.sizes[0])
+    size = stated_size(view, 0)
+    return size if size is None or isinstance(size, int) else size_value(size)
 
 
 def size_value(value: SSAValue) -> SSAValue | int:
@@ -83,14 +83,15 @@ class IotaFusion:
         if size is None:
             return
         users = [u for u in dict.fromkeys(use.operation for use in array.uses) if u is not iota]  # in use order
-        if not all(isinstance(u, mem.SizeOp | mem.MapOp) for u in users):
-            return
-        maps = [u for u in users if isinstance(u, mem.MapOp)]
-        if any(array in m.outputs for m in maps):
+        maps = [u for u in users if not isinstance(u, mem.SizeOp)]
+        if not all(_reads_as_input(u, array) for u in maps):
             return
         takers = [m for m in maps if self.sizes_agree(m, array, size)]
         for m in takers:
-            self.take_iota(m, array)
+            if isinstance(m, mem.MapOp):
+                self.take_iota(m, array)
+            else:
+                self.take_iota_fused(m, array, size)
         if len(takers) != len(maps):
             return
         for use in list(array.uses):
@@ -104,8 +105,12 @@ class IotaFusion:
         Rewriter.erase_op(alloc)
 
     @staticmethod
-    def sizes_agree(m: mem.MapOp, array: SSAValue, size: SSAValue | int) -> bool:
-        others = [v for v in (*m.inputs, *m.outputs) if v is not array]
+    def sizes_agree(m: mem.MapOp | mem.FusedKernel, array: SSAValue, size: SSAValue | int) -> bool:
+        """Whether the op's other arrays of one row per row provably have `size` rows
+        (a fused op with none left takes the size as its row count)."""
+        others = [v for v in (*m.inputs, *_rows_out(m)) if v is not array]
+        if not isinstance(m, mem.MapOp) and not others:
+            return True
         return any(outer_size(v) == size for v in others)
 
     @staticmethod
@@ -127,20 +132,99 @@ class IotaFusion:
             index.name_hint = "row"
         else:
             index = lam.args[-1]
-        positions = [p for p, v in enumerate(m.inputs) if v is array]
-        for p in reversed(positions):
-            param = lam.args[p]
-            if param.uses:
-                value = index
-                if not isinstance(param.type, IndexType):
-                    cast = arith.IndexCastOp(index, param.type)
-                    lam.insert_op_before(cast, lam.first_op)  # (a lambda ends in its yield)
-                    value = cast.result
-                param.replace_all_uses_with(value)
-            lam.erase_arg(param)
+        _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], index)
         inputs = [v for v in m.inputs if v is not array]
         new = mem.MapOp(inputs, list(m.outputs), m.detach_region(m.body), indexed=True)
         Rewriter.replace_op(m, new)
+
+    @staticmethod
+    def take_iota_fused(m: mem.FusedKernel, array: SSAValue, size: SSAValue | int) -> None:
+        """`m` without `array` among its inputs: `indexed(%size)`, the element its map
+        lambda read is the row number."""
+        lam = m.map_body.block
+        if m.row_count is None:
+            index = lam.insert_arg(IndexType(), len(lam.args))
+            index.name_hint = "row"
+        else:
+            index = lam.args[-1]
+        _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], index)
+        if m.row_count is not None:
+            count = m.row_count
+        elif isinstance(size, int):
+            constant = arith.ConstantOp(IntegerAttr(size, IndexType()))
+            Rewriter.insert_op(constant, InsertPoint.before(m))
+            count = constant.result
+        else:
+            count = size
+        inputs = [v for v in m.inputs if v is not array]
+        Rewriter.replace_op(m, _rebuilt(m, inputs, count))
+
+
+def _rows_out(m: mem.MapOp | mem.FusedKernel) -> list[SSAValue]:
+    """The outputs written one row per row of the op's inputs."""
+    if isinstance(m, mem.RedomapOp):
+        return list(m.mapped_outputs)
+    return list(m.outputs)
+
+
+def _reads_as_input(op: Operation, array: SSAValue) -> bool:
+    """Whether `op` reads `array` only as an input, and is a map anywhere, or a fused
+    combinator at host level (inside a kernel's lambda a fused op's rows stay arrays)."""
+    if isinstance(op, mem.MapOp):
+        return array not in op.outputs
+    if not isinstance(op, mem.FUSED_KERNELS) or sum(v is array for v in op.operands) != sum(v is array for v in op.inputs):
+        return False
+    return not any(isinstance(p, (mem.MapOp, mem.GpuBodyOp, *mem.FUSED_KERNELS)) for p in _ancestors(op))
+
+
+def _ancestors(op: Operation):
+    parent = op.parent_op()
+    while parent is not None:
+        yield parent
+        parent = parent.parent_op()
+
+
+def _replace_params(lam: Block, positions: list[int], index: SSAValue) -> None:
+    """The lambda parameters at `positions` replaced by the row number `index` (cast to
+    their type) and removed."""
+    for p in reversed(positions):
+        param = lam.args[p]
+        if param.uses:
+            value = index
+            if not isinstance(param.type, IndexType):
+                cast = arith.IndexCastOp(index, param.type)
+                lam.insert_op_before(cast, lam.first_op)  # (a lambda ends in its yield)
+                value = cast.result
+            param.replace_all_uses_with(value)
+        lam.erase_arg(param)
+
+
+def _rebuilt(m: mem.FusedKernel, inputs: list[SSAValue], count: SSAValue) -> Operation:
+    """`m` with these inputs and row count; its regions are moved over."""
+    properties = {k: v for k, v in m.properties.items() if k not in ("operandSegmentSizes", "regionSegmentSizes")}
+    match m:  # (each region found before any is detached: detaching renumbers them)
+        case mem.RedomapOp():
+            operands = [inputs, list(m.neutral), list(m.outputs), [count]]
+            regions = [m.map_body, list(m.operators)]
+            results = [[r.type for r in m.results_]]
+        case mem.ScanomapOp():
+            operands = [inputs, list(m.neutral), list(m.outputs), [count]]
+            regions = [m.map_body, list(m.operators), [m.post] if m.post is not None else []]
+            results = []
+        case mem.ScatteromapOp():
+            operands = [m.dest, inputs, list(m.outputs), [count]]
+            regions = [m.map_body]
+            results = []
+        case mem.HistomapOp():
+            operands = [m.dest, inputs, list(m.outputs), m.neutral, [count]]
+            regions = [m.map_body, m.operator]
+            results = []
+    detach = lambda r: [m.detach_region(x) for x in r] if isinstance(r, list) else m.detach_region(r)  # noqa: E731
+    regions = [detach(r) for r in regions]
+    new = type(m).build(operands=operands, result_types=results, regions=regions, properties=properties, attributes=dict(m.attributes))
+    for old, result in zip(m.results, new.results):
+        result.name_hint = old.name_hint
+    return new
 
 
 def _host_functions(module: ModuleOp) -> list[func.FuncOp]:
