@@ -53,9 +53,11 @@ from soacc.lowering.kernel_body import (
     Row,
     captured_values,
     index_constant as _index,
+    is_first_row_of,
     kernel_function,
 )
 from soacc.lowering.gpu_reduce import all_vectorizable, launch as gpu_launch, lower_reduce
+from soacc.lowering.gpu_epilogue import REDUCTIONS, find_epilogues
 from soacc.lowering.gpu_segmented import lower_segmented_map
 from soacc.lowering.gpu_hist import lower_hist
 from soacc.lowering.gpu_scan import lower_scan
@@ -168,17 +170,6 @@ def lower_scatteromap(op: mem.ScatteromapOp, name: str, b: Builder, add_kernel) 
     needed = b.insert(arith.CeilDivUIOp(n, _index(b, THREADS_PER_BLOCK))).results[0]
     blocks = grid_blocks(b, needed, plan)
     gpu_launch(b, kernel, blocks, [*operands, n, *scratch_operands(b, plan, blocks, op)])
-
-
-def is_first_row_of(value: SSAValue, view: SSAValue) -> bool:
-    """Whether `value` is `mem.slice %view[0]`: row 0 of `view` itself."""
-    row = value.owner
-    return (
-        isinstance(row, mem.SliceOp)
-        and row.source == view
-        and list(row.kinds.get_values()) == [SliceSpec.FIXED]
-        and constant_int(row.spec[0]) == 0
-    )
 
 
 def build_gpu_body_kernel(op: mem.GpuBodyOp, name: str, plan: ScratchPlan | None = None) -> tuple[gpu.FuncOp, list[SSAValue]]:
@@ -332,10 +323,23 @@ class ConvertMemToGpuPass(ModulePass):
             kernels.append(kernel)
             return kernel.sym_name.data
 
+        # (found before anything is lowered: the analysis reads level-2 code)
+        epilogues = {}
+        for f in op.ops:
+            if isinstance(f, func.FuncOp):
+                epilogues |= find_epilogues(f, [k for k in host_kernels if isinstance(k, REDUCTIONS) and k.parent_op() is not None and f.is_ancestor(k)])
+        folded = {e.body for e in epilogues.values()}
+
         try:
             for index, k in enumerate(host_kernels):
+                if k in folded:
+                    continue  # it runs in its reduction's final kernel
                 kind, lower = _LOWERINGS[type(k)]
-                lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel)
+                if k in epilogues:
+                    lower_reduce(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel, epilogues[k])
+                    Rewriter.erase_op(epilogues[k].body)
+                else:
+                    lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel)
                 Rewriter.erase_op(k)
         except CannotLower as error:
             raise _fail(error) from None

@@ -28,6 +28,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, SymbolRefAttr
 from xdsl.ir import SSAValue
 
 from soacc.dialects import mem, soacc_gpu
+from soacc.lowering.gpu_epilogue import Epilogue
 from soacc.lowering.kernel_elements import Elements, combiner, is_commutative
 from soacc.lowering.kernel_scratch import bind_scratch_per_thread, plan_scratch, scratch_operands, scratch_parameters
 from soacc.lowering.gpu_cooperation import block_id, block_reduce, thread_ids
@@ -35,8 +36,10 @@ from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,
     CannotLower,
     KernelBody,
+    Row,
     captured_values,
     index_constant,
+    is_first_row_of,
     kernel_function,
 )
 from soacc.runtime.dtypes import numpy_dtype
@@ -179,8 +182,10 @@ def _fold_commutative(kb: KernelBody, elements: Elements, combine, ins, mapped, 
     return kb.when(aligned, by_vectors, lambda: _fold_grid_stride(kb, combine, operands, n, neutral), types)
 
 
-def lower_reduce(op: mem.ReduceOp | mem.RedomapOp, name: str, b: Builder, add_kernel) -> None:
-    """Replaces a host-level mem.reduce or mem.redomap (b is before it) by two launches."""
+def lower_reduce(op: mem.ReduceOp | mem.RedomapOp, name: str, b: Builder, add_kernel, epilogue: Epilogue | None = None) -> None:
+    """Replaces a host-level mem.reduce or mem.redomap (b is before it) by two launches;
+    an `epilogue` gpu_body runs on the final pass's storing thread after the reduced
+    values are stored (the caller then erases it)."""
     if isinstance(op, mem.ReduceOp) and any(v.type.get_num_dims() != 1 for v in op.inputs):
         raise CannotLower(op, "reduces arrays of rows at host level; only arrays of scalars are supported so far")
     if isinstance(op, mem.RedomapOp) and op.results_:
@@ -232,15 +237,50 @@ def lower_reduce(op: mem.ReduceOp | mem.RedomapOp, name: str, b: Builder, add_ke
         total = block_reduce(kb, acc, combine, neutral)
         tid, _, _ = thread_ids(kb)
         first = kb.op(arith.CmpiOp(tid, kb.constant(0), "eq"))
-        kb.when(first, lambda: _store_each(kb, total, outs, []))
+
+        def store() -> None:
+            _store_each(kb, total, outs, [])
+            if epilogue is not None:
+                run_epilogue(kb, epilogue, total)
+
+        kb.when(first, store)
 
     operands1 = [*captured, *op.neutral, *elements.inputs, *elements.mapped, *partials]
     extra = [("count", IndexType()), *scratch_parameters(op, plan)]
     first_name = add_kernel(kernel_function(f"{name}_partials", operands1, extra, partial_pass))
     launch(b, first_name, blocks, [*operands1, n, *scratch_operands(b, plan, blocks, op)])
     operands2 = [*captured, *op.neutral, *partials, *outputs]
+    if epilogue is not None:
+        for hoisted in epilogue.hoisted:  # the body's outputs must exist at the launch
+            hoisted.detach()
+            b.insert(hoisted)
+        operands2 += [v for v in [*epilogue.params, *epilogue_outputs(epilogue)] if v not in operands2]
     second_name = add_kernel(kernel_function(f"{name}_final", operands2, [("count", IndexType())], final_pass))
     launch(b, second_name, index_constant(b, 1), [*operands2, blocks])
+
+
+def epilogue_outputs(epilogue: Epilogue) -> list[SSAValue]:
+    """The gpu_body outputs the final kernel stores to (not those it built in place)."""
+    body = epilogue.body
+    results = body.body.block.last_op.operands
+    return [out for value, out in zip(results, body.outputs) if not is_first_row_of(value, out)]
+
+
+def run_epilogue(kb: KernelBody, epilogue: Epilogue, total: Sequence[SSAValue]) -> None:
+    """The gpu_body's statements on this thread: its reads of the reduced values are the
+    values this thread just stored, the scalar code between the two is redone, and its
+    results go to element 0 of its outputs (as build_gpu_body_kernel stores them)."""
+    for load, j in epilogue.reduced.items():
+        kb.values[load] = total[j]
+    for op in epilogue.replayed:
+        kb.translate(op)
+    body = epilogue.body
+    kb.translate_block(body.body.block)
+    zero = kb.constant(0)
+    results = body.body.block.last_op.operands
+    for value, out in zip(results, body.outputs):
+        if not is_first_row_of(value, out):
+            kb.store(kb.values[value], Row(kb.values[out], ()), zero, body)
 
 
 def _store_each(kb: KernelBody, values: Sequence[SSAValue], views: Sequence[SSAValue], indices: Sequence[SSAValue]) -> None:

@@ -15,7 +15,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
 from soacc.dialects import mem
-from soacc.dialects.soac import SliceSpec
+from soacc.dialects.soac import SliceSpec, constant_int
 
 THREADS_PER_BLOCK = 256
 MAX_BLOCKS = 65536  # a grid-stride loop covers the rest
@@ -61,6 +61,17 @@ def captured_values(op: Operation) -> list[SSAValue]:
                 continue
             seen[v] = None
     return list(seen)
+
+
+def is_first_row_of(value: SSAValue, view: SSAValue) -> bool:
+    """Whether `value` is `mem.slice %view[0]`: row 0 of `view` itself."""
+    row = value.owner
+    return (
+        isinstance(row, mem.SliceOp)
+        and row.source == view
+        and list(row.kinds.get_values()) == [SliceSpec.FIXED]
+        and constant_int(row.spec[0]) == 0
+    )
 
 
 class KernelBody:
