@@ -115,11 +115,7 @@ class IotaFusion:
 
     @staticmethod
     def replace_size(op: mem.SizeOp, size: SSAValue | int) -> None:
-        if isinstance(size, int):
-            constant = arith.ConstantOp(IntegerAttr(size, IndexType()))
-            Rewriter.insert_op(constant, InsertPoint.before(op))
-            size = constant.result
-        op.result.replace_all_uses_with(size)
+        op.result.replace_all_uses_with(_as_value(size, op))
         Rewriter.erase_op(op)
 
     @staticmethod
@@ -127,12 +123,7 @@ class IotaFusion:
         """`m` without `array` among its inputs: indexed, the element it read is the row
         number."""
         lam = m.body.block
-        if m.indexed is None:
-            index = lam.insert_arg(IndexType(), len(lam.args))
-            index.name_hint = "row"
-        else:
-            index = lam.args[-1]
-        _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], index)
+        _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], _row_number(lam, m.indexed is not None))
         inputs = [v for v in m.inputs if v is not array]
         new = mem.MapOp(inputs, list(m.outputs), m.detach_region(m.body), indexed=True)
         Rewriter.replace_op(m, new)
@@ -142,20 +133,8 @@ class IotaFusion:
         """`m` without `array` among its inputs: `indexed(%size)`, the element its map
         lambda read is the row number."""
         lam = m.map_body.block
-        if m.row_count is None:
-            index = lam.insert_arg(IndexType(), len(lam.args))
-            index.name_hint = "row"
-        else:
-            index = lam.args[-1]
-        _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], index)
-        if m.row_count is not None:
-            count = m.row_count
-        elif isinstance(size, int):
-            constant = arith.ConstantOp(IntegerAttr(size, IndexType()))
-            Rewriter.insert_op(constant, InsertPoint.before(m))
-            count = constant.result
-        else:
-            count = size
+        _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], _row_number(lam, m.row_count is not None))
+        count = m.row_count if m.row_count is not None else _as_value(size, m)
         inputs = [v for v in m.inputs if v is not array]
         Rewriter.replace_op(m, _rebuilt(m, inputs, count))
 
@@ -182,6 +161,24 @@ def _ancestors(op: Operation):
     while parent is not None:
         yield parent
         parent = parent.parent_op()
+
+
+def _as_value(size: SSAValue | int, before: Operation) -> SSAValue:
+    """A size as an SSA value (a constant made before `before`)."""
+    if isinstance(size, SSAValue):
+        return size
+    constant = arith.ConstantOp(IntegerAttr(size, IndexType()))
+    Rewriter.insert_op(constant, InsertPoint.before(before))
+    return constant.result
+
+
+def _row_number(lam: Block, indexed: bool) -> SSAValue:
+    """The lambda's row-number parameter: its last, added where the op was not indexed."""
+    if indexed:
+        return lam.args[-1]
+    index = lam.insert_arg(IndexType(), len(lam.args))
+    index.name_hint = "row"
+    return index
 
 
 def _replace_params(lam: Block, positions: list[int], index: SSAValue) -> None:
