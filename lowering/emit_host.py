@@ -37,7 +37,7 @@ from xdsl.utils.target import Target
 from soacc.dialects import mem
 from soacc.dialects.soac import SliceSpec
 from soacc.lowering.emit_cuda import EmissionError
-from soacc.passes.analysis.liveness import LastUses, last_uses
+from soacc.passes.analysis.liveness import LastUses, last_uses, scope_end_uses
 from soacc.runtime import host_scalars
 from soacc.runtime.dtypes import numpy_dtype
 from soacc.runtime.interp.arith import constant_value
@@ -70,9 +70,11 @@ class HostModule:
     """Kernel name -> its arguments' struct format (as KERNELS in the source)."""
 
 
-def emit_host(module: ModuleOp) -> HostModule:
-    """The host code of `module` as a Python module's source."""
-    return _ModuleEmitter(module).emit()
+def emit_host(module: ModuleOp, free_at_last_use: bool = True) -> HostModule:
+    """The host code of `module` as a Python module's source. It frees each block at its
+    last use, or (free_at_last_use=False) when the block of code that made it ends, as
+    the study's baseline did (for measuring against it)."""
+    return _ModuleEmitter(module, scope_end=not free_at_last_use).emit()
 
 
 @dataclass(frozen=True)
@@ -141,6 +143,8 @@ def _python_name(hint: str) -> str:
 @dataclass
 class _ModuleEmitter:
     module: ModuleOp
+    scope_end: bool = False
+    """Free values when their block ends, not at their last use."""
     lines: list[str] = field(default_factory=list)
     op_at_line: dict[int, Operation] = field(default_factory=dict)
     functions: dict[str, str] = field(default_factory=dict)
@@ -204,7 +208,7 @@ class _ModuleEmitter:
     # --- structure -------------------------------------------------------------------------
 
     def emit(self) -> HostModule:
-        self.uses = last_uses(self.module)
+        self.uses = scope_end_uses(self.module) if self.scope_end else last_uses(self.module)
         bodies: list[func.FuncOp] = []
         taken = set(_RESERVED)
         for op in self.module.ops:

@@ -37,11 +37,11 @@ class HostCodeExecutor:
     name = "host code"
     description = "emitted host code"
 
-    def __init__(self, module: ModuleOp, memory: DeviceMemory, kernels: Mapping[str, object], host=None):
+    def __init__(self, module: ModuleOp, memory: DeviceMemory, kernels: Mapping[str, object], host=None, free_at_last_use: bool = True):
         from soacc.lowering.emit_host import emit_host
 
         self.module = module
-        self.host = host if host is not None else _emitted(module, emit_host)
+        self.host = host if host is not None else _emitted(module, lambda m: emit_host(m, free_at_last_use))
         self.filename = f"<soacc host code {next(_module_numbers)}>"
         code = compile(self.host.source, self.filename, "exec")
         # the source of each line, for tracebacks (SOACC_TRACEBACK=1) and debuggers
@@ -110,7 +110,9 @@ class CudaExecutor(HostCodeExecutor):
 
     name = "cuda"
 
-    def __init__(self, module: ModuleOp):
+    def __init__(self, module: ModuleOp, free_at_last_use: bool = True):
+        """free_at_last_use=False frees each block when the block of code that made it
+        ends (the study's baseline; to measure peak memory against it)."""
         from soacc.lowering.emit_cuda import emit_cuda
         from soacc.lowering.emit_host import emit_host
         from soacc.runtime.gpu.cuda_memory import CudaMemory
@@ -118,7 +120,7 @@ class CudaExecutor(HostCodeExecutor):
         from soacc.runtime.gpu.kernels import Kernel
         from soacc.runtime.gpu.module_cache import ModuleCache
 
-        host = _emitted(module, emit_host)
+        host = _emitted(module, lambda m: emit_host(m, free_at_last_use))
         device = get_device()
         cache = ModuleCache(device.arch)
         memory = CudaMemory(device, _pool(device.index), cache)

@@ -5,6 +5,10 @@ op uses everything its nested regions use (so a value used inside a loop body li
 until the loop ends). A value nobody uses dies where it is defined. The executor
 drops values there (so blocks are freed when their last view dies), and the host-code
 emitter will release them there. This analysis never changes IR.
+
+`scope_end_uses` is the model of the study's baseline instead (Futhark in 2017): every
+value lives until the block that defines it ends (a loop body's at the end of each
+iteration), as the reference executor keeps them with `free_at_last_use=False`.
 """
 
 from __future__ import annotations
@@ -39,6 +43,18 @@ def last_uses(root: Operation) -> LastUses:
         for region in op.regions:
             for block in region.blocks:
                 _block_last_uses(block, result)
+    return result
+
+
+def scope_end_uses(root: Operation) -> LastUses:
+    """Every value of every block nested in `root` dies after the block's last op."""
+    result = LastUses()
+    for op in root.walk():
+        for region in op.regions:
+            for block in region.blocks:
+                ops = list(block.ops)
+                if ops:
+                    result.dies_after[ops[-1]] = [*block.args, *(r for o in ops for r in o.results)]
     return result
 
 
