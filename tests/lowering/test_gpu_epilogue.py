@@ -92,3 +92,90 @@ def test_folded_examples_on_the_gpu(name):
     for size in (1, 17, 300):
         args = example.make_inputs(np.random.default_rng(size), size)
         assert mismatch(gpu.main(*args), example.reference(*args), example.rtol, example.atol) is None, size
+
+
+# A program whose reads reduce-device-syncs moves to the device: a mean and a matrix
+# element at an argmax's row, combined, used only by maps (and an element of a
+# redomap's mapped array, which the map then reads itself). The gpu_body that computes
+# them from both reductions' values runs on the argmax's final kernel: the sum it reads
+# was stored by the earlier redomap's final kernel, the argmax is the thread's own.
+SHAPES = """
+func.func @main(%a: tensor<?xf32>, %m: tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %n = soac.size %a[0] : tensor<?xf32>
+  %n64 = arith.index_cast %n : index to i64
+  %nf = arith.sitofp %n64 : i64 to f32
+  %s, %sq = soac.redomap(%a) : (tensor<?xf32>) -> (f32, tensor<?xf32>) map {
+  ^bb0(%x: f32):
+    %y = arith.mulf %x, %x : f32
+    soac.yield %x, %y : f32, f32
+  } reduce(%zero : f32) commutative {
+  ^bb0(%l: f32, %r: f32):
+    %t = arith.addf %l, %r : f32
+    soac.yield %t : f32
+  }
+  %mean = arith.divf %s, %nf : f32
+  %first = soac.index %sq[%c0] : tensor<?xf32>
+  %centred = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %d = arith.subf %x, %mean : f32
+    %e = arith.mulf %d, %first : f32
+    soac.yield %e : f32
+  }
+  %big = arith.constant -1.0 : f32
+  %col = soac.slice %m[%c0:%n, %c0] : tensor<?x?xf32> -> tensor<?xf32>
+  %is = soac.iota %n : tensor<?xindex>
+  %best:2 = soac.reduce(%col, %is) neutral(%big, %c0 : f32, index) commutative : (tensor<?xf32>, tensor<?xindex>) -> (f32, index) {
+  ^bb0(%v1: f32, %i1: index, %v2: f32, %i2: index):
+    %gt = arith.cmpf ogt, %v1, %v2 : f32
+    %eq = arith.cmpf oeq, %v1, %v2 : f32
+    %lt = arith.cmpi ult, %i1, %i2 : index
+    %tie = arith.andi %eq, %lt : i1
+    %take = arith.ori %gt, %tie : i1
+    %v = arith.select %take, %v1, %v2 : f32
+    %i = arith.select %take, %i1, %i2 : index
+    soac.yield %v, %i : f32, index
+  }
+  %c1 = arith.constant 1 : index
+  %at = soac.index %m[%best#1, %c1] : tensor<?x?xf32>
+  %scaled = arith.mulf %at, %mean : f32
+  %shifted = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %z = arith.addf %x, %scaled : f32
+    soac.yield %z : f32
+  }
+  func.return %centred, %shifted : tensor<?xf32>, tensor<?xf32>
+}
+"""
+
+
+def shapes_args(n: int) -> tuple:
+    rng = np.random.default_rng(n)
+    return rng.uniform(-4, 4, n).astype(np.float32), rng.uniform(-4, 4, (n, 3)).astype(np.float32)
+
+
+def test_the_shapes_fold_and_keep_their_results():
+    """At level 3 no gpu_body is launched; on the reference executor, level 2 with the
+    pipeline gives the program's results (the GPU test below runs the folded kernels)."""
+    program = soacc.compile(SHAPES, backend="numpy", pipeline="soacc-pipeline")
+    kernels = [op.sym_name.data for op in program.module.walk() if op.name == "gpu.func"]
+    assert not [k for k in kernels if k.startswith("gpu_body")], kernels
+    from soacc.passes.soacc_pipeline import SoaccPipelinePass
+
+    level2 = soacc.compile(SHAPES, backend="numpy", pipeline=SoaccPipelinePass().level2_stages())
+    written = soacc.compile(SHAPES, backend="numpy", pipeline="")
+    assert sum(isinstance(op, mem.GpuBodyOp) for op in level2.module.walk()) >= 1
+    for n in (1, 5, 40):
+        args = shapes_args(n)
+        assert mismatch(level2.main(*args), written.main(*args), 1e-5, 1e-5) is None
+
+
+@pytest.mark.gpu
+def test_the_shapes_on_the_gpu():
+    gpu = soacc.compile(SHAPES, backend="cuda", pipeline="soacc-pipeline")
+    written = soacc.compile(SHAPES, backend="numpy", pipeline="")
+    for n in (1, 5, 1000, 300_001):
+        args = shapes_args(n)
+        assert mismatch(gpu.main(*args), written.main(*args), 1e-4, 1e-4) is None, n
+        assert gpu.statistics.sync_reads == 0, n
