@@ -44,7 +44,6 @@ from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import mem, soacc_gpu
-from soacc.dialects.soac import SliceSpec, constant_int
 
 from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,
