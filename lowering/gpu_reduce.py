@@ -36,10 +36,9 @@ from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,
     CannotLower,
     KernelBody,
-    Row,
     captured_values,
+    gpu_body_outputs,
     index_constant,
-    is_first_row_of,
     kernel_function,
 )
 from soacc.runtime.dtypes import numpy_dtype
@@ -254,33 +253,20 @@ def lower_reduce(op: mem.ReduceOp | mem.RedomapOp, name: str, b: Builder, add_ke
         for hoisted in epilogue.hoisted:  # the body's outputs must exist at the launch
             hoisted.detach()
             b.insert(hoisted)
-        operands2 += [v for v in [*epilogue.params, *epilogue_outputs(epilogue)] if v not in operands2]
+        operands2 += [v for v in [*epilogue.params, *gpu_body_outputs(epilogue.body)] if v not in operands2]
     second_name = add_kernel(kernel_function(f"{name}_final", operands2, [("count", IndexType())], final_pass))
     launch(b, second_name, index_constant(b, 1), [*operands2, blocks])
-
-
-def epilogue_outputs(epilogue: Epilogue) -> list[SSAValue]:
-    """The gpu_body outputs the final kernel stores to (not those it built in place)."""
-    body = epilogue.body
-    results = body.body.block.last_op.operands
-    return [out for value, out in zip(results, body.outputs) if not is_first_row_of(value, out)]
 
 
 def run_epilogue(kb: KernelBody, epilogue: Epilogue, total: Sequence[SSAValue]) -> None:
     """The gpu_body's statements on this thread: its reads of the reduced values are the
     values this thread just stored, the scalar code between the two is redone, and its
-    results go to element 0 of its outputs (as build_gpu_body_kernel stores them)."""
+    results go to element 0 of its outputs (as in its own kernel)."""
     for load, j in epilogue.reduced.items():
         kb.values[load] = total[j]
     for op in epilogue.replayed:
         kb.translate(op)
-    body = epilogue.body
-    kb.translate_block(body.body.block)
-    zero = kb.constant(0)
-    results = body.body.block.last_op.operands
-    for value, out in zip(results, body.outputs):
-        if not is_first_row_of(value, out):
-            kb.store(kb.values[value], Row(kb.values[out], ()), zero, body)
+    kb.run_gpu_body(epilogue.body)
 
 
 def _store_each(kb: KernelBody, values: Sequence[SSAValue], views: Sequence[SSAValue], indices: Sequence[SSAValue]) -> None:

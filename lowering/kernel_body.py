@@ -74,6 +74,20 @@ def is_first_row_of(value: SSAValue, view: SSAValue) -> bool:
     )
 
 
+def gpu_body_stores(op: mem.GpuBodyOp) -> list[tuple[SSAValue, SSAValue]]:
+    """(value, output) for each result a gpu_body's kernel stores to element 0 of its
+    output: all but those the body built in place (row 0 of that output itself)."""
+    results = op.body.block.last_op.operands
+    return [(value, out) for value, out in zip(results, op.outputs) if not is_first_row_of(value, out)]
+
+
+def gpu_body_outputs(op: mem.GpuBodyOp) -> list[SSAValue]:
+    """The outputs a gpu_body's kernel takes: those its statements use, and those it
+    stores its results to."""
+    needed = {v for inner in op.body.walk() for v in inner.operands} | {out for _, out in gpu_body_stores(op)}
+    return [out for out in op.outputs if out in needed]
+
+
 class KernelBody:
     """Translates level-2 lambda code into the code one thread runs."""
 
@@ -318,6 +332,16 @@ class KernelBody:
                 self.store(self.values[value], out, j, op)
 
         self.loop(self.dim((*ins, *outs)[0], 0), row_body)
+
+    def run_gpu_body(self, op: mem.GpuBodyOp, zero: SSAValue | None = None) -> None:
+        """A gpu_body's statements on this thread, then its results to element 0 of their
+        outputs (gpu_body_stores); `zero` is the index 0 where the kernel has one."""
+        self.translate_block(op.body.block)
+        stores = gpu_body_stores(op)
+        if stores and zero is None:
+            zero = self.constant(0)
+        for value, out in stores:
+            self.store(self.values[value], Row(self.values[out], ()), zero, op)
 
     def apply_operator(self, region: Region, left: Sequence[SSAValue], right: Sequence[SSAValue]) -> list[SSAValue]:
         block = region.block

@@ -76,6 +76,39 @@ func.func @pivot(%is: memref<?xindex, strided<[?], offset: ?>, #mem.space<device
 
 // -----
 
+// A body that builds its result in place, in row 0 of its output (a literal of the
+// reduced value): the final kernel takes the output, which the body writes itself.
+// CHECK-LABEL: func.func @in_place(
+// CHECK:         "gpu.launch_func"({{.*}}%s_dev, %c0, %o, {{.*}}) <{kernel = @kernels::@reduce0_final
+// CHECK-NOT:     gpu_body
+// CUDA-LABEL: void reduce0_final(
+// CUDA:           s_dev[s_dev_offset] = [[TOTAL:v_[0-9]+]];
+// CUDA:           float [[S:v_[0-9]+]] = s_dev[s_dev_offset];
+// CUDA:           o[o_offset + c0 * o_stride0 + {{v_[0-9]+}} * o_stride1] = [[S]];
+// CUDA:           o[o_offset + c0 * o_stride0 + {{v_[0-9]+}} * o_stride1] = [[S]];
+// CUDA-NEXT:    }
+func.func @in_place(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %o: memref<1x2xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %s_mem = mem.alloc %c4 : !mem.block<device>
+  %s_dev = mem.view %s_mem[%c0] : !mem.block<device> -> memref<f32, strided<[], offset: ?>, #mem.space<device>>
+  mem.reduce ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) neutral(%zero : f32) commutative outs(%s_dev : memref<f32, strided<[], offset: ?>, #mem.space<device>>) {
+  ^bb0(%l: f32, %r: f32):
+    %t = arith.addf %l, %r : f32
+    mem.yield %t : f32
+  }
+  mem.gpu_body outs(%o : memref<1x2xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) {
+    %row = mem.slice %o[%c0] : memref<1x2xf32, strided<[?, ?], offset: ?>, #mem.space<device>> -> memref<2xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %s = mem.load %s_dev[] : memref<f32, strided<[], offset: ?>, #mem.space<device>>
+    mem.array [%s, %s] outs(%row : memref<2xf32, strided<[?], offset: ?>, #mem.space<device>>)
+    mem.yield %row : memref<2xf32, strided<[?], offset: ?>, #mem.space<device>>
+  }
+  func.return
+}
+
+// -----
+
 // Not folded: a copy between the two writes what the gpu_body reads (the gpu_body would
 // read it before the copy), and a kernel between a reduction and a gpu_body keeps them
 // apart.
