@@ -1527,6 +1527,9 @@ class ArrayOp(IRDLOperation):
                 raise VerifyException(f"mem.array element {i} has type {e.type}; expected {row_view_type(t)}")
 
 
+KERNELS = (MapOp, ReduceOp, ScanOp, ScatterOp, HistOp, GpuBodyOp, IotaOp, FillOp, *FUSED_KERNELS)
+"""The ops that run as kernels (convert-mem-to-gpu outlines them at host level)."""
+
 MEM = Dialect(
     "mem",
     [

@@ -51,8 +51,8 @@ from soacc.lowering.kernel_body import (
     KernelBody,
     Row,
     captured_values,
+    gpu_body_outputs,
     index_constant as _index,
-    is_first_row_of,
     kernel_function,
 )
 from soacc.lowering.gpu_reduce import all_vectorizable, launch as gpu_launch, lower_reduce
@@ -176,10 +176,7 @@ def build_gpu_body_kernel(op: mem.GpuBodyOp, name: str, plan: ScratchPlan | None
     unless it is already there (short-circuited: the body yields row 0 of output j
     itself), and then output j is not even a parameter."""
     captured = [v for v in captured_values(op) if v not in op.outputs]
-    results = op.body.block.last_op.operands
-    stored = [(value, out) for value, out in zip(results, op.outputs) if not is_first_row_of(value, out)]
-    needed = {v for inner in op.body.walk() for v in inner.operands} | {out for _, out in stored}
-    operands = [*captured, *(out for out in op.outputs if out in needed)]
+    operands = [*captured, *gpu_body_outputs(op)]
     scratch_types = scratch_parameters(op, plan) if plan else []
     block = Block(arg_types=[*[v.type for v in operands], *[t for _, t in scratch_types]])
     for param, v in zip(block.args, operands):
@@ -190,9 +187,7 @@ def build_gpu_body_kernel(op: mem.GpuBodyOp, name: str, plan: ScratchPlan | None
     body = KernelBody(Builder(InsertPoint.at_end(block)), dict(zip(operands, block.args)))
     zero = _index(body.b, 0)
     bind_scratch(body.b, body, plan, block.args[len(operands) :], zero)
-    body.translate_block(op.body.block)
-    for value, out in stored:
-        body.store(body.values[value], Row(body.values[out], ()), zero, op)
+    body.run_gpu_body(op, zero)
     body.b.insert(gpu.ReturnOp([]))
     return gpu.FuncOp(name, FunctionType.from_lists(block.arg_types, []), Region(block), kernel=True), operands
 
@@ -326,7 +321,7 @@ class ConvertMemToGpuPass(ModulePass):
         epilogues = {}
         for f in op.ops:
             if isinstance(f, func.FuncOp):
-                epilogues |= find_epilogues(f, [k for k in host_kernels if isinstance(k, REDUCTIONS) and k.parent_op() is not None and f.is_ancestor(k)])
+                epilogues |= find_epilogues(f, [k for k in host_kernels if isinstance(k, REDUCTIONS) and f.is_ancestor(k)])
         folded = {e.body for e in epilogues.values()}
 
         try:
@@ -398,7 +393,7 @@ _LOWERINGS = {
 def _inside_kernel(op: Operation) -> bool:
     parent = op.parent_op()
     while parent is not None:
-        if isinstance(parent, (mem.MapOp, mem.ReduceOp, mem.ScanOp, mem.HistOp, mem.GpuBodyOp, *mem.FUSED_KERNELS)):
+        if isinstance(parent, mem.KERNELS):
             return True
         parent = parent.parent_op()
     return False

@@ -58,10 +58,6 @@ def _reduce_outputs(op: Operation) -> list[SSAValue]:
     return list(op.reduce_outputs) if isinstance(op, mem.RedomapOp) else list(op.outputs)
 
 
-def _is_host_kernel(op: Operation) -> bool:
-    return isinstance(op, (mem.MapOp, mem.ReduceOp, mem.ScanOp, mem.ScatterOp, mem.HistOp, mem.GpuBodyOp, mem.IotaOp, mem.FillOp, *mem.FUSED_KERNELS))
-
-
 def find_epilogue(reduction: Operation, aliases: MemoryAliases) -> Epilogue | None:
     """The gpu_body that can run at the end of `reduction`'s final kernel, if any."""
     if not isinstance(reduction, REDUCTIONS) or getattr(reduction, "results_", None):
@@ -69,7 +65,7 @@ def find_epilogue(reduction: Operation, aliases: MemoryAliases) -> Epilogue | No
     between: list[Operation] = []
     op = reduction.next_op
     while op is not None and not isinstance(op, mem.GpuBodyOp):
-        if op.regions or _is_host_kernel(op) or op.has_trait(IsTerminator):
+        if op.regions or isinstance(op, mem.KERNELS) or op.has_trait(IsTerminator):
             return None
         between.append(op)
         op = op.next_op
@@ -152,6 +148,8 @@ def find_epilogue(reduction: Operation, aliases: MemoryAliases) -> Epilogue | No
 
 def find_epilogues(function: Operation, host_reductions: list[Operation]) -> dict[Operation, Epilogue]:
     """The epilogues of a function's host-level reductions, by reduction."""
+    if not host_reductions:
+        return {}  # (the alias analysis is a fixpoint over the whole function)
     aliases = MemoryAliases(function)
     found: dict[Operation, Epilogue] = {}
     for op in host_reductions:

@@ -179,3 +179,11 @@ def test_the_shapes_on_the_gpu():
         args = shapes_args(n)
         assert mismatch(gpu.main(*args), written.main(*args), 1e-4, 1e-4) is None, n
         assert gpu.statistics.sync_reads == 0, n
+
+
+def test_the_kernel_ops_are_the_ones_convert_mem_to_gpu_lowers():
+    """mem.KERNELS (what the epilogue analysis will not move a gpu_body past, and what
+    counts as inside a kernel) names exactly the ops convert-mem-to-gpu outlines."""
+    from soacc.lowering.convert_mem_to_gpu import _LOWERINGS
+
+    assert set(_LOWERINGS) == set(mem.KERNELS)
