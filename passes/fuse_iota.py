@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -153,7 +153,7 @@ def _reads_as_input(op: Operation, array: SSAValue) -> bool:
         return array not in op.outputs
     if not isinstance(op, mem.FUSED_KERNELS) or sum(v is array for v in op.operands) != sum(v is array for v in op.inputs):
         return False
-    return not any(isinstance(p, (mem.MapOp, mem.GpuBodyOp, *mem.FUSED_KERNELS)) for p in _ancestors(op))
+    return not any(isinstance(p, mem.KERNELS) for p in _ancestors(op))
 
 
 def _ancestors(op: Operation):
@@ -197,27 +197,21 @@ def _replace_params(lam: Block, positions: list[int], index: SSAValue) -> None:
 
 
 def _rebuilt(m: mem.FusedKernel, inputs: list[SSAValue], count: SSAValue) -> Operation:
-    """`m` with these inputs and row count; its regions are moved over."""
+    """`m` with these inputs and row count, built anew from its own operand, region and
+    result groups (in its definition's order); its regions are moved over."""
+    definition = type(m).get_irdl_definition()
+
+    def group(value):  # an op's accessor value as a build() group: one, or a list
+        if value is None:
+            return []
+        return value if isinstance(value, SSAValue | Region) else list(value)
+
+    replaced = {"inputs": inputs, "row_count": [count]}
+    operands = [replaced.get(name, group(getattr(m, name))) for name, _ in definition.operands]
+    regions = [group(getattr(m, name)) for name, _ in definition.regions]  # (all found before any moves)
+    regions = [[m.detach_region(r) for r in g] if isinstance(g, list) else m.detach_region(g) for g in regions]
+    results = [[r.type for r in group(getattr(m, name))] for name, _ in definition.results]
     properties = {k: v for k, v in m.properties.items() if k not in ("operandSegmentSizes", "regionSegmentSizes")}
-    match m:  # (each region found before any is detached: detaching renumbers them)
-        case mem.RedomapOp():
-            operands = [inputs, list(m.neutral), list(m.outputs), [count]]
-            regions = [m.map_body, list(m.operators)]
-            results = [[r.type for r in m.results_]]
-        case mem.ScanomapOp():
-            operands = [inputs, list(m.neutral), list(m.outputs), [count]]
-            regions = [m.map_body, list(m.operators), [m.post] if m.post is not None else []]
-            results = []
-        case mem.ScatteromapOp():
-            operands = [m.dest, inputs, list(m.outputs), [count]]
-            regions = [m.map_body]
-            results = []
-        case mem.HistomapOp():
-            operands = [m.dest, inputs, list(m.outputs), m.neutral, [count]]
-            regions = [m.map_body, m.operator]
-            results = []
-    detach = lambda r: [m.detach_region(x) for x in r] if isinstance(r, list) else m.detach_region(r)  # noqa: E731
-    regions = [detach(r) for r in regions]
     new = type(m).build(operands=operands, result_types=results, regions=regions, properties=properties, attributes=dict(m.attributes))
     for old, result in zip(m.results, new.results):
         result.name_hint = old.name_hint
