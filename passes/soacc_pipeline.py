@@ -62,7 +62,6 @@ class SoaccPipelinePass(ModulePass):
             stages[at:at] = ["reduce-device-syncs", "merge-gpu-bodies"]
         if self.fusion:
             stages.insert(at, "soac-fusion")
-        if self.fusion:
             stages.insert(stages.index("convert-soac-to-mem") + 1, "fuse-iota")
         if self.memory:
             stages.insert(stages.index("convert-soac-to-mem") + 1 + self.fusion, MEMORY)

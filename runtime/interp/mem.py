@@ -256,8 +256,7 @@ class MemFunctions(InterpreterFunctions):
             raise ExecutionError(f"inputs and outputs have different outer sizes {sorted(sizes)}")
         n = sizes.pop()
         row_outputs = [o for o, v in zip(outputs, op.outputs) if v.type.get_num_dims() > 1]
-        # an indexed map's row number: lane i of this map's lane axis is i
-        index = [np.arange(n, dtype=np.int64).reshape((1,) * axis + (n,))] if op.indexed is not None else []
+        index = [_row_numbers(n, axis)] if op.indexed is not None else []
         with _kernel(interpreter), nested_lanes(interpreter, n, op.body):
             results = interpreter.run_ssacfg_region(op.body, (*inputs, *row_outputs, *index), "mem.map")
         for out, value in zip(outputs, results):
@@ -415,6 +414,11 @@ class MemFunctions(InterpreterFunctions):
         return ()
 
 
+def _row_numbers(n: int, axis: int) -> np.ndarray:
+    """An indexed op's row numbers: lane i of its lane axis (`axis`) is i."""
+    return np.arange(n, dtype=np.int64).reshape((1,) * axis + (n,))
+
+
 def _row_count_operand(op: Operation, args) -> tuple[tuple, object | None]:
     """A fused op's arguments without its row count (the last operand, where indexed),
     and that count."""
@@ -432,7 +436,8 @@ def _rows(interpreter: Interpreter, op: Operation, inputs, count) -> int:
     if count is not None:
         sizes.add(uniform(state, count, f"{op.name} row count"))
     if len(sizes) != 1:
-        raise ExecutionError(f"{op.name}: its row count and inputs disagree on the number of rows {sorted(sizes)}")
+        what = "its inputs and row count" if count is not None else "its inputs"
+        raise ExecutionError(f"{op.name}: {what} disagree on the number of rows {sorted(sizes)}")
     return int(sizes.pop())
 
 
@@ -446,9 +451,7 @@ def _fused_rows(interpreter: Interpreter, op: Operation, region, arrays, output_
     for o in rows_out:
         if np.shape(o)[axis] != n:
             raise ExecutionError(f"inputs and outputs have different outer sizes {sorted({n, np.shape(o)[axis]})}")
-    index = []
-    if region is op.map_body and op.row_index is not None:  # type: ignore[attr-defined]
-        index = [np.arange(n, dtype=np.int64).reshape((1,) * axis + (n,))]
+    index = [_row_numbers(n, axis)] if region is op.map_body and op.row_index is not None else []  # type: ignore[attr-defined]
     with nested_lanes(interpreter, n, region):
         return list(interpreter.run_ssacfg_region(region, (*arrays, *rows_out, *index), op.name))
 
