@@ -364,7 +364,7 @@ def _one_kernel(build, rows_of, allocates: bool = False):
             blocks = grid_blocks(b, needed, plan)
             gpu_launch(b, name, blocks, [*operands, rows, *scratch_operands(b, plan, blocks, k)])
 
-        if isinstance(k, mem.MapOp) and plan is None and k.indexed is None and lower_segmented_map(k, name, b, add_kernel, launch):
+        if isinstance(k, mem.MapOp) and plan is None and lower_segmented_map(k, name, b, add_kernel, launch):
             return
         launch(b)
 

@@ -1,6 +1,7 @@
-"""Segmented reductions and scans: a host-level map whose lambda reduces rows (a map of
-reduce, such as row sums) or scans a row into its output row (a map of scan, such as
-row-wise prefix sums) gets, besides the map's kernel with one thread per row, kernels
+"""Segmented reductions, scans and maps: a host-level map whose lambda reduces rows (a
+map of reduce, such as row sums), scans a row into its output row (a map of scan, such
+as row-wise prefix sums) or maps rows into its output rows (a map of map, such as a
+stencil over an image) gets, besides the map's kernel with one thread per row, kernels
 with a block per row and with a warp per row; the host picks one by the rows' length:
 
 | row length        | strategy        | why |
@@ -18,12 +19,22 @@ thread), and the group's first thread writes the row's results. A scan goes thro
 row in chunks of one element per thread: the group scans the chunk, each thread writes
 its element combined with the carry of the chunks before, and the carry grows by the
 chunk's total. Every combination keeps the row's order, so non-commutative operators
-work. Groups take rows in a group-stride loop, so any row count works with a capped grid.
+work. A nested map gives its elements to the group's threads in turn (thread r takes
+elements r, r + size, ...), so neighbouring threads touch neighbouring elements, where a
+thread per row touches addresses a row apart. Groups take rows in a group-stride loop,
+so any row count works with a capped grid.
 
-Eligible lambdas: scalar code (arith, math, mem.size) and reductions of rank-1 rows with
-scalar results (also soac-fusion's redomaps: each element is then what their map lambda
-yields), yielding scalars; or one scan of rank-1 rows into the lambda's output
-rows, yielding them.
+Eligible lambdas (the map may be indexed: every thread of a group knows its row):
+- scalar code (arith, math, mem.size) and reductions of rank-1 rows with scalar results
+  (also soac-fusion's redomaps: each element is then what their map lambda yields),
+  yielding scalars;
+- one scan of rank-1 rows into the lambda's output rows, yielding them;
+- scalar code (arith, math, mem.size, mem.load) and maps that write the lambda's output
+  rows in place, yielding them. The scalar code runs in every thread of the group (it is
+  cheap and the same in each); each output row is written by one nested map and used by
+  nothing else, so no thread reads what another writes and no barrier is needed. (Where
+  a nested map reads memory the outer map writes, memory-reuse allowed it only with each
+  element read before the same element is written, by one lane: interference.py.)
 """
 
 from __future__ import annotations
@@ -111,6 +122,37 @@ def nested_scan(op: mem.MapOp) -> mem.ScanOp | None:
     return scan
 
 
+def nested_maps(op: mem.MapOp) -> list[mem.MapOp] | None:
+    """The lambda's maps when the map is a map of maps this strategy handles: scalar code
+    and maps of rank-1 rows, each writing some of the lambda's output rows in place,
+    every output row written by one of them and otherwise only yielded."""
+    lam = op.body.block
+    k = len(op.inputs)
+    if not op.outputs or any(v.type.get_num_dims() != 2 for v in op.outputs):
+        return None
+    out_rows = list(lam.args[k : k + len(op.outputs)])
+    terminator = lam.last_op
+    if not isinstance(terminator, mem.YieldOp) or list(terminator.operands) != out_rows:
+        return None
+    maps: list[mem.MapOp] = []
+    for o in lam.ops:
+        if isinstance(o, mem.MapOp):
+            if any(v.type.get_num_dims() != 1 for v in (*o.inputs, *o.outputs)):
+                return None
+            maps.append(o)
+        elif o is terminator or isinstance(o, mem.SizeOp | mem.LoadOp):
+            continue
+        elif not (o.dialect_name() in ("arith", "math") and not o.regions):
+            return None
+    written = [v for m in maps for v in m.outputs]
+    if not maps or any(v not in out_rows for v in written) or sorted(written, key=out_rows.index) != out_rows:
+        return None  # (also: an output row written twice, or not a row of the lambda's)
+    for row in out_rows:
+        if any(use.operation is not terminator and row not in use.operation.outputs for use in row.uses):
+            return None
+    return maps
+
+
 # --- groups of threads that share a row ---------------------------------------------------
 
 
@@ -173,6 +215,8 @@ def build_group_per_row_kernel(op: mem.MapOp, name: str, group: _Group) -> tuple
         outputs = params[len(captured) + k :]
 
         def row_body(row: SSAValue) -> None:
+            if op.row_index is not None:
+                kb.values[op.row_index] = row
             for param, view in zip(lam.args[:k], inputs):
                 kb.values[param] = kb.element_or_row(Row(view, ()), row)
             # output rows (of outputs of rank > 1) are lambda parameters, addressed in place
@@ -183,6 +227,8 @@ def build_group_per_row_kernel(op: mem.MapOp, name: str, group: _Group) -> tuple
                     _cooperative_reduce(kb, o, group)
                 elif isinstance(o, mem.ScanOp):
                     _cooperative_scan(kb, o, group)
+                elif isinstance(o, mem.MapOp):
+                    kb.nested_map(o, group.rank(kb), kb.constant(group.size))
                 elif isinstance(o, mem.YieldOp):
                     if any(isinstance(v.type, MemRefType) for v in o.operands):
                         continue  # the scan wrote the rows in place
@@ -281,14 +327,20 @@ def lower_segmented_map(op: mem.MapOp, name: str, b: Builder, add_kernel, thread
 
     reductions = nested_reductions(op)
     scan = nested_scan(op) if reductions is None else None
-    if reductions is None and scan is None:
+    maps = nested_maps(op) if reductions is None and scan is None else None
+    if reductions is not None:
+        first_row = reductions[0].inputs[0]
+    elif scan is not None:
+        first_row = scan.inputs[0]
+    elif maps is not None:
+        first_row = (*maps[0].inputs, *maps[0].outputs)[0]
+    else:
         return False
-    first_row = reductions[0].inputs[0] if reductions is not None else scan.inputs[0]
     try:
         length = _HostEvaluator(b, set(op.walk())).size(first_row, 0)
     except _NotOnHost:
         return False
-    rows = b.insert(mem.SizeOp(op.inputs[0], 0)).result
+    rows = b.insert(mem.SizeOp(op.rows_of, 0)).result
 
     def launcher(group: _Group):
         kernel, operands = build_group_per_row_kernel(op, f"{name}_{group.kind}_per_row", group)
@@ -326,4 +378,4 @@ def lower_segmented_map(op: mem.MapOp, name: str, b: Builder, add_kernel, thread
     return True
 
 
-__all__ = ["BLOCK_PER_ROW_FROM", "WARP_PER_ROW_FROM", "lower_segmented_map", "nested_reductions", "nested_scan"]
+__all__ = ["BLOCK_PER_ROW_FROM", "WARP_PER_ROW_FROM", "lower_segmented_map", "nested_maps", "nested_reductions", "nested_scan"]

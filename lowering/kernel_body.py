@@ -313,7 +313,9 @@ class KernelBody:
         for old_r, new_r in zip(op.results, new.results):
             self.values[old_r] = new_r
 
-    def nested_map(self, op: mem.MapOp) -> None:
+    def nested_map(self, op: mem.MapOp, first: SSAValue | None = None, step: SSAValue | None = None) -> None:
+        """The map's rows in a loop: all of them, or (where threads share the map) those
+        from `first` on, `step` apart."""
         k = len(op.inputs)
         ins = [self.row(v) for v in op.inputs]
         outs = [self.row(v) for v in op.outputs]
@@ -331,7 +333,11 @@ class KernelBody:
             for value, out in zip(body.last_op.operands, outs):
                 self.store(self.values[value], out, j, op)
 
-        self.loop(self.dim((*ins, *outs)[0], 0), row_body)
+        n = self.dim((*ins, *outs)[0], 0)
+        if first is None:
+            self.loop(n, row_body)
+        else:
+            self.range_loop(first, n, step, row_body)
 
     def run_gpu_body(self, op: mem.GpuBodyOp, zero: SSAValue | None = None) -> None:
         """A gpu_body's statements on this thread, then its results to element 0 of their

@@ -152,3 +152,131 @@ def test_row_affine_scans_keep_their_order(shape):
     gpu, cpu = _both(ROW_AFFINE_SCANS, a, b)
     np.testing.assert_array_equal(gpu[0], cpu[0])
     np.testing.assert_array_equal(gpu[1], cpu[1])
+
+
+# --- maps of maps -----------------------------------------------------------------------------
+
+# a stencil: each element from its neighbours in a captured matrix (clamped at the
+# edges), after scalar code per row; one nested map writes both output rows
+ROW_STENCIL = """
+func.func @main(%m: tensor<?x?xf32>, %w: f32) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %c1 = arith.constant 1 : index
+  %rows = soac.size %m[0] : tensor<?x?xf32>
+  %cols = soac.size %m[1] : tensor<?x?xf32>
+  %rlast = arith.subi %rows, %c1 : index
+  %clast = arith.subi %cols, %c1 : index
+  %ir = soac.iota %rows : tensor<?xindex>
+  %ic = soac.iota %cols : tensor<?xindex>
+  %d, %s = soac.map(%ir) : (tensor<?xindex>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  ^bb0(%i: index):
+    %ibot = arith.cmpi eq, %i, %rlast : index
+    %ip1 = arith.addi %i, %c1 : index
+    %iS = arith.select %ibot, %i, %ip1 : index
+    %rd, %rs = soac.map(%ic) : (tensor<?xindex>) -> (tensor<?xf32>, tensor<?xf32>) {
+    ^bb1(%j: index):
+      %jr = arith.cmpi eq, %j, %clast : index
+      %jp1 = arith.addi %j, %c1 : index
+      %jE = arith.select %jr, %j, %jp1 : index
+      %x = soac.index %m[%i, %j] : tensor<?x?xf32>
+      %xs = soac.index %m[%iS, %j] : tensor<?x?xf32>
+      %xe = soac.index %m[%i, %jE] : tensor<?x?xf32>
+      %a = arith.subf %xs, %x : f32
+      %b = arith.subf %xe, %x : f32
+      %c = arith.mulf %b, %w : f32
+      %t = arith.addf %a, %c : f32
+      soac.yield %t, %a : f32, f32
+    }
+    soac.yield %rd, %rs : tensor<?xf32>, tensor<?xf32>
+  }
+  func.return %d, %s : tensor<?x?xf32>, tensor<?x?xf32>
+}
+"""
+
+
+def row_stencil(m, w):
+    south = np.concatenate([m[1:], m[-1:]], axis=0)
+    east = np.concatenate([m[:, 1:], m[:, -1:]], axis=1)
+    a = south - m
+    return a + (east - m) * w, a
+
+
+# each row scaled by the square of its own factor, and shifted, by two nested maps
+ROW_SCALE_AND_SHIFT = """
+func.func @main(%m: tensor<?x?xi64>, %f: tensor<?xi64>) -> (tensor<?x?xi64>, tensor<?x?xi64>) {
+  %one = arith.constant 1 : i64
+  %p, %q = soac.map(%m, %f) : (tensor<?x?xi64>, tensor<?xi64>) -> (tensor<?x?xi64>, tensor<?x?xi64>) {
+  ^bb0(%row: tensor<?xi64>, %k: i64):
+    %kk = arith.muli %k, %k : i64
+    %scaled = soac.map(%row) : (tensor<?xi64>) -> tensor<?xi64> {
+    ^bb1(%x: i64):
+      %y = arith.muli %x, %kk : i64
+      soac.yield %y : i64
+    }
+    %shifted = soac.map(%row) : (tensor<?xi64>) -> tensor<?xi64> {
+    ^bb1(%x: i64):
+      %y = arith.addi %x, %one : i64
+      soac.yield %y : i64
+    }
+    soac.yield %scaled, %shifted : tensor<?xi64>, tensor<?xi64>
+  }
+  func.return %p, %q : tensor<?x?xi64>, tensor<?x?xi64>
+}
+"""
+
+FUSE_IOTA = "convert-soac-to-mem,fuse-iota,convert-mem-to-gpu"
+
+
+def _kernel_names(source: str, pipeline: str = GPU) -> list[str]:
+    program = soacc.compile(source, backend="numpy", pipeline=pipeline)
+    return [op.sym_name.data for op in program.module.walk() if op.name == "gpu.func" and "map" in op.sym_name.data]
+
+
+@pytest.mark.parametrize("source, name", [(ROW_STENCIL, "map2"), (ROW_SCALE_AND_SHIFT, "map0")])
+def test_a_map_of_maps_gets_every_strategy(source, name):
+    # (the stencil's two iotas are kernels 0 and 1)
+    assert _kernel_names(source) == [name, f"{name}_block_per_row", f"{name}_warp_per_row"]
+
+
+def test_an_indexed_map_of_indexed_maps_gets_every_strategy():
+    # fuse-iota makes both maps read their row numbers instead of the iotas
+    assert _kernel_names(ROW_STENCIL, FUSE_IOTA) == ["map0", "map0_block_per_row", "map0_warp_per_row"]
+
+
+def test_a_nested_map_that_reads_another_ones_output_keeps_a_thread_per_row():
+    # the second map reads the row the first writes: its group's threads would need a
+    # barrier between them, so the map keeps a thread per row
+    source = ROW_SCALE_AND_SHIFT.replace("%shifted = soac.map(%row)", "%shifted = soac.map(%scaled)")
+    assert _kernel_names(source) == ["map0"]
+
+
+def test_a_nested_map_whose_row_is_used_after_it_keeps_a_thread_per_row():
+    source = ROW_SCALE_AND_SHIFT.replace(
+        "soac.yield %scaled, %shifted : tensor<?xi64>, tensor<?xi64>",
+        "%again = soac.copy %scaled : tensor<?xi64>\n    soac.yield %again, %shifted : tensor<?xi64>, tensor<?xi64>",
+    )
+    assert _kernel_names(source) == ["map0"]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("pipeline", [GPU, FUSE_IOTA])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_row_stencils(shape, pipeline):
+    m = np.random.default_rng(shape[1]).uniform(-1.0, 1.0, shape).astype(np.float32)
+    gpu = soacc.compile(ROW_STENCIL, backend="numpy", pipeline=pipeline).main(m, np.float32(0.5))
+    cpu = soacc.compile(ROW_STENCIL, backend="numpy", pipeline=CPU).main(m, np.float32(0.5))
+    for got, expected, exact in zip(gpu, cpu, row_stencil(m, np.float32(0.5))):
+        np.testing.assert_array_equal(got, expected)
+        np.testing.assert_allclose(got, exact, rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", SHAPES)
+def test_rows_scaled_and_shifted(shape):
+    rng = np.random.default_rng(shape[0] + 2)
+    m = rng.integers(-(1 << 20), 1 << 20, shape).astype(np.int64)
+    f = rng.integers(-50, 50, shape[0]).astype(np.int64)
+    gpu, cpu = _both(ROW_SCALE_AND_SHIFT, m, f)
+    np.testing.assert_array_equal(gpu[0], m * (f * f)[:, None])
+    np.testing.assert_array_equal(gpu[1], m + 1)
+    np.testing.assert_array_equal(gpu[0], cpu[0])
+    np.testing.assert_array_equal(gpu[1], cpu[1])

@@ -311,3 +311,79 @@ builtin.module {
 // CHECK:            soacc_gpu.shuffle "idx"
 // CHECK-NOT:        gpu.barrier
 // CHECK:      }) {sym_name = "map0_warp_per_row"}
+
+// -----
+
+// A host-level map whose lambda maps rows into its output rows (a map of maps; here
+// indexed, with a stencil read of the row below) also gets a block and a warp per row
+// besides a thread per row. Every thread of a group runs the lambda's scalar code; the
+// nested map's elements go to the group's threads in turn (from the thread's rank, a
+// group apart), so neighbouring threads write neighbouring elements. No barrier: no
+// thread reads what another writes.
+builtin.module {
+  func.func @main(%m_host_mem: !mem.block<host>, %m_host: memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>) -> (!mem.block<host>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?x?xf32>) -> tensor<?x?xf32>} {
+    %0 = mem.size %m_host[0] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    %1 = mem.size %m_host[1] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    %2 = arith.constant 4 : index
+    %3 = arith.muli %2, %0 : index
+    %4 = arith.muli %3, %1 : index
+    %m_mem = mem.alloc %4 : !mem.block<device>
+    %5 = arith.constant 0 : index
+    %m = mem.view %m_mem[%5] sizes(%0, %1) : !mem.block<device> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    mem.copy %m_host, %m : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    %c1 = arith.constant 1 : index
+    %last = arith.subi %0, %c1 : index
+    %r_mem = mem.alloc %4 : !mem.block<device>
+    %r = mem.view %r_mem[%5] sizes(%0, %1) : !mem.block<device> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    mem.map ins(:) outs(%r : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) indexed {
+    ^bb0(%r_row: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %i: index):
+      %bottom = arith.cmpi eq, %i, %last : index
+      %next = arith.addi %i, %c1 : index
+      %below = arith.select %bottom, %i, %next : index
+      mem.map ins(:) outs(%r_row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) indexed {
+      ^bb0(%j: index):
+        %x = mem.load %m[%i, %j] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+        %y = mem.load %m[%below, %j] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+        %d = arith.subf %y, %x : f32
+        mem.yield %d : f32
+      }
+      mem.yield %r_row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    }
+    %r_host_mem = mem.alloc %4 : !mem.block<host>
+    %r_host = mem.view %r_host_mem[%5] sizes(%0, %1) : !mem.block<host> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    mem.copy %r, %r_host : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    func.return %r_host_mem, %r_host : !mem.block<host>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+  }
+}
+
+
+// CHECK:      [[LENGTH:%[0-9]+]] = mem.size %r[1]
+// CHECK:      "gpu.launch_func"({{.*}}, %last, %c1, %m, %r, {{%[0-9]+}}) <{kernel = @kernels::@map0_block_per_row,
+// CHECK:      "gpu.launch_func"({{.*}}, %last, %c1, %m, %r, {{%[0-9]+}}) <{kernel = @kernels::@map0_warp_per_row,
+// CHECK:      "gpu.launch_func"({{.*}}, %last, %c1, %m, %r, {{%[0-9]+}}) <{kernel = @kernels::@map0,
+// CHECK:      }) {sym_name = "map0"}
+// CHECK:      "gpu.func"()
+// CHECK:        [[BID:%[0-9]+]] = "gpu.block_id"()
+// CHECK:        scf.for [[ROW:%[0-9]+]] = [[BID]] to %rows step {{%[0-9]+}} {
+// CHECK-NEXT:     %bottom = arith.cmpi eq, [[ROW]], %last : index
+// CHECK:          %below = arith.select %bottom, [[ROW]], %next : index
+// CHECK:          [[TID:%[0-9]+]] = "gpu.thread_id"() <{dimension = #gpu<dim x>}>
+// CHECK:          [[N:%[0-9]+]] = memref.dim %r, {{%[0-9]+}}
+// CHECK:          scf.for [[J:%[0-9]+]] = [[TID]] to [[N]] step {{%[0-9]+}} {
+// CHECK-NEXT:       [[X:%[0-9]+]] = memref.load %m[[[ROW]], [[J]]]
+// CHECK-NEXT:       [[Y:%[0-9]+]] = memref.load %m[%below, [[J]]]
+// CHECK-NEXT:       %d = arith.subf [[Y]], [[X]] : f32
+// CHECK-NEXT:       memref.store %d, %r[[[ROW]], [[J]]]
+// CHECK-NOT:    gpu.barrier
+// CHECK:      }) {sym_name = "map0_block_per_row"}
+// CHECK:      "gpu.func"()
+// CHECK:        scf.for [[WROW:%[0-9]+]] = {{%[0-9]+}} to %rows step {{%[0-9]+}} {
+// CHECK:          [[LANE:%[0-9]+]] = arith.remui
+// CHECK:          scf.for [[WJ:%[0-9]+]] = [[LANE]] to {{%[0-9]+}} step {{%[0-9]+}} {
+// CHECK-NEXT:       memref.load %m[[[WROW]], [[WJ]]]
+// CHECK-NOT:    gpu.barrier
+// CHECK:      }) {sym_name = "map0_warp_per_row"}
+
+// CUDA: extern "C" __global__ void map0_block_per_row(
+// CUDA:   for (long long {{.*}} = {{.*}}; {{.*}} < rows_1; {{.*}} += {{.*}}) {
+// CUDA:       r_1[r_1_offset + {{.*}} * r_1_stride0 + {{.*}} * r_1_stride1] = d_1;
