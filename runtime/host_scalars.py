@@ -37,14 +37,109 @@ def _short(op_type) -> str:
     return op_type.name.split(".", 1)[1]
 
 
+# --- 64-bit integers (index and i64), the host code's sizes and loop counters -------------
+#
+# NumPy's vectorised functions take 1.6-9 us per call on a scalar, and a host loop makes
+# dozens of such calls per iteration (sizes, grid shapes), so an op on two np.int64 gets
+# the same result from Python integers, wrapped to 64 bits (about 0.4 us). Division by
+# zero divides by one, as the reference executor's functions do. Other types (i1, i32,
+# floats) take the reference functions. tests/runtime/test_host_scalars.py checks both
+# paths agree on edge and random values.
+
+_INT64 = np.int64
+_BITS = 1 << 64
+_HALF = 1 << 63
+
+
+def _wrap(x: int) -> np.int64:
+    x &= _BITS - 1
+    return _INT64(x - _BITS if x >= _HALF else x)
+
+
+def _u(x: int) -> int:
+    return x & (_BITS - 1)
+
+
+def _nonzero(b: int) -> int:
+    return b if b else 1
+
+
+def _truncating_div(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _truncating_rem(a: int, b: int) -> int:
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
+
+
+_INT64_BINARY: dict[str, Callable[[int, int], np.int64]] = {
+    "addi": lambda a, b: _wrap(a + b),
+    "subi": lambda a, b: _wrap(a - b),
+    "muli": lambda a, b: _wrap(a * b),
+    "divsi": lambda a, b: _wrap(_truncating_div(a, _nonzero(b))),
+    "remsi": lambda a, b: _wrap(_truncating_rem(a, _nonzero(b))),
+    "floordivsi": lambda a, b: _wrap(a // _nonzero(b)),
+    "ceildivsi": lambda a, b: _wrap(-(-a // _nonzero(b))),
+    "divui": lambda a, b: _wrap(_u(a) // _nonzero(_u(b))),
+    "remui": lambda a, b: _wrap(_u(a) % _nonzero(_u(b))),
+    "ceildivui": lambda a, b: _wrap(-(-_u(a) // _nonzero(_u(b)))),
+    "minsi": lambda a, b: _INT64(min(a, b)),
+    "maxsi": lambda a, b: _INT64(max(a, b)),
+    "minui": lambda a, b: _INT64(a if _u(a) <= _u(b) else b),
+    "maxui": lambda a, b: _INT64(a if _u(a) >= _u(b) else b),
+    "andi": lambda a, b: _INT64(a & b),
+    "ori": lambda a, b: _INT64(a | b),
+    "xori": lambda a, b: _INT64(a ^ b),
+}
+
+_INT64_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+    "slt": lambda a, b: a < b,
+    "sle": lambda a, b: a <= b,
+    "sgt": lambda a, b: a > b,
+    "sge": lambda a, b: a >= b,
+    "ult": lambda a, b: _u(a) < _u(b),
+    "ule": lambda a, b: _u(a) <= _u(b),
+    "ugt": lambda a, b: _u(a) > _u(b),
+    "uge": lambda a, b: _u(a) >= _u(b),
+}
+
+
+def _with_int64_path(fast: Callable[[int, int], object], general: Callable) -> Callable:
+    def binary(a, b):
+        if type(a) is _INT64 and type(b) is _INT64:
+            return fast(int(a), int(b))
+        return _as_scalar(general(a, b))
+
+    return binary
+
+
+def _compare_with_int64_path(fast: Callable[[int, int], bool], general: Callable) -> Callable:
+    return _with_int64_path(lambda a, b: np.bool_(fast(a, b)), general)
+
+
+_BINARY = {_short(t): fn for t, fn in arith_impl.BINARY.items()}
+
 arith = SimpleNamespace(
-    **{_short(t): _scalar_function(fn) for t, fn in arith_impl.BINARY.items()},
+    **{
+        name: _with_int64_path(_INT64_BINARY[name], fn) if name in _INT64_BINARY else _scalar_function(fn)
+        for name, fn in _BINARY.items()
+    },
     **{_short(t): _scalar_function(fn) for t, fn in arith_impl.CASTS.items()},
-    **{f"cmpi_{p}": _scalar_function(fn) for p, fn in arith_impl.CMPI.items()},
+    **{f"cmpi_{p}": _compare_with_int64_path(_INT64_COMPARE[p], fn) for p, fn in arith_impl.CMPI.items()},
     **{f"cmpf_{p}": _scalar_function(fn) for p, fn in arith_impl.CMPF.items()},
     negf=_scalar_function(np.negative),
 )
 """`arith` ops on scalars, by their names (comparisons as cmpi_<predicate>)."""
+
+REFERENCE_ARITH = SimpleNamespace(
+    **{name: _scalar_function(fn) for name, fn in _BINARY.items()},
+    **{f"cmpi_{p}": _scalar_function(fn) for p, fn in arith_impl.CMPI.items()},
+)
+"""The integer ops as the reference executor computes them (to check the fast path)."""
 
 math = SimpleNamespace(**{_short(t): _scalar_function(fn) for t, fn in math_impl.FUNCTIONS.items()})
 """`math` ops on scalars, by their names."""
