@@ -82,7 +82,11 @@ def _operand_groups(op: Operation) -> list[tuple[str, tuple[SSAValue, ...]]] | N
 def access_of(op: Operation) -> Access:
     """The content accesses of `op` itself (its regions' ops are separate)."""
     memory_operands = [v for v in op.operands if is_memory_value(v)]
-    if not memory_operands or _structural(op):
+    if not memory_operands:
+        return NO_ACCESS
+    if isinstance(op, mem.YieldOp) and is_kernel(op.parent_op()):
+        return Access(reads=_rows_copied_out(op))
+    if _structural(op):
         return NO_ACCESS
     if isinstance(op, mem.CopyOp):
         return Access(reads=(op.source,), writes=(op.dest,), creates=(op.dest,))
@@ -112,6 +116,17 @@ def access_of(op: Operation) -> Access:
         else:
             reads += views
     return Access(tuple(reads), tuple(writes), tuple(creates))
+
+
+def _rows_copied_out(op: mem.YieldOp) -> tuple[SSAValue, ...]:
+    """The arrays a lambda yields that its kernel copies out when the lambda ends (to an
+    output row): all but the output rows it was given, which it built in place."""
+    block = op.parent_block()
+    kernel = op.parent_op()
+    in_place = set()
+    if isinstance(kernel, mem.MapOp) and block is kernel.body.block:
+        in_place = set(block.args[len(kernel.inputs) :])
+    return tuple(v for v in op.operands if isinstance(v.type, MemRefType) and v not in in_place)
 
 
 def nested_accesses(op: Operation):

@@ -1335,3 +1335,29 @@ func.func @r_loop_gpu_body(%A0: tensor<2xi64>, %v0: i64, %n: index) -> (tensor<2
   }
   func.return %A, %v : tensor<2xi64>, i64
 }
+
+// -----
+
+// A lambda that yields an array captured from outside (here through an `if`) copies it
+// into its output row when it ends: the map reads %p, so %p is live until the map and
+// the iota made before the map may not reuse %p's block. (A regression: the map's
+// yield was not counted as a read, and the iota overwrote %p.)
+// CHECK-LABEL: func.func @yielded_capture(
+// CHECK:         %p_mem = mem.alloc
+// CHECK:         %ir_mem = mem.alloc
+// CHECK-NEXT:    %ir = mem.view %ir_mem
+func.func @yielded_capture(%m: tensor<?x?xf32>, %p: tensor<?xf32>, %k: index) -> tensor<?x?xf32> {
+  %rows = soac.size %m[0] : tensor<?x?xf32>
+  %ir = soac.iota %rows : tensor<?xindex>
+  %r = soac.map(%m, %ir) : (tensor<?x?xf32>, tensor<?xindex>) -> tensor<?x?xf32> {
+  ^bb0(%row: tensor<?xf32>, %i: index):
+    %isk = arith.cmpi eq, %i, %k : index
+    %new = scf.if %isk -> (tensor<?xf32>) {
+      scf.yield %p : tensor<?xf32>
+    } else {
+      scf.yield %row : tensor<?xf32>
+    }
+    soac.yield %new : tensor<?xf32>
+  }
+  func.return %r : tensor<?x?xf32>
+}
