@@ -28,7 +28,7 @@ from xdsl.ir import Operation
 from soacc.dialects import mem
 from soacc.runtime.dtypes import numpy_dtype
 from soacc.runtime.errors import ExecutionError
-from soacc.runtime.interp.lanes import fill_lane_axis, lanes, nested_lanes, scalar, uniform
+from soacc.runtime.interp.lanes import fill_lane_axis, lanes, nested_lanes, scalar, select_lanes, uniform
 from soacc.runtime.interp.soac import (
     _sliced,
     _slice_index,
@@ -105,25 +105,36 @@ def _view_name(op: Operation, value=None) -> str:
     return f"%{v.name_hint}" if v is not None and v.name_hint else "the view"
 
 
-def _write(op: Operation, dest: np.ndarray, value, what: str, exact_from: int | None = None) -> None:
+def _write(
+    op: Operation, dest: np.ndarray, value, what: str, exact_from: int | None = None, mask: np.ndarray | None = None
+) -> None:
     """dest[...] = value, with the shapes checked: from axis `exact_from` on (the value's
     own axes, past the lanes) they must be equal, not merely broadcastable, so that a row
-    of the wrong size is an error rather than silently stretched."""
+    of the wrong size is an error rather than silently stretched. Only the lanes in
+    `mask` (the active lanes, in a branch some lanes do not take) write."""
     value = np.asarray(value)
     if exact_from is not None and value.shape[exact_from:] != np.shape(dest)[exact_from:]:
         raise ExecutionError(
             f"{what}: a value of shape {list(value.shape[exact_from:])} does not fit a "
             f"destination of shape {list(np.shape(dest)[exact_from:])} (arrays must be regular)"
         )
+    where = True
+    if mask is not None and not np.all(mask):
+        where = np.reshape(mask, np.shape(mask) + (1,) * (np.ndim(dest) - np.ndim(mask)))
+        if np.broadcast_shapes(where.shape, np.shape(dest)) != np.shape(dest):
+            raise ExecutionError(
+                f"{what}: some lanes write memory all lanes share, in a branch the others do "
+                "not take, which the reference executor does not support"
+            )
     if isinstance(dest, GatheredSlice) and dest.source is not None:
         if np.broadcast_shapes(value.shape, dest.shape) != dest.shape:
             raise ExecutionError(
                 f"{what}: a value of shape {value.shape} does not fit a destination of shape {dest.shape}"
             )
-        dest.source[dest.index] = value
+        dest.source[dest.index] = value if where is True else np.where(where, value, dest.source[dest.index])
         return
     try:
-        np.copyto(dest, value)
+        np.copyto(dest, value, where=where)
     except ValueError as error:
         if not dest.flags.writeable:
             raise ExecutionError(
@@ -214,7 +225,7 @@ class MemFunctions(InterpreterFunctions):
                 f"copies an array of shape {list(np.shape(source)[depth:])} into one of shape "
                 f"{list(np.shape(dest)[depth:])}"
             )
-        _write(op, dest, source, "mem.copy")
+        _write(op, dest, source, "mem.copy", mask=lanes(interpreter).mask)
         if _at_host_level(interpreter):
             statistics(interpreter).copied(_space(op.source.type), _space(op.dest.type), np.asarray(dest).nbytes)
         return ()
@@ -234,6 +245,8 @@ class MemFunctions(InterpreterFunctions):
         state = lanes(interpreter)
         index = _slice_index(state, op, view, [0] * len(indices), indices)
         try:
+            if state.mask is not None and not np.all(state.mask):
+                value = select_lanes(state.mask, value, view[index], state.depth)  # inactive lanes keep theirs
             view[index] = value
         except ValueError:
             raise ExecutionError(
@@ -262,7 +275,7 @@ class MemFunctions(InterpreterFunctions):
         for out, value in zip(outputs, results):
             if value is out:
                 continue  # the row was built in place
-            _write(op, out, fill_lane_axis(value, axis, n), "mem.map output", exact_from=axis)
+            _write(op, out, fill_lane_axis(value, axis, n), "mem.map output", exact_from=axis, mask=lanes(interpreter).mask)
         return ()
 
     @impl(mem.ReduceOp)
@@ -274,7 +287,7 @@ class MemFunctions(InterpreterFunctions):
         if not outputs:
             return tuple(results)
         for out, value in zip(outputs, results):
-            _write(op, out, value, "mem.reduce output", exact_from=lanes(interpreter).depth)
+            _write(op, out, value, "mem.reduce output", exact_from=lanes(interpreter).depth, mask=lanes(interpreter).mask)
         return ()
 
     @impl(mem.ScanOp)
@@ -284,7 +297,7 @@ class MemFunctions(InterpreterFunctions):
         with _kernel(interpreter):
             results = reduce_or_scan(interpreter, op, inputs, neutral, scan=True)
         for out, value in zip(outputs, results):
-            _write(op, out, value, "mem.scan output", exact_from=lanes(interpreter).depth)
+            _write(op, out, value, "mem.scan output", exact_from=lanes(interpreter).depth, mask=lanes(interpreter).mask)
         return ()
 
     @impl(mem.ScatterOp)
@@ -320,7 +333,7 @@ class MemFunctions(InterpreterFunctions):
         if op.results_:
             return tuple(reduced)
         for out, value in zip(outputs[:k], reduced):
-            _write(op, out, value, "mem.redomap output", exact_from=lanes(interpreter).depth)
+            _write(op, out, value, "mem.redomap output", exact_from=lanes(interpreter).depth, mask=lanes(interpreter).mask)
         return ()
 
     @impl(mem.ScanomapOp)
@@ -388,7 +401,7 @@ class MemFunctions(InterpreterFunctions):
         (out,) = args
         axis = lanes(interpreter).depth
         with _kernel(interpreter):
-            _write(op, out, np.arange(out.shape[axis], dtype=out.dtype), "mem.iota")
+            _write(op, out, np.arange(out.shape[axis], dtype=out.dtype), "mem.iota", mask=lanes(interpreter).mask)
         return ()
 
     @impl(mem.FillOp)
@@ -396,7 +409,7 @@ class MemFunctions(InterpreterFunctions):
         value, out = args
         axis = lanes(interpreter).depth
         with _kernel(interpreter):
-            _write(op, out, np.expand_dims(np.asarray(value), axis), "mem.fill")
+            _write(op, out, np.expand_dims(np.asarray(value), axis), "mem.fill", mask=lanes(interpreter).mask)
         return ()
 
     @impl(mem.ArrayOp)
@@ -407,7 +420,7 @@ class MemFunctions(InterpreterFunctions):
             rows = [np.expand_dims(np.asarray(e), axis) for e in elements]
             lead = np.broadcast_shapes(*(r.shape[:axis] for r in rows))
             stacked = np.concatenate([np.broadcast_to(r, lead + r.shape[axis:]) for r in rows], axis=axis)
-            _write(op, out, stacked, "mem.array")
+            _write(op, out, stacked, "mem.array", mask=lanes(interpreter).mask)
         if _at_host_level(interpreter) and mem.space_of(op.output.type).is_device:
             # the literal is built on the host and sent in one transfer
             statistics(interpreter).copied("host", _space(op.output.type), np.asarray(out).nbytes)
@@ -473,7 +486,7 @@ def _write_rows(interpreter: Interpreter, op: Operation, outputs, values) -> Non
     for out, value in zip(outputs, values):
         if value is out:
             continue
-        _write(op, out, fill_lane_axis(value, axis, np.shape(out)[axis]), f"{op.name} output", exact_from=axis)
+        _write(op, out, fill_lane_axis(value, axis, np.shape(out)[axis]), f"{op.name} output", exact_from=axis, mask=lanes(interpreter).mask)
 
 
 def _space_of_block(t) -> str:
