@@ -29,9 +29,19 @@ If `%src` is the result of an `scf.if`, each branch's array is coalesced instead
 extra condition for `if`): at least one branch makes its array inside the branch; a
 branch array made inside must leave the destination and the other branches' arrays
 alone from its making to the end of the branch; one made before the `if` must satisfy
-the conditions up to the `if`, and its branch must not touch the destination. Arrays
-from loops are not coalesced (the study's limitation: loop-carried memory would need
-index functions of its own).
+the conditions up to the `if`, and its branch must not touch the destination. Past
+the study, a branch whose array is neither (a parameter, a row of another array, an
+array used after the `if`) copies it into the destination at its end, where the copy
+after the `if` would have, so that the other branches still build theirs in place.
+Arrays from loops are not coalesced (the study's limitation: loop-carried memory would
+need index functions of its own).
+
+A map's lambda that yields an `if`'s array for an output row copies it into the row
+when it ends. That copy is made explicit and coalesced like the others; where it cannot
+be, the lambda is left as it was. (Gauss-Jordan's elimination step yields the pivot row
+or a row reduced by it: afterwards the first is copied into the output row and the
+second made there, with no scratch row per lane, and convert-mem-to-gpu can share each
+row among a group of threads.)
 
 At the end, allocations that hoisting moved up for nothing move back down to their
 first use, and dead views and allocations are erased. `report=true` prints, per
@@ -46,7 +56,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from soacc.dialects import mem
@@ -114,6 +124,40 @@ class ShortCircuit:
             for region in op.regions:
                 for inner in region.blocks:
                     self.visit(inner)
+            if isinstance(op, mem.MapOp):
+                self.coalesce_lambda_results(op)
+
+    def coalesce_lambda_results(self, op: mem.MapOp) -> None:
+        """A map's lambda that yields an `if`'s array for an output row copies it into
+        the row when it ends (the kernel does, and so does the reference executor).
+        That copy is made explicit and coalesced like any other (each branch then
+        builds its array in the row, or copies it there); where it cannot be, the
+        lambda is left as it was."""
+        body = op.body.block
+        terminator = body.last_op
+        assert terminator is not None
+        k = len(op.inputs)
+        rest = iter(body.args[k:])
+        rows = [next(rest) if o.type.get_num_dims() > 1 else None for o in op.outputs]
+        for index, row in enumerate(rows):
+            yielded = terminator.operands[index]
+            if row is None or yielded is row or not isinstance(yielded.owner, scf.IfOp):
+                continue
+            if yielded.owner.parent_block() is not body or any(use.operation is not terminator for use in row.uses):
+                continue
+            copy = mem.CopyOp(yielded, row)
+            body.insert_op_before(copy, terminator)
+            terminator.operands = [row if i == index else v for i, v in enumerate(terminator.operands)]
+            self._refresh()
+            branch_op = yielded.owner
+            if self.coalesce(copy):
+                # every branch now leaves its rows in the output row: the `if` need not
+                # yield them (and a kernel need not carry a view out of it)
+                _drop_unused_result(branch_op, yielded.index)
+            else:
+                terminator.operands = [yielded if i == index else v for i, v in enumerate(terminator.operands)]
+                erase(copy)
+            self._refresh()
 
     # --- the safety conditions ------------------------------------------------------------
 
@@ -287,26 +331,41 @@ class ShortCircuit:
                 plans.append(("inside", inner, fresh_inside))
                 continue
             fresh_outside = self.fresh_array(yielded, block, inner.last_op)
-            if fresh_outside is None:
+            if fresh_outside is not None:
+                plans.append(("outside", inner, fresh_outside))
+            elif block_result is None and Materialiser(inner.last_op).possible(dst):
+                # an array that is not fresh (a parameter, a row of another array, one
+                # still used later): its branch copies it into the destination at its
+                # end, where the copy after the `if` did (nothing between touches the
+                # destination, and the array's memory is not the destination's)
+                plans.append(("copy", inner, None))
+            else:
                 return False
-            plans.append(("outside", inner, fresh_outside))
         if not any(kind == "inside" for kind, _, _ in plans):
-            return False  # both made before the if: they coexist
-        if len({id(fresh[1]) for _, _, fresh in plans}) != len(plans):
+            return False  # made before the if, or copied, in every branch: nothing gained
+        fresh_plans = [fresh for _, _, fresh in plans if fresh is not None]
+        if len({id(fresh[1]) for fresh in fresh_plans}) != len(fresh_plans):
             return False
-        memories = [fresh[0].block for _, _, fresh in plans]
+        memories = [fresh[0].block if fresh is not None else None for _, _, fresh in plans]
         outside = any(kind == "outside" for kind, _, _ in plans)
-        for n, (kind, inner, (alloc, root)) in enumerate(plans):
-            others = frozenset(m for j, m in enumerate(memories) if j != n)
+        for n, (kind, inner, fresh) in enumerate(plans):
+            others = frozenset(m for j, m in enumerate(memories) if j != n and m is not None)
             if kind == "inside":
+                alloc, root = fresh
                 if not self.branch_array_safe(inner, alloc, root, dst, others, block_result, outside):
                     return False
-            else:
+            elif kind == "outside":
+                alloc, root = fresh
                 if not self.outside_array_safe(block, live, at_if, at, alloc, root, dst, targets, inner, block_result):
                     return False
         # all or nothing: every plan is safe; rewrite them
         destination_block = self._destination_block(dst)
-        for kind, inner, (alloc, root) in plans:
+        for kind, inner, fresh in plans:
+            if kind == "copy":
+                terminator = inner.last_op
+                inner.insert_op_before(mem.CopyOp(terminator.operands[k], Materialiser(terminator).value(dst)), terminator)
+                continue
+            alloc, root = fresh
             where = inner if kind == "inside" else block
             point = self.first_user(root, where)
             assert point is not None
@@ -327,7 +386,9 @@ class ShortCircuit:
         if ixfun is not None:
             return ixfun.block
         root = root_view(dst)
-        assert root is not None
+        if root is None:
+            assert isinstance(dst, BlockArgument)  # a lambda's output row
+            return dst
         return root.block
 
     def branch_array_safe(self, inner: Block, alloc, root, dst, others, block_result, outside: bool) -> bool:
@@ -373,6 +434,23 @@ class ShortCircuit:
             return False
         point = self.first_user(root, block)
         return point is not None and Materialiser(point).possible(dst)
+
+
+def _drop_unused_result(branch_op: scf.IfOp, k: int) -> None:
+    """Result k of the `if`, now in the destination in every branch, when nothing
+    uses it any more: dropped from the `if` and its branches' yields."""
+    if branch_op.results[k].uses:
+        return
+    keep = [i for i in range(len(branch_op.results)) if i != k]
+    regions = [branch_op.detach_region(r) for r in list(branch_op.regions)]
+    for region in regions:
+        terminator = region.block.last_op
+        terminator.operands = [terminator.operands[i] for i in keep]
+    new = scf.IfOp(branch_op.cond, [branch_op.results[i].type for i in keep], *regions)
+    branch_op.parent_block().insert_op_before(new, branch_op)
+    for i, result in zip(keep, new.results):
+        branch_op.results[i].replace_all_uses_with(result)
+    erase(branch_op)
 
 
 def _with_type(view: SSAValue, wanted, point: Operation, root: mem.ViewOp) -> SSAValue:

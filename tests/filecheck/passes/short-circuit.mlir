@@ -1476,3 +1476,87 @@ func.func @c_if_nonexist(%y: tensor<?x?x?xi32>, %a: tensor<?xi32>) -> tensor<?x?
 func.func @c_spaces(%a: tensor<?xf32>) -> tensor<?xf32> {
   func.return %a : tensor<?xf32>
 }
+
+// -----
+
+// Beyond the study's list: a map's lambda that yields an `if`'s row (Gauss-Jordan's
+// elimination step: the pivot row as it is, every other row reduced by it). The lambda
+// copies its result into its output row when it ends; that copy is made explicit and
+// coalesced through the `if`: the branch that makes a fresh row (%red) makes it in the
+// output row, the branch that yields an existing one (%p, still read by other rows)
+// copies it there, and the `if` yields nothing.
+// CHECK-LABEL: func.func @c_lambda_if(
+// CHECK:         mem.map ins(%m, %ir : {{.*}}) outs(%r :
+// CHECK-NEXT:    ^bb0(%row: {{.*}}, %i: index, %r_row: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>):
+// CHECK-NEXT:      %isk = arith.cmpi eq, %i, %k : index
+// CHECK-NEXT:      scf.if %isk {
+// CHECK-NEXT:        mem.copy %p, %r_row :
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        %f = mem.load %row[%k]
+// CHECK-NEXT:        mem.map ins(%row, %p : {{.*}}) outs(%r_row :
+// CHECK:             mem.yield %d : f32
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:      mem.yield %r_row :
+// COUNT-LABEL: @c_lambda_if(
+// COUNT-NEXT: %m_mem = mem.alloc {{.*}} : !mem.block<device>
+// COUNT-NEXT: mem.copy %m_host, %m :
+// COUNT-NEXT: %p_mem = mem.alloc {{.*}} : !mem.block<device>
+// COUNT-NEXT: mem.copy %p_host, %p :
+// COUNT-NEXT: %ir_mem = mem.alloc {{.*}} : !mem.block<device>
+// COUNT-NEXT: %r_mem = mem.alloc {{.*}} : !mem.block<device>
+// COUNT-NEXT: mem.copy %p, %r_row :
+// COUNT-NEXT: %r_host_mem = mem.alloc {{.*}} : !mem.block<host>
+// COUNT-NEXT: mem.copy %r, %r_host :
+// REPORT: short-circuit: @c_lambda_if: 1 copies removed, 1 blocks merged, 4*dim(%m_host, 1) bytes no longer allocated
+// REPORT: short-circuit: @c_lambda_if: %red made in %r_row (4*dim(%m_host, 1) bytes)
+func.func @c_lambda_if(%m: tensor<?x?xf32>, %p: tensor<?xf32>, %k: index) -> tensor<?x?xf32> {
+  %rows = soac.size %m[0] : tensor<?x?xf32>
+  %ir = soac.iota %rows : tensor<?xindex>
+  %r = soac.map(%m, %ir) : (tensor<?x?xf32>, tensor<?xindex>) -> tensor<?x?xf32> {
+  ^bb0(%row: tensor<?xf32>, %i: index):
+    %isk = arith.cmpi eq, %i, %k : index
+    %new = scf.if %isk -> (tensor<?xf32>) {
+      scf.yield %p : tensor<?xf32>
+    } else {
+      %f = soac.index %row[%k] : tensor<?xf32>
+      %red = soac.map(%row, %p) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+      ^bb1(%x: f32, %y: f32):
+        %fy = arith.mulf %f, %y : f32
+        %d = arith.subf %x, %fy : f32
+        soac.yield %d : f32
+      }
+      scf.yield %red : tensor<?xf32>
+    }
+    soac.yield %new : tensor<?xf32>
+  }
+  func.return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// The same with no fresh row in either branch: nothing gained, the lambda is left as it
+// was (its result is copied into the output row when it ends).
+// CHECK-LABEL: func.func @c_lambda_if_neg(
+// CHECK:         %new = scf.if %isk -> (memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+// CHECK-NEXT:      scf.yield %p :
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %row :
+// CHECK-NEXT:    }
+// CHECK-NEXT:    mem.yield %new :
+// REPORT: short-circuit: @c_lambda_if_neg: 0 copies removed, 0 blocks merged, 0 bytes no longer allocated
+func.func @c_lambda_if_neg(%m: tensor<?x?xf32>, %p: tensor<?xf32>, %k: index) -> tensor<?x?xf32> {
+  %rows = soac.size %m[0] : tensor<?x?xf32>
+  %ir = soac.iota %rows : tensor<?xindex>
+  %r = soac.map(%m, %ir) : (tensor<?x?xf32>, tensor<?xindex>) -> tensor<?x?xf32> {
+  ^bb0(%row: tensor<?xf32>, %i: index):
+    %isk = arith.cmpi eq, %i, %k : index
+    %new = scf.if %isk -> (tensor<?xf32>) {
+      scf.yield %p : tensor<?xf32>
+    } else {
+      scf.yield %row : tensor<?xf32>
+    }
+    soac.yield %new : tensor<?xf32>
+  }
+  func.return %r : tensor<?x?xf32>
+}
