@@ -8,8 +8,9 @@ scratch memory they need allocated by `mem.alloc` before the launch. The strateg
   t + T, ...; consecutive threads touch consecutive elements); a scatter ignores
   out-of-bounds indices. Rows are addressed in place (`view[i, j]`), never copied, and
   combinators nested in a lambda run sequentially in their thread.
-- a map whose lambda reduces its rows (a segmented reduction): also a block per row,
-  chosen on the host for long rows (gpu_segmented.py).
+- a map whose lambda reduces its rows (a segmented reduction), scans them, or maps
+  them into its output rows (a map of maps): also a block and a warp per row, chosen
+  on the host by row length (gpu_segmented.py).
 - reduce: one pass of partial results per block, then one block over the partials
   (gpu_reduce.py); order kept for non-commutative operators.
 - scan: a single pass with decoupled look-back (gpu_scan.py).
@@ -57,7 +58,8 @@ from soacc.lowering.kernel_body import (
 )
 from soacc.lowering.gpu_reduce import all_vectorizable, launch as gpu_launch, lower_reduce
 from soacc.lowering.gpu_epilogue import REDUCTIONS, find_epilogues
-from soacc.lowering.gpu_segmented import lower_segmented_map
+from soacc.lowering.gpu_segmented import lower_segmented_map, row_writers, rows_apart_from_reads
+from soacc.passes.analysis.memory_aliases import MemoryAliases
 from soacc.lowering.gpu_hist import lower_hist
 from soacc.lowering.gpu_scan import lower_scan
 from soacc.lowering.kernel_elements import Elements, shared_vector_width
@@ -323,6 +325,13 @@ class ConvertMemToGpuPass(ModulePass):
             if isinstance(f, func.FuncOp):
                 epilogues |= find_epilogues(f, [k for k in host_kernels if isinstance(k, REDUCTIONS) and f.is_ancestor(k)])
         folded = {e.body for e in epilogues.values()}
+        # maps of maps whose rows a group of threads may share (also read from level 2)
+        rows_apart: set[Operation] = set()
+        for f in op.ops:
+            candidates = [k for k in host_kernels if isinstance(k, mem.MapOp) and f.is_ancestor(k) and row_writers(k)]
+            if candidates:
+                aliases = MemoryAliases(f)
+                rows_apart |= {k for k in candidates if rows_apart_from_reads(k, aliases)}
 
         try:
             for index, k in enumerate(host_kernels):
@@ -332,6 +341,8 @@ class ConvertMemToGpuPass(ModulePass):
                 if k in epilogues:
                     lower_reduce(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel, epilogues[k])
                     Rewriter.erase_op(epilogues[k].body)
+                elif isinstance(k, mem.MapOp):
+                    lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel, rows_apart=k in rows_apart)
                 else:
                     lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel)
                 Rewriter.erase_op(k)
@@ -348,7 +359,7 @@ def _one_kernel(build, rows_of, allocates: bool = False):
     (grid-stride), or on one thread where rows_of is None. Where `allocates`, arrays the
     lambdas allocate get slots in a scratch buffer allocated before the launch."""
 
-    def lower(k: Operation, name: str, b: Builder, add_kernel) -> None:
+    def lower(k: Operation, name: str, b: Builder, add_kernel, rows_apart: bool = False) -> None:
         plan = plan_scratch(k, b) if allocates else None
         kernel, operands = build(k, name, plan) if allocates else build(k, name)
         add_kernel(kernel)
@@ -364,7 +375,7 @@ def _one_kernel(build, rows_of, allocates: bool = False):
             blocks = grid_blocks(b, needed, plan)
             gpu_launch(b, name, blocks, [*operands, rows, *scratch_operands(b, plan, blocks, k)])
 
-        if isinstance(k, mem.MapOp) and plan is None and lower_segmented_map(k, name, b, add_kernel, launch):
+        if isinstance(k, mem.MapOp) and plan is None and lower_segmented_map(k, name, b, add_kernel, launch, rows_apart):
             return
         launch(b)
 

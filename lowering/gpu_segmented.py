@@ -29,12 +29,14 @@ Eligible lambdas (the map may be indexed: every thread of a group knows its row)
   (also soac-fusion's redomaps: each element is then what their map lambda yields),
   yielding scalars;
 - one scan of rank-1 rows into the lambda's output rows, yielding them;
-- scalar code (arith, math, mem.size, mem.load) and maps that write the lambda's output
-  rows in place, yielding them. The scalar code runs in every thread of the group (it is
-  cheap and the same in each); each output row is written by one nested map and used by
-  nothing else, so no thread reads what another writes and no barrier is needed. (Where
-  a nested map reads memory the outer map writes, memory-reuse allowed it only with each
-  element read before the same element is written, by one lane: interference.py.)
+- scalar code (arith, math, mem.size, mem.load), `scf.if`s without results of the same,
+  and maps and copies that write the lambda's output rows in place, yielding them
+  (short-circuit makes a lambda that yields an `if`'s rows build them so). The scalar
+  code and the conditions run in every thread of the group (cheap, and the same in
+  each); the rows' elements go to the threads the same way in every map and copy, and
+  the output rows are used by nothing else, so no thread reads what another writes and
+  no barrier is needed. The outputs must not share memory with what the map reads
+  (rows_apart_from_reads, by the memory-alias analysis).
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem
+from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
+from soacc.passes.memory_motion import dominates
 from soacc.lowering.gpu_cooperation import (
     WARP,
     WARPS,
@@ -122,10 +126,12 @@ def nested_scan(op: mem.MapOp) -> mem.ScanOp | None:
     return scan
 
 
-def nested_maps(op: mem.MapOp) -> list[mem.MapOp] | None:
-    """The lambda's maps when the map is a map of maps this strategy handles: scalar code
-    and maps of rank-1 rows, each writing some of the lambda's output rows in place,
-    every output row written by one of them and otherwise only yielded."""
+def row_writers(op: mem.MapOp) -> list[mem.MapOp | mem.CopyOp] | None:
+    """The nested maps and copies that write the lambda's output rows, when the map is a
+    map of maps this strategy handles, else None: the lambda is scalar code (arith,
+    math, mem.size, mem.load), `scf.if`s without results of the same, and maps of
+    rank-1 rows and copies of rank-1 rows into its output rows, which it yields; the
+    output rows are used by nothing else (so no thread reads what another writes)."""
     lam = op.body.block
     k = len(op.inputs)
     if not op.outputs or any(v.type.get_num_dims() != 2 for v in op.outputs):
@@ -134,23 +140,80 @@ def nested_maps(op: mem.MapOp) -> list[mem.MapOp] | None:
     terminator = lam.last_op
     if not isinstance(terminator, mem.YieldOp) or list(terminator.operands) != out_rows:
         return None
-    maps: list[mem.MapOp] = []
-    for o in lam.ops:
-        if isinstance(o, mem.MapOp):
-            if any(v.type.get_num_dims() != 1 for v in (*o.inputs, *o.outputs)):
-                return None
-            maps.append(o)
-        elif o is terminator or isinstance(o, mem.SizeOp | mem.LoadOp):
-            continue
-        elif not (o.dialect_name() in ("arith", "math") and not o.regions):
+    writers: list[mem.MapOp | mem.CopyOp] = []
+
+    def eligible(block: Block) -> bool:
+        for o in block.ops:
+            if isinstance(o, mem.MapOp):
+                if any(v.type.get_num_dims() != 1 for v in (*o.inputs, *o.outputs)):
+                    return False
+                writers.append(o)
+            elif isinstance(o, mem.CopyOp):
+                if o.source.type.get_num_dims() != 1:
+                    return False
+                writers.append(o)
+            elif isinstance(o, scf.IfOp):
+                if o.results or not all(eligible(r.block) for r in o.regions if r.blocks):
+                    return False
+            elif isinstance(o, mem.SizeOp | mem.LoadOp | mem.YieldOp | scf.YieldOp):
+                continue
+            elif not (o.dialect_name() in ("arith", "math") and not o.regions):
+                return False
+        return True
+
+    if not eligible(lam) or not writers:
+        return None
+    for w in writers:
+        if any(v not in out_rows for v in ([w.dest] if isinstance(w, mem.CopyOp) else w.outputs)):
             return None
-    written = [v for m in maps for v in m.outputs]
-    if not maps or any(v not in out_rows for v in written) or sorted(written, key=out_rows.index) != out_rows:
-        return None  # (also: an output row written twice, or not a row of the lambda's)
     for row in out_rows:
-        if any(use.operation is not terminator and row not in use.operation.outputs for use in row.uses):
-            return None
-    return maps
+        for use in row.uses:
+            user = use.operation
+            if user is terminator or (user in writers and use.index >= (1 if isinstance(user, mem.CopyOp) else len(user.inputs))):
+                continue
+            return None  # read (or captured by a lambda): another thread may be writing it
+    return writers
+
+
+def rows_apart_from_reads(op: mem.MapOp, aliases: MemoryAliases) -> bool:
+    """The map's outputs share no memory with what it reads (its inputs and the arrays
+    its lambdas capture). Memory-reuse may put an output in an input's memory where each
+    lane reads its row before writing it (interference.py); with a thread per row that
+    holds, but with a group per row one thread may write an element while another still
+    reads the row (say, in the lambda's scalar code): such a map keeps a thread per row.
+    An input read only element by element by the maps and copies that write the output
+    rows is no such read."""
+    writers = row_writers(op) or []
+    params = op.body.block.args
+
+    def element_by_element(i: int) -> bool:
+        # input i's rows are read only by the maps and copies that write the output
+        # rows, element j by the thread that writes element j (where memory-reuse put an
+        # output there, it made sure those are the same bytes: interference.py)
+        return all(
+            use.operation in writers
+            and use.index < (1 if isinstance(use.operation, mem.CopyOp) else len(use.operation.inputs))
+            for use in params[i].uses
+        )
+
+    reads = [v for i, v in enumerate(op.inputs) if not element_by_element(i)]
+    reads += [v for v in captured_values(op) if isinstance(v.type, MemRefType)]
+    for out in op.outputs:
+        fresh = _allocated_block(out)
+        for v in reads:
+            shared = aliases.memories(out) & aliases.memories(v)
+            # a block allocated after v was made is not v's memory, though the analysis
+            # (which merges a loop's iterations) may say so of a loop-carried v
+            if shared and not (fresh is not None and shared == {fresh.block} and dominates(v, fresh)):
+                return False
+    return True
+
+
+def _allocated_block(view: SSAValue) -> mem.AllocOp | None:
+    """The allocation whose block the view is of, if it is one."""
+    root = root_view(view)
+    owner = root.block.owner if root is not None else None
+    return owner if isinstance(owner, mem.AllocOp) else None
 
 
 # --- groups of threads that share a row ---------------------------------------------------
@@ -211,6 +274,8 @@ def build_group_per_row_kernel(op: mem.MapOp, name: str, group: _Group) -> tuple
 
     def build(kb: KernelBody, params, extra) -> None:
         (rows,) = extra
+        for writer in row_writers(op) or ():
+            kb.shared[writer] = lambda: (group.rank(kb), kb.constant(group.size))
         inputs = params[len(captured) : len(captured) + k]
         outputs = params[len(captured) + k :]
 
@@ -227,8 +292,8 @@ def build_group_per_row_kernel(op: mem.MapOp, name: str, group: _Group) -> tuple
                     _cooperative_reduce(kb, o, group)
                 elif isinstance(o, mem.ScanOp):
                     _cooperative_scan(kb, o, group)
-                elif isinstance(o, mem.MapOp):
-                    kb.nested_map(o, group.rank(kb), kb.constant(group.size))
+                elif isinstance(o, mem.MapOp | mem.CopyOp | scf.IfOp):
+                    kb.translate(o)  # (the writers of rows take their share: kb.shared)
                 elif isinstance(o, mem.YieldOp):
                     if any(isinstance(v.type, MemRefType) for v in o.operands):
                         continue  # the scan wrote the rows in place
@@ -320,20 +385,22 @@ def _cooperative_scan(kb: KernelBody, op: mem.ScanOp, group: _Group) -> None:
 # --- the host's choice -------------------------------------------------------------------------
 
 
-def lower_segmented_map(op: mem.MapOp, name: str, b: Builder, add_kernel, thread_per_row) -> bool:
-    """Lowers a segmented reduction or scan with every strategy and a host-side choice
-    by row length; False (nothing done) when the map is not one."""
+def lower_segmented_map(op: mem.MapOp, name: str, b: Builder, add_kernel, thread_per_row, rows_apart: bool = False) -> bool:
+    """Lowers a segmented reduction, scan or map with every strategy and a host-side
+    choice by row length; False (nothing done) when the map is not one. A map of maps
+    takes the group strategies only where `rows_apart` (rows_apart_from_reads)."""
     from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost
 
     reductions = nested_reductions(op)
     scan = nested_scan(op) if reductions is None else None
-    maps = nested_maps(op) if reductions is None and scan is None else None
+    writers = row_writers(op) if reductions is None and scan is None and rows_apart else None
     if reductions is not None:
         first_row = reductions[0].inputs[0]
     elif scan is not None:
         first_row = scan.inputs[0]
-    elif maps is not None:
-        first_row = (*maps[0].inputs, *maps[0].outputs)[0]
+    elif writers is not None:
+        first = writers[0]
+        first_row = first.dest if isinstance(first, mem.CopyOp) else first.outputs[0]
     else:
         return False
     try:
@@ -378,4 +445,4 @@ def lower_segmented_map(op: mem.MapOp, name: str, b: Builder, add_kernel, thread
     return True
 
 
-__all__ = ["BLOCK_PER_ROW_FROM", "WARP_PER_ROW_FROM", "lower_segmented_map", "nested_maps", "nested_reductions", "nested_scan"]
+__all__ = ["BLOCK_PER_ROW_FROM", "WARP_PER_ROW_FROM", "lower_segmented_map", "nested_reductions", "nested_scan", "row_writers", "rows_apart_from_reads"]

@@ -4,7 +4,7 @@ in a kernel (`CannotLower`, reported at the op by convert-mem-to-gpu)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
@@ -96,6 +96,9 @@ class KernelBody:
         self.values = values
         self.scratch: dict[Operation, object] = {}
         """Each mem.alloc of the kernel's lambdas: its thread's slot (a ScratchBlock)."""
+        self.shared: dict[Operation, Callable[[], tuple[SSAValue, SSAValue]]] = {}
+        """Nested maps and copies whose rows the threads of a group share
+        (gpu_segmented.py): for each, this thread's first row and the step to its next."""
 
     def value(self, v: SSAValue) -> SSAValue:
         new = self.values[v]
@@ -129,14 +132,22 @@ class KernelBody:
             return  # built in place
         self.copy(value, target)
 
-    def copy(self, source: Row, target: Row) -> None:
-        """An element-by-element copy, one nested loop per dimension."""
+    def copy(self, source: Row, target: Row, first: SSAValue | None = None, step: SSAValue | None = None) -> None:
+        """An element-by-element copy, one nested loop per dimension: of all the rows, or
+        (where threads share the copy) those from `first` on, `step` apart."""
         if source.rank == 0:
             x = self.b.insert(memref.LoadOp.get(source.view, list(source.prefix))).res
             self.b.insert(memref.StoreOp.get(x, target.view, list(target.prefix)))
             return
         n = self.dim(source, 0)
-        self.loop(n, lambda j: self.copy(Row(source.view, (*source.prefix, j)), Row(target.view, (*target.prefix, j))))
+
+        def row(j: SSAValue) -> None:
+            self.copy(Row(source.view, (*source.prefix, j)), Row(target.view, (*target.prefix, j)))
+
+        if first is None:
+            self.loop(n, row)
+        else:
+            self.range_loop(first, n, step, row)
 
     def dim(self, row: Row, axis: int) -> SSAValue:
         position = index_constant(self.b, len(row.prefix) + axis)
@@ -217,7 +228,7 @@ class KernelBody:
                     soacc_gpu.SliceOp(source, list(op.kinds.get_values()), [self.value(v) for v in op.spec], t)
                 )
             case mem.MapOp():
-                self.nested_map(op)
+                self.nested_map(op, *(self.shared[op]() if op in self.shared else ()))
             case mem.ReduceOp() if not op.outputs:
                 self.nested_reduce(op)
             case mem.ScanOp():
@@ -244,7 +255,7 @@ class KernelBody:
                 out = self.row(op.output)
                 self.loop(self.dim(out, 0), lambda j: self.store(self.values[op.value], out, j, op))
             case mem.CopyOp():
-                self.copy(self.row(op.source), self.row(op.dest))
+                self.copy(self.row(op.source), self.row(op.dest), *(self.shared[op]() if op in self.shared else ()))
             case _ if op.dialect_name() in ("arith", "math") and not op.regions:
                 new = op.clone(value_mapper={v: self.value(v) for v in op.operands})
                 self.b.insert(new)

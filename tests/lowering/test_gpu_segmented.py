@@ -280,3 +280,54 @@ def test_rows_scaled_and_shifted(shape):
     np.testing.assert_array_equal(gpu[1], m + 1)
     np.testing.assert_array_equal(gpu[0], cpu[0])
     np.testing.assert_array_equal(gpu[1], cpu[1])
+
+
+# Gauss-Jordan's elimination step: the pivot row k as it is, every other row reduced by
+# it; short-circuit makes the `if` build each row in place (a copy, or a nested map)
+PIVOT_STEP = """
+func.func @main(%m: tensor<?x?xf32>, %p: tensor<?xf32>, %k: index) -> tensor<?x?xf32> {
+  %rows = soac.size %m[0] : tensor<?x?xf32>
+  %ir = soac.iota %rows : tensor<?xindex>
+  %r = soac.map(%m, %ir) : (tensor<?x?xf32>, tensor<?xindex>) -> tensor<?x?xf32> {
+  ^bb0(%row: tensor<?xf32>, %i: index):
+    %isk = arith.cmpi eq, %i, %k : index
+    %new = scf.if %isk -> (tensor<?xf32>) {
+      scf.yield %p : tensor<?xf32>
+    } else {
+      %f = soac.index %row[%k] : tensor<?xf32>
+      %red = soac.map(%row, %p) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+      ^bb1(%x: f32, %y: f32):
+        %fy = arith.mulf %f, %y : f32
+        %d = arith.subf %x, %fy : f32
+        soac.yield %d : f32
+      }
+      scf.yield %red : tensor<?xf32>
+    }
+    soac.yield %new : tensor<?xf32>
+  }
+  func.return %r : tensor<?x?xf32>
+}
+"""
+
+SHORT_CIRCUIT = "convert-soac-to-mem,hoist-allocations,short-circuit,convert-mem-to-gpu"
+
+
+def test_a_map_of_ifs_of_copies_and_maps_gets_every_strategy():
+    assert _kernel_names(PIVOT_STEP, SHORT_CIRCUIT) == ["map1", "map1_block_per_row", "map1_warp_per_row"]
+    # without short-circuit the lambda builds a row in scratch memory and copies it:
+    # a thread per row
+    assert _kernel_names(PIVOT_STEP) == ["map1"]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", [s for s in SHAPES if s[1] > 0])
+def test_pivot_steps(shape):
+    rng = np.random.default_rng(shape[0] + 3)
+    m = rng.integers(-8, 9, shape).astype(np.float32)  # small integers: exact
+    k = min(shape) // 2  # a row, and a column every row has
+    p = rng.integers(-8, 9, shape[1]).astype(np.float32)
+    got = soacc.compile(PIVOT_STEP, backend="numpy", pipeline=SHORT_CIRCUIT).main(m, p, np.int64(k))
+    expected = m - m[:, [k]] * p
+    if shape[0]:
+        expected[k] = p
+    np.testing.assert_array_equal(got, expected)

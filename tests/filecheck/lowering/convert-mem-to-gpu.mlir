@@ -387,3 +387,166 @@ builtin.module {
 // CUDA: extern "C" __global__ void map0_block_per_row(
 // CUDA:   for (long long {{.*}} = {{.*}}; {{.*}} < rows_1; {{.*}} += {{.*}}) {
 // CUDA:       r_1[r_1_offset + {{.*}} * r_1_stride0 + {{.*}} * r_1_stride1] = d_1;
+
+// -----
+
+// A map of maps whose lambda picks how to make each row by an `if` (after
+// short-circuit, Gauss-Jordan's elimination step: the pivot row copied, the others
+// reduced by it, each in place): the group strategies too. The condition is the same
+// in every thread of a group; the copy and the map share the row's elements among the
+// group's threads alike (from the thread's rank, a group apart).
+builtin.module {
+  func.func @c_lambda_if(%m_host_mem: !mem.block<host>, %m_host: memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>, %p_host_mem: !mem.block<host>, %p_host: memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, %k: index) -> (!mem.block<host>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?x?xf32>, tensor<?xf32>, index) -> tensor<?x?xf32>} {
+    %0 = mem.size %p_host[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+    %1 = mem.size %m_host[0] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    %2 = arith.constant 4 : index
+    %3 = arith.muli %2, %1 : index
+    %4 = arith.muli %3, %0 : index
+    %5 = arith.constant 4 : index
+    %6 = arith.muli %5, %1 : index
+    %7 = arith.muli %6, %0 : index
+    %8 = arith.constant 8 : index
+    %9 = arith.muli %8, %1 : index
+    %10 = arith.constant 4 : index
+    %11 = arith.muli %10, %0 : index
+    %12 = mem.size %m_host[1] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    %13 = arith.constant 4 : index
+    %14 = arith.muli %13, %1 : index
+    %15 = arith.muli %14, %12 : index
+    %16 = arith.constant 0 : index
+    %m_mem = mem.alloc %15 : !mem.block<device>
+    %m = mem.view %m_mem[%16] sizes(%1, %12) : !mem.block<device> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    mem.copy %m_host, %m : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    %17 = arith.constant 0 : index
+    %p_mem = mem.alloc %11 : !mem.block<device>
+    %p = mem.view %p_mem[%17] sizes(%0) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    mem.copy %p_host, %p : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %18 = arith.constant 0 : index
+    %ir_mem = mem.alloc %9 : !mem.block<device>
+    %ir = mem.view %ir_mem[%18] sizes(%1) : !mem.block<device> -> memref<?xindex, strided<[?], offset: ?>, #mem.space<device>>
+    mem.iota outs(%ir : memref<?xindex, strided<[?], offset: ?>, #mem.space<device>>)
+    %19 = arith.constant 0 : index
+    %r_mem = mem.alloc %7 : !mem.block<device>
+    %r = mem.view %r_mem[%19] sizes(%1, %0) : !mem.block<device> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    mem.map ins(%m, %ir : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, memref<?xindex, strided<[?], offset: ?>, #mem.space<device>>) outs(%r : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) {
+    ^bb0(%row: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %i: index, %r_row: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>):
+      %isk = arith.cmpi eq, %i, %k : index
+      scf.if %isk {
+        mem.copy %p, %r_row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+      } else {
+        %f = mem.load %row[%k] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+        mem.map ins(%row, %p : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%r_row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+        ^bb0(%x: f32, %y: f32):
+          %fy = arith.mulf %f, %y : f32
+          %d = arith.subf %x, %fy : f32
+          mem.yield %d : f32
+        }
+      }
+      mem.yield %r_row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    }
+    %20 = arith.constant 0 : index
+    %r_host_mem = mem.alloc %4 : !mem.block<host>
+    %r_host = mem.view %r_host_mem[%20] sizes(%1, %0) : !mem.block<host> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    mem.copy %r, %r_host : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    func.return %r_host_mem, %r_host : !mem.block<host>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+  }
+}
+
+// CHECK-LABEL: func.func @c_lambda_if(
+// CHECK:      "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map1_block_per_row,
+// CHECK:      "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map1_warp_per_row,
+// CHECK:      "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map1,
+// CHECK:      }) {sym_name = "map1"}
+// CHECK:      "gpu.func"()
+// CHECK:        scf.for [[ROW:%[0-9]+]] = {{%[0-9]+}} to %rows step {{%[0-9]+}} {
+// CHECK:          scf.if %isk {
+// CHECK:            [[TID:%[0-9]+]] = "gpu.thread_id"()
+// CHECK:            scf.for [[J:%[0-9]+]] = [[TID]] to {{%[0-9]+}} step {{%[0-9]+}} {
+// CHECK-NEXT:         [[X:%[0-9]+]] = memref.load %p[[[J]]]
+// CHECK-NEXT:         memref.store [[X]], %r[[[ROW]], [[J]]]
+// CHECK:          } else {
+// CHECK-NEXT:       {{%[0-9]+}} = memref.load %m[[[ROW]], %k]
+// CHECK:            [[TID2:%[0-9]+]] = "gpu.thread_id"()
+// CHECK:            scf.for [[J2:%[0-9]+]] = [[TID2]] to {{%[0-9]+}} step {{%[0-9]+}} {
+// CHECK:              memref.store %d, %r[[[ROW]], [[J2]]]
+// CHECK-NOT:    gpu.barrier
+// CHECK:      }) {sym_name = "map1_block_per_row"}
+
+// -----
+
+// A map of maps whose output is in its input's memory (memory-reuse may do that where
+// each lane reads its row before writing it) and whose lambda reads its row before the
+// nested map (the row's first element): a thread of a group could overwrite that
+// element before another reads it, so the map keeps a thread per row.
+builtin.module {
+  func.func @main(%m_host_mem: !mem.block<host>, %m_host: memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>) -> (!mem.block<host>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?x?xf32>) -> tensor<?x?xf32>} {
+    %0 = mem.size %m_host[0] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    %1 = mem.size %m_host[1] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    %2 = arith.constant 4 : index
+    %3 = arith.muli %2, %0 : index
+    %4 = arith.muli %3, %1 : index
+    %m_mem = mem.alloc %4 : !mem.block<device>
+    %5 = arith.constant 0 : index
+    %m = mem.view %m_mem[%5] sizes(%0, %1) : !mem.block<device> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    mem.copy %m_host, %m : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    %r = mem.view %m_mem[%5] sizes(%0, %1) : !mem.block<device> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    mem.map ins(%m : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) outs(%r : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) {
+    ^bb0(%row: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %r_row: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>):
+      %c0 = arith.constant 0 : index
+      %first = mem.load %row[%c0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+      mem.map ins(%row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%r_row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+      ^bb0(%x: f32):
+        %y = arith.divf %x, %first : f32
+        mem.yield %y : f32
+      }
+      mem.yield %r_row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    }
+    %r_host_mem = mem.alloc %4 : !mem.block<host>
+    %r_host = mem.view %r_host_mem[%5] sizes(%0, %1) : !mem.block<host> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    mem.copy %r, %r_host : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    func.return %r_host_mem, %r_host : !mem.block<host>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+  }
+}
+
+// CHECK-LABEL: func.func @main(
+// CHECK:      "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map0,
+// CHECK-NOT:  per_row
+// CHECK:      }) {sym_name = "map0"}
+// CHECK-NOT:  per_row
+
+// -----
+
+// The same in place, the row read only element by element by the nested map: element j
+// is read and written by the same thread, so the group strategies are safe.
+builtin.module {
+  func.func @main(%m_host_mem: !mem.block<host>, %m_host: memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>) -> (!mem.block<host>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?x?xf32>) -> tensor<?x?xf32>} {
+    %0 = mem.size %m_host[0] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    %1 = mem.size %m_host[1] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    %2 = arith.constant 4 : index
+    %3 = arith.muli %2, %0 : index
+    %4 = arith.muli %3, %1 : index
+    %m_mem = mem.alloc %4 : !mem.block<device>
+    %5 = arith.constant 0 : index
+    %m = mem.view %m_mem[%5] sizes(%0, %1) : !mem.block<device> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    mem.copy %m_host, %m : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    %r = mem.view %m_mem[%5] sizes(%0, %1) : !mem.block<device> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    mem.map ins(%m : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) outs(%r : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) {
+    ^bb0(%row: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %r_row: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>):
+      mem.map ins(%row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%r_row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+      ^bb0(%x: f32):
+        %y = arith.addf %x, %x : f32
+        mem.yield %y : f32
+      }
+      mem.yield %r_row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    }
+    %r_host_mem = mem.alloc %4 : !mem.block<host>
+    %r_host = mem.view %r_host_mem[%5] sizes(%0, %1) : !mem.block<host> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    mem.copy %r, %r_host : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    func.return %r_host_mem, %r_host : !mem.block<host>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+  }
+}
+
+// CHECK-LABEL: func.func @main(
+// CHECK:      "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map0_block_per_row,
+// CHECK:      "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map0_warp_per_row,
+// CHECK:      "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map0,
