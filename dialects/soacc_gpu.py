@@ -309,6 +309,19 @@ class FenceOp(IRDLOperation):
         super().__init__()
 
 
+@irdl_op_definition
+class SyncWarpOp(IRDLOperation):
+    """The warp's threads wait for each other, and each sees the others' writes before
+    it (`__syncwarp()`): a warp's barrier."""
+
+    name = "soacc_gpu.sync_warp"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__()
+
+
 VECTOR_BYTES = 16
 """The bytes of one vector load: CUDA's widest (float4, int4, double2, longlong2)."""
 
@@ -401,6 +414,6 @@ class VectorStoreOp(IRDLOperation):
 
 SOACC_GPU = Dialect(
     "soacc_gpu",
-    [ShuffleOp, SharedOp, AtomicRMWOp, AtomicCasOp, LoadVolatileOp, StoreVolatileOp, ViewOp, RowOp, SliceOp, FenceOp, VectorizableOp, VectorLoadOp, VectorStoreOp],
+    [ShuffleOp, SharedOp, AtomicRMWOp, AtomicCasOp, LoadVolatileOp, StoreVolatileOp, ViewOp, RowOp, SliceOp, FenceOp, SyncWarpOp, VectorizableOp, VectorLoadOp, VectorStoreOp],
     [],
 )

@@ -58,8 +58,9 @@ from soacc.lowering.kernel_body import (
 )
 from soacc.lowering.gpu_reduce import all_vectorizable, launch as gpu_launch, lower_reduce
 from soacc.lowering.gpu_epilogue import REDUCTIONS, find_epilogues
-from soacc.lowering.gpu_segmented import lower_segmented_map, row_writers, rows_apart_from_reads
+from soacc.lowering.gpu_segmented import RowSharing, lower_segmented_map, row_sharing, row_writers
 from soacc.passes.analysis.memory_aliases import MemoryAliases
+from soacc.passes.analysis.symbolic import Symbolic
 from soacc.lowering.gpu_hist import lower_hist
 from soacc.lowering.gpu_scan import lower_scan
 from soacc.lowering.kernel_elements import Elements, shared_vector_width
@@ -326,12 +327,12 @@ class ConvertMemToGpuPass(ModulePass):
                 epilogues |= find_epilogues(f, [k for k in host_kernels if isinstance(k, REDUCTIONS) and f.is_ancestor(k)])
         folded = {e.body for e in epilogues.values()}
         # maps of maps whose rows a group of threads may share (also read from level 2)
-        rows_apart: set[Operation] = set()
+        sharing: dict[Operation, RowSharing | None] = {}
         for f in op.ops:
             candidates = [k for k in host_kernels if isinstance(k, mem.MapOp) and f.is_ancestor(k) and row_writers(k)]
             if candidates:
-                aliases = MemoryAliases(f)
-                rows_apart |= {k for k in candidates if rows_apart_from_reads(k, aliases)}
+                aliases, symbolic = MemoryAliases(f), Symbolic(f)
+                sharing |= {k: row_sharing(k, aliases, symbolic) for k in candidates}
 
         try:
             for index, k in enumerate(host_kernels):
@@ -342,7 +343,7 @@ class ConvertMemToGpuPass(ModulePass):
                     lower_reduce(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel, epilogues[k])
                     Rewriter.erase_op(epilogues[k].body)
                 elif isinstance(k, mem.MapOp):
-                    lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel, rows_apart=k in rows_apart)
+                    lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel, sharing=sharing.get(k))
                 else:
                     lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel)
                 Rewriter.erase_op(k)
@@ -359,7 +360,7 @@ def _one_kernel(build, rows_of, allocates: bool = False):
     (grid-stride), or on one thread where rows_of is None. Where `allocates`, arrays the
     lambdas allocate get slots in a scratch buffer allocated before the launch."""
 
-    def lower(k: Operation, name: str, b: Builder, add_kernel, rows_apart: bool = False) -> None:
+    def lower(k: Operation, name: str, b: Builder, add_kernel, sharing: RowSharing | None = None) -> None:
         plan = plan_scratch(k, b) if allocates else None
         kernel, operands = build(k, name, plan) if allocates else build(k, name)
         add_kernel(kernel)
@@ -375,7 +376,7 @@ def _one_kernel(build, rows_of, allocates: bool = False):
             blocks = grid_blocks(b, needed, plan)
             gpu_launch(b, name, blocks, [*operands, rows, *scratch_operands(b, plan, blocks, k)])
 
-        if isinstance(k, mem.MapOp) and plan is None and lower_segmented_map(k, name, b, add_kernel, launch, rows_apart):
+        if isinstance(k, mem.MapOp) and plan is None and lower_segmented_map(k, name, b, add_kernel, launch, sharing):
             return
         launch(b)
 

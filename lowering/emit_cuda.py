@@ -765,6 +765,10 @@ def _fence(p: CudaPrinter, op: soacc_gpu.FenceOp) -> None:
     p.line("__threadfence();")
 
 
+def _sync_warp(p: CudaPrinter, op: soacc_gpu.SyncWarpOp) -> None:
+    p.line("__syncwarp();")
+
+
 _HANDLERS: dict[type[Operation], Callable] = {
     arith.ConstantOp: _constant,
     arith.AddiOp: _wrapping("+", "^"),
@@ -872,6 +876,7 @@ _HANDLERS: dict[type[Operation], Callable] = {
     soacc_gpu.RowOp: _row,
     soacc_gpu.SliceOp: _slice,
     soacc_gpu.FenceOp: _fence,
+    soacc_gpu.SyncWarpOp: _sync_warp,
     soacc_gpu.VectorizableOp: _vectorizable,
     soacc_gpu.VectorLoadOp: _vector_load,
     soacc_gpu.VectorStoreOp: _vector_store,

@@ -35,8 +35,10 @@ Eligible lambdas (the map may be indexed: every thread of a group knows its row)
   code and the conditions run in every thread of the group (cheap, and the same in
   each); the rows' elements go to the threads the same way in every map and copy, and
   the output rows are used by nothing else, so no thread reads what another writes and
-  no barrier is needed. The outputs must not share memory with what the map reads
-  (rows_apart_from_reads, by the memory-alias analysis).
+  no barrier is needed. Where an output shares memory with what the map reads (memory-
+  reuse builds some maps in place), the reads must be element by element, of bytes
+  apart, or in the scalar code before the first write, which then ends with a barrier
+  of the group (row_sharing); else the map keeps a thread per row.
 """
 
 from __future__ import annotations
@@ -49,8 +51,9 @@ from xdsl.dialects.builtin import IndexType, MemRefType, SymbolRefAttr
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from soacc.dialects import mem
+from soacc.dialects import mem, soacc_gpu
 from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
+from soacc.passes.analysis.symbolic import Symbolic
 from soacc.passes.memory_motion import dominates
 from soacc.lowering.gpu_cooperation import (
     WARP,
@@ -175,38 +178,76 @@ def row_writers(op: mem.MapOp) -> list[mem.MapOp | mem.CopyOp] | None:
     return writers
 
 
-def rows_apart_from_reads(op: mem.MapOp, aliases: MemoryAliases) -> bool:
-    """The map's outputs share no memory with what it reads (its inputs and the arrays
-    its lambdas capture). Memory-reuse may put an output in an input's memory where each
-    lane reads its row before writing it (interference.py); with a thread per row that
-    holds, but with a group per row one thread may write an element while another still
-    reads the row (say, in the lambda's scalar code): such a map keeps a thread per row.
-    An input read only element by element by the maps and copies that write the output
-    rows is no such read."""
-    writers = row_writers(op) or []
-    params = op.body.block.args
+@dataclass(frozen=True)
+class RowSharing:
+    """How a group of threads may share each row of a map of maps."""
 
-    def element_by_element(i: int) -> bool:
-        # input i's rows are read only by the maps and copies that write the output
-        # rows, element j by the thread that writes element j (where memory-reuse put an
-        # output there, it made sure those are the same bytes: interference.py)
-        return all(
-            use.operation in writers
-            and use.index < (1 if isinstance(use.operation, mem.CopyOp) else len(use.operation.inputs))
-            for use in params[i].uses
-        )
+    barrier: bool
+    """The lambda's scalar code reads memory its maps and copies then write: the group
+    waits (a barrier) after that code, so every thread has read before any writes."""
 
-    reads = [v for i, v in enumerate(op.inputs) if not element_by_element(i)]
-    reads += [v for v in captured_values(op) if isinstance(v.type, MemRefType)]
-    for out in op.outputs:
-        fresh = _allocated_block(out)
-        for v in reads:
+
+def row_sharing(op: mem.MapOp, aliases: MemoryAliases, symbolic: Symbolic) -> RowSharing | None:
+    """Whether a group of threads may share each row of this map of maps, else None.
+
+    Memory-reuse may put an output in memory the map reads where each lane reads its
+    row before writing it (interference.py). With a thread per row that is so; with a
+    group per row, element j is written by one thread while others may still read the
+    row. Reads of memory the outputs share are safe when they are element by element
+    (an input row read by the writers of the output rows only: element j by the thread
+    that writes element j, where memory-reuse made sure they are the same bytes), or of
+    bytes apart from the outputs' (LUD's pivot row: by index functions), or in the
+    lambda's scalar code before any write (then with a barrier after that code);
+    otherwise the map keeps a thread per row."""
+    writers = row_writers(op)
+    if writers is None:
+        return None
+    lam = op.body.block
+    statements = list(lam.ops)
+    writing = [i for i, o in enumerate(statements) if any(inner in writers for inner in o.walk())]
+    first_write = writing[0] if writing else len(statements)
+
+    def before_writes(use) -> bool:
+        # a load of the lambda's scalar code, before its first map or copy
+        user = use.operation
+        return isinstance(user, mem.LoadOp) and user.parent_block() is lam and statements.index(user) < first_write
+
+    def written_alike(use) -> bool:
+        # read by a writer of output rows as an input: element j by the thread writing j
+        user = use.operation
+        return user in writers and use.index < (1 if isinstance(user, mem.CopyOp) else len(user.inputs))
+
+    def conflicts(v: SSAValue) -> bool:
+        """v may share bytes with an output."""
+        for out in op.outputs:
             shared = aliases.memories(out) & aliases.memories(v)
+            if not shared:
+                continue
+            fresh = _allocated_block(out)
             # a block allocated after v was made is not v's memory, though the analysis
             # (which merges a loop's iterations) may say so of a loop-carried v
-            if shared and not (fresh is not None and shared == {fresh.block} and dominates(v, fresh)):
-                return False
-    return True
+            if fresh is not None and shared == {fresh.block} and dominates(v, fresh):
+                continue
+            a, b = symbolic.index_function(v), symbolic.index_function(out)
+            if a is not None and b is not None and symbolic.disjoint(a, b):
+                continue
+            return True
+        return False
+
+    barrier = False
+    for param, v in zip(lam.args, op.inputs):
+        if all(written_alike(use) for use in param.uses) or not conflicts(v):
+            continue
+        if not all(written_alike(use) or before_writes(use) for use in param.uses):
+            return None
+        barrier = True
+    for v in captured_values(op):
+        if not isinstance(v.type, MemRefType) or not conflicts(v):
+            continue
+        if not all(before_writes(use) for use in v.uses if op.is_ancestor(use.operation)):
+            return None
+        barrier = True
+    return RowSharing(barrier)
 
 
 def _allocated_block(view: SSAValue) -> mem.AllocOp | None:
@@ -251,6 +292,10 @@ class _Group:
             return block_reduce(kb, values, combine, neutral, broadcast=True)
         return shuffle(kb, "idx", warp_reduce(kb, values, combine), 0)
 
+    def barrier(self, kb: KernelBody) -> None:
+        """The group's threads wait for each other (and see each other's writes)."""
+        kb.b.insert(gpu.BarrierOp() if self.kind == "block" else soacc_gpu.SyncWarpOp())
+
     def scan(self, kb: KernelBody, values, combine, neutral) -> tuple[list[SSAValue], list[SSAValue]]:
         """(exclusive prefix in rank order, the group's total), in every thread."""
         if self.kind == "block":
@@ -266,7 +311,9 @@ class _Group:
 # --- kernels ----------------------------------------------------------------------------------
 
 
-def build_group_per_row_kernel(op: mem.MapOp, name: str, group: _Group) -> tuple[gpu.FuncOp, list[SSAValue]]:
+def build_group_per_row_kernel(
+    op: mem.MapOp, name: str, group: _Group, sharing: RowSharing | None = None
+) -> tuple[gpu.FuncOp, list[SSAValue]]:
     captured = [v for v in captured_values(op) if v not in op.inputs and v not in op.outputs]
     operands = [*captured, *op.inputs, *op.outputs]
     k = len(op.inputs)
@@ -274,7 +321,8 @@ def build_group_per_row_kernel(op: mem.MapOp, name: str, group: _Group) -> tuple
 
     def build(kb: KernelBody, params, extra) -> None:
         (rows,) = extra
-        for writer in row_writers(op) or ():
+        writers = row_writers(op) or []
+        for writer in writers:
             kb.shared[writer] = lambda: (group.rank(kb), kb.constant(group.size))
         inputs = params[len(captured) : len(captured) + k]
         outputs = params[len(captured) + k :]
@@ -287,7 +335,11 @@ def build_group_per_row_kernel(op: mem.MapOp, name: str, group: _Group) -> tuple
             # output rows (of outputs of rank > 1) are lambda parameters, addressed in place
             for param, view in zip(lam.args[k:], [v for v in outputs if v.type.get_num_dims() > 1]):
                 kb.values[param] = Row(view, (row,))
+            waiting = sharing is not None and sharing.barrier
             for o in lam.ops:
+                if waiting and any(inner in writers for inner in o.walk()):
+                    group.barrier(kb)  # every thread has read what the writes overwrite
+                    waiting = False
                 if isinstance(o, mem.ReduceOp | mem.RedomapOp):
                     _cooperative_reduce(kb, o, group)
                 elif isinstance(o, mem.ScanOp):
@@ -385,15 +437,17 @@ def _cooperative_scan(kb: KernelBody, op: mem.ScanOp, group: _Group) -> None:
 # --- the host's choice -------------------------------------------------------------------------
 
 
-def lower_segmented_map(op: mem.MapOp, name: str, b: Builder, add_kernel, thread_per_row, rows_apart: bool = False) -> bool:
+def lower_segmented_map(
+    op: mem.MapOp, name: str, b: Builder, add_kernel, thread_per_row, sharing: RowSharing | None = None
+) -> bool:
     """Lowers a segmented reduction, scan or map with every strategy and a host-side
     choice by row length; False (nothing done) when the map is not one. A map of maps
-    takes the group strategies only where `rows_apart` (rows_apart_from_reads)."""
+    takes the group strategies only where `sharing` says how (row_sharing)."""
     from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost
 
     reductions = nested_reductions(op)
     scan = nested_scan(op) if reductions is None else None
-    writers = row_writers(op) if reductions is None and scan is None and rows_apart else None
+    writers = row_writers(op) if reductions is None and scan is None and sharing is not None else None
     if reductions is not None:
         first_row = reductions[0].inputs[0]
     elif scan is not None:
@@ -410,7 +464,7 @@ def lower_segmented_map(op: mem.MapOp, name: str, b: Builder, add_kernel, thread
     rows = b.insert(mem.SizeOp(op.rows_of, 0)).result
 
     def launcher(group: _Group):
-        kernel, operands = build_group_per_row_kernel(op, f"{name}_{group.kind}_per_row", group)
+        kernel, operands = build_group_per_row_kernel(op, f"{name}_{group.kind}_per_row", group, sharing)
         add_kernel(kernel)
 
         def launch(inner: Builder) -> None:
@@ -445,4 +499,4 @@ def lower_segmented_map(op: mem.MapOp, name: str, b: Builder, add_kernel, thread
     return True
 
 
-__all__ = ["BLOCK_PER_ROW_FROM", "WARP_PER_ROW_FROM", "lower_segmented_map", "nested_reductions", "nested_scan", "row_writers", "rows_apart_from_reads"]
+__all__ = ["BLOCK_PER_ROW_FROM", "WARP_PER_ROW_FROM", "lower_segmented_map", "nested_reductions", "nested_scan", "row_sharing", "row_writers", "RowSharing"]

@@ -476,8 +476,9 @@ builtin.module {
 
 // A map of maps whose output is in its input's memory (memory-reuse may do that where
 // each lane reads its row before writing it) and whose lambda reads its row before the
-// nested map (the row's first element): a thread of a group could overwrite that
-// element before another reads it, so the map keeps a thread per row.
+// nested map (the row's first element, as LUD reads its multiplier): a thread of a
+// group could overwrite that element before another reads it, so the group waits for
+// all its threads after the scalar code (a block's barrier, a warp's sync_warp).
 builtin.module {
   func.func @main(%m_host_mem: !mem.block<host>, %m_host: memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>) -> (!mem.block<host>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?x?xf32>) -> tensor<?x?xf32>} {
     %0 = mem.size %m_host[0] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
@@ -496,6 +497,56 @@ builtin.module {
       %first = mem.load %row[%c0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
       mem.map ins(%row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%r_row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
       ^bb0(%x: f32):
+        %y = arith.divf %x, %first : f32
+        mem.yield %y : f32
+      }
+      mem.yield %r_row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    }
+    %r_host_mem = mem.alloc %4 : !mem.block<host>
+    %r_host = mem.view %r_host_mem[%5] sizes(%0, %1) : !mem.block<host> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    mem.copy %r, %r_host : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    func.return %r_host_mem, %r_host : !mem.block<host>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+  }
+}
+
+// CHECK-LABEL: func.func @main(
+// CHECK:      "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map0_block_per_row,
+// CHECK:      }) {sym_name = "map0"}
+// CHECK:      "gpu.func"()
+// CHECK:          {{%[0-9]+}} = memref.load %m[{{%[0-9]+}}, %c0]
+// CHECK-NEXT:     "gpu.barrier"() : () -> ()
+// CHECK:          scf.for
+// CHECK:            memref.store %y, %r
+// CHECK:      }) {sym_name = "map0_block_per_row"}
+// CHECK:      "gpu.func"()
+// CHECK:          {{%[0-9]+}} = memref.load %m[{{%[0-9]+}}, %c0]
+// CHECK-NEXT:     soacc_gpu.sync_warp
+// CHECK:      }) {sym_name = "map0_warp_per_row"}
+// CUDA:       extern "C" __global__ void map0_warp_per_row(
+// CUDA:           __syncwarp();
+
+// -----
+
+// The same, but the nested map reads the row's first element itself: no barrier can
+// order that read before the other threads' writes, so the map keeps a thread per row.
+builtin.module {
+  func.func @main(%m_host_mem: !mem.block<host>, %m_host: memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>) -> (!mem.block<host>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?x?xf32>) -> tensor<?x?xf32>} {
+    %0 = mem.size %m_host[0] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    %1 = mem.size %m_host[1] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
+    %2 = arith.constant 4 : index
+    %3 = arith.muli %2, %0 : index
+    %4 = arith.muli %3, %1 : index
+    %m_mem = mem.alloc %4 : !mem.block<device>
+    %5 = arith.constant 0 : index
+    %m = mem.view %m_mem[%5] sizes(%0, %1) : !mem.block<device> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    mem.copy %m_host, %m : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    %r = mem.view %m_mem[%5] sizes(%0, %1) : !mem.block<device> -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+    mem.map ins(%m : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) outs(%r : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>) {
+    ^bb0(%row: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %r_row: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>):
+      %c0 = arith.constant 0 : index
+      mem.map ins(%row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%r_row : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+      ^bb0(%x: f32):
+        %first = mem.load %row[%c0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
         %y = arith.divf %x, %first : f32
         mem.yield %y : f32
       }

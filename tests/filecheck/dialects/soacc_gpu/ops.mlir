@@ -19,6 +19,8 @@
       soacc_gpu.store_volatile %c1, %flags[%i] : i32, memref<?xi32, strided<[?], offset: ?>>
       // CHECK: soacc_gpu.fence
       soacc_gpu.fence
+      // CHECK: soacc_gpu.sync_warp
+      soacc_gpu.sync_warp
       // CHECK: %{{.*}} = soacc_gpu.load_volatile %{{.*}}[%{{.*}}] : memref<?xi32, strided<[?], offset: ?>> -> i32
       %f = soacc_gpu.load_volatile %flags[%i] : memref<?xi32, strided<[?], offset: ?>> -> i32
       %c0 = arith.constant 0 : index
