@@ -112,6 +112,41 @@ func.func @main(%m: tensor<?x?xf32>) -> tensor<?xf32> {
 }
 """
 
+# a map of maps: each element plus its neighbours below and to the right (clamped at the
+# edges), as in srad's and canny's stencils; fuse-iota makes both maps read their row
+# numbers, and convert-mem-to-gpu shares each row among a block of threads
+STENCIL = """
+func.func @main(%m: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c1 = arith.constant 1 : index
+  %rows = soac.size %m[0] : tensor<?x?xf32>
+  %cols = soac.size %m[1] : tensor<?x?xf32>
+  %rlast = arith.subi %rows, %c1 : index
+  %clast = arith.subi %cols, %c1 : index
+  %ir = soac.iota %rows : tensor<?xindex>
+  %ic = soac.iota %cols : tensor<?xindex>
+  %r = soac.map(%ir) : (tensor<?xindex>) -> tensor<?x?xf32> {
+  ^bb0(%i: index):
+    %ibot = arith.cmpi eq, %i, %rlast : index
+    %ip1 = arith.addi %i, %c1 : index
+    %iS = arith.select %ibot, %i, %ip1 : index
+    %row = soac.map(%ic) : (tensor<?xindex>) -> tensor<?xf32> {
+    ^bb1(%j: index):
+      %jr = arith.cmpi eq, %j, %clast : index
+      %jp1 = arith.addi %j, %c1 : index
+      %jE = arith.select %jr, %j, %jp1 : index
+      %x = soac.index %m[%i, %j] : tensor<?x?xf32>
+      %xs = soac.index %m[%iS, %j] : tensor<?x?xf32>
+      %xe = soac.index %m[%i, %jE] : tensor<?x?xf32>
+      %t = arith.addf %x, %xs : f32
+      %u = arith.addf %t, %xe : f32
+      soac.yield %u : f32
+    }
+    soac.yield %row : tensor<?xf32>
+  }
+  func.return %r : tensor<?x?xf32>
+}
+"""
+
 HIST = """
 func.func @main(%is: tensor<?xi32>, %vs: tensor<?xi32>) -> tensor<256xi32> {
   %zero = arith.constant 0 : i32
@@ -200,6 +235,20 @@ def main(argv: list[str] | None = None) -> int:
     dbins, dperm, ddest = cp.asarray(bins), cp.asarray(perm), cp.asarray(dest)
     out = cp.empty_like(da)
 
+    out2d = cp.empty_like(dm)
+    # CuPy's best for the stencil: one hand-written elementwise kernel (its array
+    # expressions would make a temporary per shifted operand)
+    stencil = cp.ElementwiseKernel(
+        "raw float32 m, int64 rows, int64 cols",
+        "float32 out",
+        """
+        long long r = i / cols, c = i % cols;
+        long long s = r + 1 < rows ? r + 1 : r, e = c + 1 < cols ? c + 1 : c;
+        out = m[r * cols + c] + m[s * cols + c] + m[r * cols + e];
+        """,
+        "stencil",
+    )
+
     copy_time = _median_event_time(cp, lambda: cp.copyto(out, da), options.repeat)
     copy_bw = 2 * f4 * n / copy_time
     print(f"device: {cp.cuda.runtime.getDeviceProperties(0)['name'].decode()}, n = 2^{options.log2n}")
@@ -214,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         ("max-by-key reduce", MAX_BY_KEY, (keys, vals), ["reduce"], 2 * f4 * n, lambda: dvals[dkeys.argmax()]),
         ("scan (+)", SCAN, (a,), ["scan"], 2 * f4 * n, lambda: cp.cumsum(da)),
         (f"row sums {side}x{side}", ROW_SUMS, (matrix,), ["map"], f4 * side * side, lambda: dm.sum(axis=1)),
+        (f"stencil {side}x{side}", STENCIL, (matrix,), ["map"], 2 * f4 * side * side, lambda: stencil(dm, side, side, out2d)),
         ("hist (256 bins)", HIST, (bins, ones), ["hist"], 2 * f4 * n, lambda: cp.bincount(dbins, minlength=256)),
         ("scatter (permutation)", SCATTER, (dest, perm, a), ["scatter"], 3 * f4 * n, lambda: ddest.__setitem__(dperm, da)),
     ]
