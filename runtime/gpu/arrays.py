@@ -19,12 +19,18 @@ from soacc.runtime.errors import ExecutionError
 from soacc.runtime.statistics import Statistics
 
 
+_DTYPES = {t: np.dtype(t) for t in (np.float32, np.float64, np.float16, np.int8, np.int16, np.int32, np.int64, np.uint8, np.bool_)}
+"""The dtypes host code names (np.float32, ...), made once."""
+
+
 class OutOfBounds(ExecutionError):
     """An index outside its array (the executor adds which array it was)."""
 
 
 def dense_strides(shape: Sequence[int]) -> tuple[int, ...]:
     """Row-major strides, in elements."""
+    if len(shape) <= 1:
+        return (1,) * len(shape)
     strides = [1] * len(shape)
     for axis in range(len(shape) - 2, -1, -1):
         strides[axis] = strides[axis + 1] * shape[axis + 1]
@@ -43,11 +49,12 @@ class Block:
     def view(self, byte_offset, shape: Sequence, strides: Sequence | None, dtype) -> View:
         """The array at `byte_offset` with the given shape and element strides (row-major
         when None), checked to lie inside the block (mem.view)."""
-        dtype = np.dtype(dtype)
-        shape = tuple(int(n) for n in shape)
-        if any(n < 0 for n in shape):
+        # (hot: host code makes views every iteration; hence map and the cached dtype)
+        dtype = _DTYPES.get(dtype) or np.dtype(dtype)
+        shape = tuple(map(int, shape))
+        if shape and min(shape) < 0:
             raise ExecutionError(f"a view cannot have negative size {list(shape)}")
-        strides = dense_strides(shape) if strides is None else tuple(int(s) for s in strides)
+        strides = dense_strides(shape) if strides is None else tuple(map(int, strides))
         byte_offset = int(byte_offset)
         view = View(self, byte_offset, shape, strides, dtype)
         if view.count:

@@ -76,14 +76,14 @@ class MemoryPool:
     _free: dict[int, list[Any]] = field(default_factory=dict)
 
     def allocate(self, nbytes: int, what: str = "an array") -> DeviceBuffer:
-        import pycuda.driver as cuda
-
         capacity = size_class(nbytes)
         held = self._free.get(capacity)
         if held:
             allocation = held.pop()
             self.counters.held_bytes -= capacity
         else:
+            import pycuda.driver as cuda  # (not on the hot path: a held block is reused)
+
             try:
                 allocation = cuda.mem_alloc(capacity)
             except (cuda.MemoryError, cuda.LogicError):
