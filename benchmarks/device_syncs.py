@@ -73,14 +73,18 @@ def measure(programs, args, repeat: int) -> list[tuple[object, dict, float, floa
     """For each program: the result and statistics of one run, the median time of
     `repeat` runs after a warm-up, and (on the GPU) the device time of all its kernels
     in one more run. The programs' timed runs alternate, so that drift in the
-    machine's speed (another process, clocks) falls on all of them alike."""
+    machine's speed (another process, clocks) falls on all of them alike, and their
+    order flips every round (off, on, then on, off): whichever ran second was slower
+    by up to 7% when the order was fixed (identical programs, pathfinder, measured
+    0.93-1.00x), so no program may always go second."""
     firsts = []
     for program in programs:
         result = program.main(*args)
         firsts.append((result, program.statistics.as_dict()))
     times: list[list[float]] = [[] for _ in programs]
-    for _ in range(repeat):
-        for program, samples in zip(programs, times):
+    for round_ in range(repeat):
+        pairs = list(zip(programs, times))
+        for program, samples in pairs if round_ % 2 == 0 else reversed(pairs):
             start = time.perf_counter()
             program.main(*args)
             samples.append(time.perf_counter() - start)
@@ -125,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{'program':16} {'size':>9}  {'reads off>on':>13} {'bound':>6}  {'writes':>7}  {'h2d':>9}  "
         f"{'launches':>11}  {'time off':>10} {'time on':>10} {'speedup':>8}  {'kernels off>on':>17}  result"
     )
-    print(f"backend {options.backend}; median of {options.repeat} runs after a warm-up, off and on alternating")
+    print(f"backend {options.backend}; median of {options.repeat} runs after a warm-up, off and on alternating (in either order)")
     print(header)
     print("-" * len(header))
     speedups = []

@@ -79,8 +79,8 @@ class Measurement:
 
 def measure(example: Example, pipelines: dict[str, str], backend: str, size: int, repeat: int) -> dict[str, Measurement | SoaccError]:
     """Each configuration's counts (of its first run, whose results are checked), the best
-    of `repeat` timed runs, the configurations' runs alternating so that drift in the
-    machine's speed falls on all alike, and on the GPU the device time of its kernels
+    of `repeat` timed runs, the configurations' runs alternating (their order flipped every
+    round) so that drift in the machine's speed falls on all alike, and on the GPU the device time of its kernels
     (one more run, profiled); a configuration that does not compile gives its error."""
     args = example.make_inputs(np.random.default_rng(0), size)
     programs: dict[str, soacc.Program] = {}
@@ -107,8 +107,9 @@ def measure(example: Example, pipelines: dict[str, str], backend: str, size: int
             scope_peak=None,
             check="ok" if why is None else "MISMATCH: " + why,
         )
-    for _ in range(repeat):
-        for config, program in programs.items():
+    for round_ in range(repeat):
+        order = list(programs.items())
+        for config, program in order if round_ % 2 == 0 else reversed(order):  # (no config always last)
             started = time.perf_counter()
             as_tuple(program.main(*args))
             m = measured[config]
