@@ -78,6 +78,7 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
     ConditionallySpeculatable,
+    HasCanonicalizationPatternsTrait,
     HasParent,
     IsTerminator,
     MemoryAllocEffect,
@@ -87,6 +88,7 @@ from xdsl.traits import (
     Pure,
     RecursiveMemoryEffect,
 )
+from xdsl.pattern_rewriter import RewritePattern
 from xdsl.utils.exceptions import VerifyException
 
 from soacc.dialects.soac import (
@@ -504,6 +506,14 @@ class TransposeOp(PermutedSyntax, IRDLOperation):
             raise VerifyException(f"mem.transpose result has type {self.result.type}; expected {expected}")
 
 
+class SizeOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from soacc.dialects.mem_canonicalization import SizeOfView
+
+        return (SizeOfView(),)
+
+
 @irdl_op_definition
 class SizeOp(IRDLOperation):
     """The size of one dimension of a view.
@@ -517,7 +527,7 @@ class SizeOp(IRDLOperation):
     view = operand_def(MemRefType)
     dim = prop_def(IntegerAttr[I64])
     result = result_def(IndexType)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), SizeOpHasCanonicalizationPatterns())
     assembly_format = "$view `[` $dim `]` attr-dict `:` type($view)"
 
     def __init__(self, view: SSAValue, dim: int):
