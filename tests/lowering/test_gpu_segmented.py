@@ -363,6 +363,8 @@ def test_an_in_place_map_of_maps_waits_after_the_reads_its_writes_overwrite():
     names = lambda k: [op.name for op in kernels[k].walk()]  # noqa: E731
     assert "gpu.barrier" in names("map0_block_per_row")
     assert "soacc_gpu.sync_warp" in names("map0_warp_per_row")
+    # the read before the barrier is volatile (the views are __restrict__ in CUDA C)
+    assert "soacc_gpu.load_volatile" in names("map0_block_per_row")
     assert "gpu.barrier" not in names("map0") and "soacc_gpu.sync_warp" not in names("map0")
     # the result is in the argument's block: one device allocation for both
     level2 = soacc.compile(ROW_MINUS_FIRST, backend="numpy", pipeline=IN_PLACE.rsplit(",", 1)[0])
@@ -373,6 +375,9 @@ def test_an_in_place_map_of_maps_waits_after_the_reads_its_writes_overwrite():
 @pytest.mark.gpu
 @pytest.mark.parametrize("shape", [s for s in SHAPES if s[1] > 0])
 def test_rows_minus_their_first_element_in_place(shape):
+    # several calls: when the first element was read with a plain load, one warp of
+    # one row in ~70,000 saw the element already overwritten, in about half the calls
     m = np.random.default_rng(shape[1] + 5).integers(-100, 100, shape).astype(np.float32)
-    got = soacc.compile(ROW_MINUS_FIRST, backend="numpy", pipeline=IN_PLACE).main(m)
-    np.testing.assert_array_equal(got, m - m[:, :1])
+    program = soacc.compile(ROW_MINUS_FIRST, backend="numpy", pipeline=IN_PLACE)
+    for _ in range(5):
+        np.testing.assert_array_equal(program.main(m), m - m[:, :1])

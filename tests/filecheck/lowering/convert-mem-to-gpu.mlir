@@ -478,7 +478,9 @@ builtin.module {
 // each lane reads its row before writing it) and whose lambda reads its row before the
 // nested map (the row's first element, as LUD reads its multiplier): a thread of a
 // group could overwrite that element before another reads it, so the group waits for
-// all its threads after the scalar code (a block's barrier, a warp's sync_warp).
+// all its threads after the scalar code (a block's barrier, a warp's sync_warp). Those
+// reads are volatile: the kernel's views are __restrict__ in CUDA C, and a plain load
+// of memory the kernel writes may be served late, from the non-coherent cache.
 builtin.module {
   func.func @main(%m_host_mem: !mem.block<host>, %m_host: memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>) -> (!mem.block<host>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?x?xf32>) -> tensor<?x?xf32>} {
     %0 = mem.size %m_host[0] : memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<host>>
@@ -513,13 +515,13 @@ builtin.module {
 // CHECK:      "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map0_block_per_row,
 // CHECK:      }) {sym_name = "map0"}
 // CHECK:      "gpu.func"()
-// CHECK:          {{%[0-9]+}} = memref.load %m[{{%[0-9]+}}, %c0]
+// CHECK:          {{%[0-9]+}} = soacc_gpu.load_volatile %m[{{%[0-9]+}}, %c0]
 // CHECK-NEXT:     "gpu.barrier"() : () -> ()
 // CHECK:          scf.for
 // CHECK:            memref.store %y, %r
 // CHECK:      }) {sym_name = "map0_block_per_row"}
 // CHECK:      "gpu.func"()
-// CHECK:          {{%[0-9]+}} = memref.load %m[{{%[0-9]+}}, %c0]
+// CHECK:          {{%[0-9]+}} = soacc_gpu.load_volatile %m[{{%[0-9]+}}, %c0]
 // CHECK-NEXT:     soacc_gpu.sync_warp
 // CHECK:      }) {sym_name = "map0_warp_per_row"}
 // CUDA:       extern "C" __global__ void map0_warp_per_row(
