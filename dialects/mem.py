@@ -509,7 +509,7 @@ class TransposeOp(PermutedSyntax, IRDLOperation):
 class SizeOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        from soacc.dialects.mem_canonicalization import SizeOfView
+        from soacc.passes.mem_canonicalization import SizeOfView
 
         return (SizeOfView(),)
 

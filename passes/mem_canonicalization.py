@@ -1,4 +1,5 @@
-"""Canonicalization patterns of the `mem` dialect (run by xDSL's `canonicalize`)."""
+"""Canonicalization patterns of the `mem` dialect, which xDSL's `canonicalize` runs
+(mem.SizeOp names them through its HasCanonicalizationPatternsTrait)."""
 
 from __future__ import annotations
 
