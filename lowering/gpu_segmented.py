@@ -171,17 +171,25 @@ def row_writers(op: mem.MapOp) -> list[mem.MapOp | mem.CopyOp] | None:
             return None
     for row in out_rows:
         for use in row.uses:
-            user = use.operation
-            if user is terminator or (user in writers and use.index >= (1 if isinstance(user, mem.CopyOp) else len(user.inputs))):
+            if use.operation is terminator or (use.operation in writers and not _reads(use)):
                 continue
             return None  # read (or captured by a lambda): another thread may be writing it
     return writers
+
+
+def _reads(use) -> bool:
+    """The use is an input of its map or copy (the source), not an output."""
+    user = use.operation
+    return use.index < (1 if isinstance(user, mem.CopyOp) else len(user.inputs))
 
 
 @dataclass(frozen=True)
 class RowSharing:
     """How a group of threads may share each row of a map of maps."""
 
+    writers: tuple[mem.MapOp | mem.CopyOp, ...]
+    """The nested maps and copies that write the output rows (row_writers): each gives
+    the group's threads its elements in turn."""
     barrier: bool
     """The lambda's scalar code reads memory its maps and copies then write: the group
     waits (a barrier) after that code, so every thread has read before any writes; the
@@ -216,8 +224,7 @@ def row_sharing(op: mem.MapOp, aliases: MemoryAliases, symbolic: Symbolic) -> Ro
 
     def written_alike(use) -> bool:
         # read by a writer of output rows as an input: element j by the thread writing j
-        user = use.operation
-        return user in writers and use.index < (1 if isinstance(user, mem.CopyOp) else len(user.inputs))
+        return use.operation in writers and _reads(use)
 
     def conflicts(v: SSAValue) -> bool:
         """v may share bytes with an output."""
@@ -249,7 +256,7 @@ def row_sharing(op: mem.MapOp, aliases: MemoryAliases, symbolic: Symbolic) -> Ro
         if not all(before_writes(use) for use in v.uses if op.is_ancestor(use.operation)):
             return None
         barrier = True
-    return RowSharing(barrier)
+    return RowSharing(tuple(writers), barrier)
 
 
 def _allocated_block(view: SSAValue) -> mem.AllocOp | None:
@@ -323,7 +330,7 @@ def build_group_per_row_kernel(
 
     def build(kb: KernelBody, params, extra) -> None:
         (rows,) = extra
-        writers = row_writers(op) or []
+        writers = sharing.writers if sharing is not None else ()
         for writer in writers:
             kb.shared[writer] = lambda: (group.rank(kb), kb.constant(group.size))
         inputs = params[len(captured) : len(captured) + k]
@@ -457,13 +464,12 @@ def lower_segmented_map(
 
     reductions = nested_reductions(op)
     scan = nested_scan(op) if reductions is None else None
-    writers = row_writers(op) if reductions is None and scan is None and sharing is not None else None
     if reductions is not None:
         first_row = reductions[0].inputs[0]
     elif scan is not None:
         first_row = scan.inputs[0]
-    elif writers is not None:
-        first = writers[0]
+    elif sharing is not None:
+        first = sharing.writers[0]
         first_row = first.dest if isinstance(first, mem.CopyOp) else first.outputs[0]
     else:
         return False

@@ -132,22 +132,18 @@ class KernelBody:
             return  # built in place
         self.copy(value, target)
 
-    def copy(self, source: Row, target: Row, first: SSAValue | None = None, step: SSAValue | None = None) -> None:
-        """An element-by-element copy, one nested loop per dimension: of all the rows, or
-        (where threads share the copy) those from `first` on, `step` apart."""
+    def copy(self, source: Row, target: Row, op: Operation | None = None) -> None:
+        """An element-by-element copy, one nested loop per dimension (the outer one only
+        over this thread's rows where a group shares the rows of the copy `op`)."""
         if source.rank == 0:
             x = self.b.insert(memref.LoadOp.get(source.view, list(source.prefix))).res
             self.b.insert(memref.StoreOp.get(x, target.view, list(target.prefix)))
             return
-        n = self.dim(source, 0)
 
         def row(j: SSAValue) -> None:
             self.copy(Row(source.view, (*source.prefix, j)), Row(target.view, (*target.prefix, j)))
 
-        if first is None:
-            self.loop(n, row)
-        else:
-            self.range_loop(first, n, step, row)
+        self.rows_loop(op, source, row)
 
     def dim(self, row: Row, axis: int) -> SSAValue:
         position = index_constant(self.b, len(row.prefix) + axis)
@@ -156,6 +152,15 @@ class KernelBody:
     def loop(self, n: SSAValue, body, carried: Sequence[SSAValue] = ()) -> list[SSAValue]:
         """for j in 0..n: body(j, *carried) -> new carried values."""
         return self.range_loop(index_constant(self.b, 0), n, index_constant(self.b, 1), body, carried)
+
+    def rows_loop(self, op: Operation | None, row: Row, body) -> None:
+        """for j over the rows of `row`: body(j); only this thread's rows where the
+        threads of a group share the rows of `op` (self.shared)."""
+        if op in self.shared:
+            first, step = self.shared[op]()
+            self.range_loop(first, self.dim(row, 0), step, body)
+        else:
+            self.loop(self.dim(row, 0), body)
 
     def range_loop(self, lb: SSAValue, ub: SSAValue, step: SSAValue, body, carried: Sequence[SSAValue] = ()) -> list[SSAValue]:
         """for j in lb, lb+step, ... < ub: body(j, *carried) -> new carried values."""
@@ -228,7 +233,7 @@ class KernelBody:
                     soacc_gpu.SliceOp(source, list(op.kinds.get_values()), [self.value(v) for v in op.spec], t)
                 )
             case mem.MapOp():
-                self.nested_map(op, *(self.shared[op]() if op in self.shared else ()))
+                self.nested_map(op)
             case mem.ReduceOp() if not op.outputs:
                 self.nested_reduce(op)
             case mem.ScanOp():
@@ -255,7 +260,7 @@ class KernelBody:
                 out = self.row(op.output)
                 self.loop(self.dim(out, 0), lambda j: self.store(self.values[op.value], out, j, op))
             case mem.CopyOp():
-                self.copy(self.row(op.source), self.row(op.dest), *(self.shared[op]() if op in self.shared else ()))
+                self.copy(self.row(op.source), self.row(op.dest), op)
             case _ if op.dialect_name() in ("arith", "math") and not op.regions:
                 new = op.clone(value_mapper={v: self.value(v) for v in op.operands})
                 self.b.insert(new)
@@ -324,9 +329,8 @@ class KernelBody:
         for old_r, new_r in zip(op.results, new.results):
             self.values[old_r] = new_r
 
-    def nested_map(self, op: mem.MapOp, first: SSAValue | None = None, step: SSAValue | None = None) -> None:
-        """The map's rows in a loop: all of them, or (where threads share the map) those
-        from `first` on, `step` apart."""
+    def nested_map(self, op: mem.MapOp) -> None:
+        """The map's rows in a loop (this thread's share, where a group shares them)."""
         k = len(op.inputs)
         ins = [self.row(v) for v in op.inputs]
         outs = [self.row(v) for v in op.outputs]
@@ -344,11 +348,7 @@ class KernelBody:
             for value, out in zip(body.last_op.operands, outs):
                 self.store(self.values[value], out, j, op)
 
-        n = self.dim((*ins, *outs)[0], 0)
-        if first is None:
-            self.loop(n, row_body)
-        else:
-            self.range_loop(first, n, step, row_body)
+        self.rows_loop(op, (*ins, *outs)[0], row_body)
 
     def run_gpu_body(self, op: mem.GpuBodyOp, zero: SSAValue | None = None) -> None:
         """A gpu_body's statements on this thread, then its results to element 0 of their
