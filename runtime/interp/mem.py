@@ -106,12 +106,13 @@ def _view_name(op: Operation, value=None) -> str:
 
 
 def _write(
-    op: Operation, dest: np.ndarray, value, what: str, exact_from: int | None = None, mask: np.ndarray | None = None
+    interpreter: Interpreter, op: Operation, dest: np.ndarray, value, what: str, exact_from: int | None = None
 ) -> None:
     """dest[...] = value, with the shapes checked: from axis `exact_from` on (the value's
     own axes, past the lanes) they must be equal, not merely broadcastable, so that a row
-    of the wrong size is an error rather than silently stretched. Only the lanes in
-    `mask` (the active lanes, in a branch some lanes do not take) write."""
+    of the wrong size is an error rather than silently stretched. Only the active lanes
+    write (in a branch some lanes do not take, the others keep what is there)."""
+    mask = lanes(interpreter).mask
     value = np.asarray(value)
     if exact_from is not None and value.shape[exact_from:] != np.shape(dest)[exact_from:]:
         raise ExecutionError(
@@ -225,7 +226,7 @@ class MemFunctions(InterpreterFunctions):
                 f"copies an array of shape {list(np.shape(source)[depth:])} into one of shape "
                 f"{list(np.shape(dest)[depth:])}"
             )
-        _write(op, dest, source, "mem.copy", mask=lanes(interpreter).mask)
+        _write(interpreter, op, dest, source, "mem.copy")
         if _at_host_level(interpreter):
             statistics(interpreter).copied(_space(op.source.type), _space(op.dest.type), np.asarray(dest).nbytes)
         return ()
@@ -275,7 +276,7 @@ class MemFunctions(InterpreterFunctions):
         for out, value in zip(outputs, results):
             if value is out:
                 continue  # the row was built in place
-            _write(op, out, fill_lane_axis(value, axis, n), "mem.map output", exact_from=axis, mask=lanes(interpreter).mask)
+            _write(interpreter, op, out, fill_lane_axis(value, axis, n), "mem.map output", exact_from=axis)
         return ()
 
     @impl(mem.ReduceOp)
@@ -287,7 +288,7 @@ class MemFunctions(InterpreterFunctions):
         if not outputs:
             return tuple(results)
         for out, value in zip(outputs, results):
-            _write(op, out, value, "mem.reduce output", exact_from=lanes(interpreter).depth, mask=lanes(interpreter).mask)
+            _write(interpreter, op, out, value, "mem.reduce output", exact_from=lanes(interpreter).depth)
         return ()
 
     @impl(mem.ScanOp)
@@ -297,7 +298,7 @@ class MemFunctions(InterpreterFunctions):
         with _kernel(interpreter):
             results = reduce_or_scan(interpreter, op, inputs, neutral, scan=True)
         for out, value in zip(outputs, results):
-            _write(op, out, value, "mem.scan output", exact_from=lanes(interpreter).depth, mask=lanes(interpreter).mask)
+            _write(interpreter, op, out, value, "mem.scan output", exact_from=lanes(interpreter).depth)
         return ()
 
     @impl(mem.ScatterOp)
@@ -333,7 +334,7 @@ class MemFunctions(InterpreterFunctions):
         if op.results_:
             return tuple(reduced)
         for out, value in zip(outputs[:k], reduced):
-            _write(op, out, value, "mem.redomap output", exact_from=lanes(interpreter).depth, mask=lanes(interpreter).mask)
+            _write(interpreter, op, out, value, "mem.redomap output", exact_from=lanes(interpreter).depth)
         return ()
 
     @impl(mem.ScanomapOp)
@@ -391,7 +392,7 @@ class MemFunctions(InterpreterFunctions):
             if np.ndim(out) == axis + 1:  # a scalar per lane
                 out[row] = value
             else:
-                _write(op, out[row], value, "mem.gpu_body output", exact_from=axis)
+                _write(interpreter, op, out[row], value, "mem.gpu_body output", exact_from=axis)
         return ()
 
     # --- constructors -----------------------------------------------------------------
@@ -401,7 +402,7 @@ class MemFunctions(InterpreterFunctions):
         (out,) = args
         axis = lanes(interpreter).depth
         with _kernel(interpreter):
-            _write(op, out, np.arange(out.shape[axis], dtype=out.dtype), "mem.iota", mask=lanes(interpreter).mask)
+            _write(interpreter, op, out, np.arange(out.shape[axis], dtype=out.dtype), "mem.iota")
         return ()
 
     @impl(mem.FillOp)
@@ -409,7 +410,7 @@ class MemFunctions(InterpreterFunctions):
         value, out = args
         axis = lanes(interpreter).depth
         with _kernel(interpreter):
-            _write(op, out, np.expand_dims(np.asarray(value), axis), "mem.fill", mask=lanes(interpreter).mask)
+            _write(interpreter, op, out, np.expand_dims(np.asarray(value), axis), "mem.fill")
         return ()
 
     @impl(mem.ArrayOp)
@@ -420,7 +421,7 @@ class MemFunctions(InterpreterFunctions):
             rows = [np.expand_dims(np.asarray(e), axis) for e in elements]
             lead = np.broadcast_shapes(*(r.shape[:axis] for r in rows))
             stacked = np.concatenate([np.broadcast_to(r, lead + r.shape[axis:]) for r in rows], axis=axis)
-            _write(op, out, stacked, "mem.array", mask=lanes(interpreter).mask)
+            _write(interpreter, op, out, stacked, "mem.array")
         if _at_host_level(interpreter) and mem.space_of(op.output.type).is_device:
             # the literal is built on the host and sent in one transfer
             statistics(interpreter).copied("host", _space(op.output.type), np.asarray(out).nbytes)
@@ -486,7 +487,7 @@ def _write_rows(interpreter: Interpreter, op: Operation, outputs, values) -> Non
     for out, value in zip(outputs, values):
         if value is out:
             continue
-        _write(op, out, fill_lane_axis(value, axis, np.shape(out)[axis]), f"{op.name} output", exact_from=axis, mask=lanes(interpreter).mask)
+        _write(interpreter, op, out, fill_lane_axis(value, axis, np.shape(out)[axis]), f"{op.name} output", exact_from=axis)
 
 
 def _space_of_block(t) -> str:
