@@ -61,7 +61,7 @@ from xdsl.passes import ModulePass
 
 from soacc.dialects import mem
 from soacc.dialects.soac import SliceSpec
-from soacc.passes.analysis.interference import map_exception
+from soacc.passes.analysis.interference import lambda_params, map_exception
 from soacc.passes.analysis.memory_access import nested_accesses
 from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
 from soacc.passes.analysis.memory_liveness import BlockLiveness, block_liveness
@@ -136,9 +136,7 @@ class ShortCircuit:
         body = op.body.block
         terminator = body.last_op
         assert terminator is not None
-        k = len(op.inputs)
-        rest = iter(body.args[k:])
-        rows = [next(rest) if o.type.get_num_dims() > 1 else None for o in op.outputs]
+        _, rows = lambda_params(op)
         for index, row in enumerate(rows):
             yielded = terminator.operands[index]
             if row is None or yielded is row or not isinstance(yielded.owner, scf.IfOp):

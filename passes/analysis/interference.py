@@ -31,7 +31,7 @@ from soacc.passes.analysis.memory_liveness import BlockLiveness
 from soacc.passes.analysis.symbolic import Symbolic
 
 
-def _lambda_params(op: mem.MapOp) -> tuple[list[BlockArgument], list[BlockArgument | None]]:
+def lambda_params(op: mem.MapOp) -> tuple[list[BlockArgument], list[BlockArgument | None]]:
     """The lambda's parameter for each input, and for each output (None for an output
     whose rows are scalars: the lambda yields them)."""
     args = list(op.body.block.args)
@@ -52,7 +52,7 @@ def rows_read_before_written(
     """Each lane of the map reads row i of the input only before it writes row i of the
     output, and touches no other row of either (through its parameters). `memories`
     are the memories of the input and output."""
-    ins, outs = _lambda_params(op)
+    ins, outs = lambda_params(op)
     p_in, p_out = ins[input_index], outs[output_index]
     body = op.body.block
     terminator = body.last_op
@@ -156,7 +156,7 @@ def map_exception(
         return False
     # nothing in the lambda reaches either memory except through the row parameters,
     # or reads bytes of the input's memory that no lane writes
-    ins, outs = _lambda_params(op)
+    ins, outs = lambda_params(op)
     allowed = {ins[i], outs[j]}
     elsewhere: list[SSAValue] = []
     for inner, access in nested_accesses(op):
