@@ -48,6 +48,7 @@ from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import mem, soac
+from soacc.passes.memory_motion import stop_carrying
 from soacc.runtime.dtypes import numpy_dtype
 
 ENTRY_SIGNATURE = "soacc.entry_signature"
@@ -414,7 +415,86 @@ def owns_memory(
 
 
 def _exclusive(value: SSAValue, entry: bool, within: Operation | None, seen: frozenset) -> bool:
-    return value.has_one_use() and owns_memory(value, entry, within, seen)
+    return _consumed_by_one_use(value) and owns_memory(value, entry, within, seen)
+
+
+def copy_loop_starts_updated_in_place(module: ModuleOp) -> None:
+    """A loop that updates a carried array in place in every iteration, but starts from
+    an array it may not overwrite (a lambda's row, an array used again later), gets a
+    copy of that start before it: then the loop owns its array and updates it in place,
+    where otherwise every iteration would copy it whole. (Futhark's uniqueness rules
+    make its programmer write this copy.)"""
+    for f in module.ops:
+        if not isinstance(f, func.FuncOp) or not f.body.blocks:
+            continue
+        entry = f.sym_visibility is None or f.sym_visibility.data != "private"
+        for loop in [op for op in f.walk() if isinstance(op, scf.ForOp)]:
+            for k, start in enumerate(loop.iter_args):
+                if (
+                    _is_array(start.type)
+                    and not _exclusive(start, entry, repeating_ancestor(loop), frozenset())
+                    and _updated_in_place_each_iteration(loop, k)
+                ):
+                    copy = soac.CopyOp(start)
+                    copy.result.name_hint = start.name_hint
+                    loop.parent_block().insert_op_before(copy, loop)
+                    loop.operands = [*loop.operands[: 3 + k], copy.result, *loop.operands[4 + k :]]
+
+
+def _updated_in_place_each_iteration(loop: scf.ForOp, k: int) -> bool:
+    """The loop's k-th carried array is yielded as a chain of updates of itself, each of
+    which could write in place (its other uses are reads before it)."""
+    carried = loop.body.block.args[k + 1]
+    value = loop.body.block.last_op.operands[k]
+    updates = 0
+    while (
+        isinstance(value, OpResult)
+        and isinstance(value.op, soac.UpdateOp)
+        and value.op.parent_block() is loop.body.block
+        and _consumed_by_one_use(value.op.source, value.op)
+    ):
+        value = value.op.source
+        updates += 1
+    return updates > 0 and value is carried
+
+
+def _reads_scalars_only(use_op: Operation) -> bool:
+    """A use that takes nothing of the array's memory with it: an element read or a size."""
+    if isinstance(use_op, soac.SizeOp):
+        return True
+    return isinstance(use_op, soac.IndexOp) and not isinstance(use_op.result.type, TensorType)
+
+
+def _consumed_by_one_use(value: SSAValue, consumer: Operation | None = None) -> bool:
+    """`value` has one use that may take its memory (`consumer`, when given), and every
+    other use is an element read or a size that is done before that use: in the same
+    block, earlier, or inside an op that is (a tridiagonal solve's loop reads b[i - 1]
+    and b[i], then updates b[i]). As level 1's `update` consumes its source, this is
+    what makes that update in place without the memory passes, as in Futhark."""
+    takers = [use.operation for use in value.uses if not _reads_scalars_only(use.operation)]
+    if len(takers) != 1 or (consumer is not None and takers[0] is not consumer):
+        return False
+    taker = takers[0]
+    block = taker.parent_block()
+    for use in value.uses:
+        reader = use.operation
+        if reader is taker:
+            continue
+        while reader is not None and reader.parent_block() is not block:
+            reader = reader.parent_op()
+        if reader is None or reader is taker or not _before(reader, taker):
+            return False
+    return True
+
+
+def _before(op: Operation, later: Operation) -> bool:
+    """`op` comes before `later` in their common block."""
+    current = op.next_op
+    while current is not None:
+        if current is later:
+            return True
+        current = current.next_op
+    return False
 
 
 def _loop_operand_index(op: Operation, result_index: int) -> int:
@@ -422,16 +502,16 @@ def _loop_operand_index(op: Operation, result_index: int) -> int:
 
 
 def can_consume(source: SSAValue, op: Operation, entry: bool) -> bool:
-    """An in-place write into `source` is safe: this op is its only use, it is defined
-    in this block (a loop would otherwise overwrite it every iteration) and it owns its
-    memory."""
+    """An in-place write into `source` is safe: this op is its only use apart from
+    element reads done before it, it is defined in this block (a loop would otherwise
+    overwrite it every iteration) and it owns its memory."""
     defined_here = (
         source.owner.parent_block() is op.parent_block()
         if isinstance(source, OpResult)
         else source.owner is op.parent_block()
     )
     return (
-        source.has_one_use()
+        _consumed_by_one_use(source, op)
         and defined_here
         and owns_memory(source, entry, repeating_ancestor(op))
     )
@@ -1221,7 +1301,15 @@ class FunctionConverter:
         self._name(body.args[0], old_iv)
         self.convert_structured_body(op.body, body, old_carried, {old_iv: body.args[0]})
         new = self.insert(scf.ForOp(self.scope[op.lb], self.scope[op.ub], self.scope[op.step], inits, Region(body)))
-        self.unflatten(op.results, new.results)
+        # an array updated in place is carried unchanged: it is its initial value throughout
+        # (and kernels cannot carry arrays through loops)
+        yielded = body.last_op.operands
+        unchanged = [k for k, v in enumerate(yielded) if v is body.args[k + 1]]
+        if not unchanged:
+            self.unflatten(op.results, new.results)
+            return
+        kept = iter(stop_carrying(new, unchanged).results)
+        self.unflatten(op.results, [inits[k] if k in unchanged else next(kept) for k in range(len(inits))])
 
     def convert_while(self, op: scf.WhileOp) -> None:
         inits = self.flatten(op.arguments)
@@ -1367,6 +1455,7 @@ class ConvertSoacToMemPass(ModulePass):
     name = "convert-soac-to-mem"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        copy_loop_starts_updated_in_place(op)
         converter = ModuleConverter(op)
         try:
             converter.convert()

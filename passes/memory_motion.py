@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xdsl.dialects import arith
+from soacc.dialects import mem
+from xdsl.dialects import arith, scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.traits import MemoryAllocEffect, Pure, get_effects
-
-from soacc.dialects import mem
 
 
 def dominates(value: SSAValue, point: Operation) -> bool:
@@ -256,3 +255,32 @@ def index_constant_before(point: Operation, n: int) -> SSAValue:
     assert block is not None
     block.insert_op_before(op, point)
     return op.result
+
+
+def stop_carrying(loop: scf.ForOp, positions: list[int]) -> scf.ForOp:
+    """The loop without the carried values at `positions`, each the value it starts
+    with in every iteration and after the loop; returns the new loop."""
+    body = loop.body.block
+    terminator = body.last_op
+    assert terminator is not None
+    inits = list(loop.iter_args)
+    for k in positions:
+        body.args[k + 1].replace_all_uses_with(inits[k])
+        loop.results[k].replace_all_uses_with(inits[k])
+    keep = [k for k in range(len(inits)) if k not in positions]
+    dropped = [terminator.operands[k] for k in positions]
+    terminator.operands = [terminator.operands[k] for k in keep]
+    for k in sorted(positions, reverse=True):
+        body.erase_arg(body.args[k + 1])
+    for value in dropped:
+        if isinstance(value, OpResult) and not value.uses and is_pure(value.op):
+            erase(value.op)
+    new = scf.ForOp(loop.lb, loop.ub, loop.step, [inits[k] for k in keep], loop.detach_region(loop.body))
+    parent = loop.parent_block()
+    assert parent is not None
+    parent.insert_op_before(new, loop)
+    for i, k in enumerate(keep):
+        new.results[i].name_hint = loop.results[k].name_hint
+        loop.results[k].replace_all_uses_with(new.results[i])
+    erase(loop)
+    return new

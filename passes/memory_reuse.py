@@ -49,24 +49,27 @@ import sys
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from xdsl.context import Context
-from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import Block, Operation, OpResult, SSAValue
-from xdsl.passes import ModulePass
-from xdsl.traits import IsTerminator
-from xdsl.utils.exceptions import PassFailedException
-
 from soacc.dialects import mem
 from soacc.passes.analysis.interference import Interference, map_exception
 from soacc.passes.analysis.memory_access import nested_accesses
-from soacc.passes.analysis.memory_aliases import MemoryAliases
-from soacc.passes.analysis.memory_aliases import lambda_row_sources
+from soacc.passes.analysis.memory_aliases import MemoryAliases, lambda_row_sources
 from soacc.passes.analysis.memory_liveness import block_liveness, written_memories
 from soacc.passes.analysis.symbolic import IndexFunction, Poly, Symbolic
-from soacc.passes.memory_motion import Materialiser, dominates, erase, is_pure, sink_allocation
+from soacc.passes.memory_motion import (
+    Materialiser,
+    dominates,
+    erase,
+    sink_allocation,
+    stop_carrying,
+)
 from soacc.runtime.dtypes import numpy_dtype
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.traits import IsTerminator
+from xdsl.utils.exceptions import PassFailedException
 
 STRATEGIES = ("colouring", "linear-scan")
 UNKNOWN_SIZE = 1024
@@ -374,7 +377,7 @@ class Reuse:
                     continue
                 if self._carry_in_place(loop, r, q, view_op, alloc):
                     # the array is now the same view in every iteration: not carried
-                    loop = _stop_carrying(loop, [r] if q is None else [r, q])
+                    loop = stop_carrying(loop, [r] if q is None else [r, q])
                     changed = True
                     break
 
@@ -507,35 +510,6 @@ def _root_view(view: SSAValue) -> Operation | None:
     while isinstance(op, mem.SliceOp):
         op = op.source.owner
     return op if isinstance(op, Operation) else None
-
-
-def _stop_carrying(loop: scf.ForOp, positions: list[int]) -> scf.ForOp:
-    """The loop without the carried values at `positions`, each the value it starts
-    with in every iteration and after the loop; returns the new loop."""
-    body = loop.body.block
-    terminator = body.last_op
-    assert terminator is not None
-    inits = list(loop.iter_args)
-    for k in positions:
-        body.args[k + 1].replace_all_uses_with(inits[k])
-        loop.results[k].replace_all_uses_with(inits[k])
-    keep = [k for k in range(len(inits)) if k not in positions]
-    dropped = [terminator.operands[k] for k in positions]
-    terminator.operands = [terminator.operands[k] for k in keep]
-    for k in sorted(positions, reverse=True):
-        body.erase_arg(body.args[k + 1])
-    for value in dropped:
-        if isinstance(value, OpResult) and not value.uses and is_pure(value.op):
-            erase(value.op)
-    new = scf.ForOp(loop.lb, loop.ub, loop.step, [inits[k] for k in keep], loop.detach_region(loop.body))
-    parent = loop.parent_block()
-    assert parent is not None
-    parent.insert_op_before(new, loop)
-    for i, k in enumerate(keep):
-        new.results[i].name_hint = loop.results[k].name_hint
-        loop.results[k].replace_all_uses_with(new.results[i])
-    erase(loop)
-    return new
 
 
 def _copies_whole(op: Operation, array: SSAValue, view_op: mem.ViewOp) -> bool:

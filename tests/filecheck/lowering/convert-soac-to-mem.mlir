@@ -211,6 +211,97 @@ func.func @update_entry_argument_in_place(%a: tensor<?xf32>, %i: index, %y: f32)
 
 // -----
 
+// Rule 5 with reads first: the update consumes its source, so element reads and sizes
+// of it done before the update (in the same block, or inside an op before it) do not
+// stop it writing in place. A tridiagonal solve's loop reads b[i - 1] and b[i] and
+// then updates b[i]: its array is stored into, never copied, and as the loop then
+// yields what it was given, it carries nothing (the array is b throughout).
+
+// CHECK-LABEL: func.func @update_in_place_after_reads(
+// CHECK:         [[B:%[a-z0-9_]+]] = mem.view {{.*}} -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+// CHECK-NEXT:    mem.fill {{%[a-z0-9_]+}}, [[B]]
+// CHECK-NOT:     mem.copy
+// CHECK:         scf.for [[I:%[a-z0-9_]+]] = {{.*}} step {{%[a-z0-9_]+}} {
+// CHECK-NEXT:      [[IM:%[a-z0-9_]+]] = arith.subi [[I]]
+// CHECK-NEXT:      [[P:%[a-z0-9_]+]] = mem.load [[B]]{{\[}}[[IM]]{{\]}}
+// CHECK-NEXT:      [[Q:%[a-z0-9_]+]] = mem.load [[B]]{{\[}}[[I]]{{\]}}
+// CHECK-NEXT:      [[D:%[a-z0-9_]+]] = arith.subf [[Q]], [[P]]
+// CHECK-NEXT:      mem.store [[D]], [[B]]{{\[}}[[I]]{{\]}}
+// CHECK-NEXT:    }
+// CHECK:         mem.copy [[B]], {{%[a-z0-9_]+}} : {{.*}}#mem.space<host>>
+func.func @update_in_place_after_reads(%n: index, %x: f32) -> tensor<?xf32> {
+  %c1 = arith.constant 1 : index
+  %b = soac.replicate %n, %x : f32 -> tensor<?xf32>
+  %m = soac.size %b[0] : tensor<?xf32>
+  %r = scf.for %i = %c1 to %m step %c1 iter_args(%bb = %b) -> (tensor<?xf32>) {
+    %im = arith.subi %i, %c1 : index
+    %p = soac.index %bb[%im] : tensor<?xf32>
+    %q = soac.index %bb[%i] : tensor<?xf32>
+    %d = arith.subf %q, %p : f32
+    %bb2 = soac.update %bb[%i] = %d : tensor<?xf32>, f32
+    scf.yield %bb2 : tensor<?xf32>
+  }
+  func.return %r : tensor<?xf32>
+}
+
+// The same loop starting from an array it may not overwrite (here one returned as well):
+// the start is copied once, before the loop, which then updates the copy in place,
+// instead of copying the array in every iteration.
+
+// CHECK-LABEL: func.func @update_loop_copies_its_start_once(
+// CHECK:         [[B:%[a-z0-9_]+]] = mem.view {{.*}} -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+// CHECK-NEXT:    mem.fill {{%[a-z0-9_]+}}, [[B]]
+// CHECK:         [[C:%[a-z0-9_]+]] = mem.view {{.*}} -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+// CHECK-NEXT:    mem.copy [[B]], [[C]] : memref<?xf32, {{.*}}#mem.space<device>>, memref<?xf32, {{.*}}#mem.space<device>>
+// CHECK-NEXT:    scf.for [[I:%[a-z0-9_]+]] = {{.*}} step {{%[a-z0-9_]+}} {
+// CHECK-NOT:       mem.alloc
+// CHECK-NOT:       mem.copy
+// CHECK:           mem.store {{%[a-z0-9_]+}}, [[C]]{{\[}}[[I]]{{\]}}
+// CHECK-NEXT:    }
+func.func @update_loop_copies_its_start_once(%n: index, %x: f32) -> (tensor<?xf32>, tensor<?xf32>) {
+  %c1 = arith.constant 1 : index
+  %b = soac.replicate %n, %x : f32 -> tensor<?xf32>
+  %r = scf.for %i = %c1 to %n step %c1 iter_args(%bb = %b) -> (tensor<?xf32>) {
+    %im = arith.subi %i, %c1 : index
+    %p = soac.index %bb[%im] : tensor<?xf32>
+    %bb2 = soac.update %bb[%i] = %p : tensor<?xf32>, f32
+    scf.yield %bb2 : tensor<?xf32>
+  }
+  func.return %r, %b : tensor<?xf32>, tensor<?xf32>
+}
+
+// A read after the update would see the new value: the update copies.
+
+// CHECK-LABEL: func.func @update_copies_source_read_after(
+// CHECK:         [[Z:%[a-z0-9_]+]] = mem.view {{.*}} -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+// CHECK:         mem.copy [[Z]], [[U:%[a-z0-9_]+]] : memref<?xf32, {{.*}}#mem.space<device>>, memref<?xf32, {{.*}}#mem.space<device>>
+// CHECK-NEXT:    mem.store {{%[a-z0-9_]+}}, [[U]]
+// CHECK-NEXT:    mem.load [[Z]]
+func.func @update_copies_source_read_after(%n: index, %i: index, %x: f32, %y: f32) -> (tensor<?xf32>, f32) {
+  %z = soac.replicate %n, %x : f32 -> tensor<?xf32>
+  %u = soac.update %z[%i] = %y : tensor<?xf32>, f32
+  %e = soac.index %z[%i] : tensor<?xf32>
+  func.return %u, %e : tensor<?xf32>, f32
+}
+
+// A slice taken before the update is a view of the source that outlives the read: the
+// update copies.
+
+// CHECK-LABEL: func.func @update_copies_source_sliced_before(
+// CHECK:         [[Z:%[a-z0-9_]+]] = mem.view {{.*}} -> memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>
+// CHECK:         mem.slice [[Z]]
+// CHECK:         mem.copy [[Z]], [[U:%[a-z0-9_]+]] : memref<?x?xf32, {{.*}}#mem.space<device>>, memref<?x?xf32, {{.*}}#mem.space<device>>
+// CHECK-NEXT:    mem.store {{%[a-z0-9_]+}}, [[U]]
+func.func @update_copies_source_sliced_before(%n: index, %i: index, %x: f32, %y: f32) -> (tensor<?x?xf32>, tensor<?xf32>) {
+  %v = soac.replicate %n, %x : f32 -> tensor<?xf32>
+  %z = soac.replicate %n, %v : tensor<?xf32> -> tensor<?x?xf32>
+  %row = soac.index %z[%i] : tensor<?x?xf32>
+  %u = soac.update %z[%i, %i] = %y : tensor<?x?xf32>, f32
+  func.return %u, %row : tensor<?x?xf32>, tensor<?xf32>
+}
+
+// -----
+
 // Rule 6: copying update, when the source is used again afterwards: a new block of the
 // source's size, a device -> device copy, then the store into the copy. The source's
 // view is left untouched.
@@ -404,9 +495,10 @@ func.func @if_yields_block_and_view(%p: i1, %a: tensor<?xf32>, %n: index, %x: f3
 
 // -----
 
-// Rule 10: scf.for carries an array as a (block, view) pair of iter_args; an update
-// of the carried array, its only use, writes in place into the carried view (no alloc
-// or copy in the loop) and the same pair is yielded.
+// Rule 10: scf.for carries an array as a (block, view) pair of iter_args: each
+// iteration yields the block and view of the array it made. (A loop that updates its
+// array in place yields what it was given, and carries nothing: see
+// update_in_place_after_reads.)
 
 // CHECK-LABEL: func.func @for_carries_block_and_view(
 // CHECK-SAME:    [[X:%[a-z0-9_]+]]: f32)
@@ -415,8 +507,10 @@ func.func @if_yields_block_and_view(%p: i1, %a: tensor<?xf32>, %n: index, %x: f3
 // CHECK-NEXT:    [[I:%[a-z0-9_]+]] = mem.view [[IM]]
 // CHECK-NEXT:    mem.fill [[X]], [[I]]
 // CHECK-NEXT:    [[RM:%[a-z0-9_]+]], [[R:%[a-z0-9_]+]] = scf.for [[K:%[a-z0-9_]+]] = {{%[a-z0-9_]+}} to {{%[a-z0-9_]+}} step {{%[a-z0-9_]+}} iter_args([[ACCM:%[a-z0-9_]+]] = [[IM]], [[ACC:%[a-z0-9_]+]] = [[I]]) -> (!mem.block<device>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
-// CHECK-NEXT:      mem.store [[X]], [[ACC]]{{\[}}[[K]]{{\]}}
-// CHECK-NEXT:      scf.yield [[ACCM]], [[ACC]] : !mem.block<device>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+// CHECK:           [[UM:%[a-z0-9_]+]] = mem.alloc {{.*}} : !mem.block<device>
+// CHECK:           [[U:%[a-z0-9_]+]] = mem.view [[UM]]
+// CHECK-NEXT:      mem.map ins([[ACC]] : {{.*}}) outs([[U]] :
+// CHECK:           scf.yield [[UM]], [[U]] : !mem.block<device>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    mem.size [[R]][0]
 func.func @for_carries_block_and_view(%n: index, %x: f32) -> tensor<?xf32> {
@@ -424,7 +518,11 @@ func.func @for_carries_block_and_view(%n: index, %x: f32) -> tensor<?xf32> {
   %c1 = arith.constant 1 : index
   %init = soac.replicate %n, %x : f32 -> tensor<?xf32>
   %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> (tensor<?xf32>) {
-    %u = soac.update %acc[%k] = %x : tensor<?xf32>, f32
+    %u = soac.map(%acc) : (tensor<?xf32>) -> tensor<?xf32> {
+    ^bb0(%e: f32):
+      %f = arith.addf %e, %x : f32
+      soac.yield %f : f32
+    }
     scf.yield %u : tensor<?xf32>
   }
   func.return %r : tensor<?xf32>

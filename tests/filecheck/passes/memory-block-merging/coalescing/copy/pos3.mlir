@@ -7,7 +7,7 @@
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %ns_mem = mem.alloc
 // CHECK-NEXT: %mss_mem = mem.alloc
-// CHECK-NEXT: %t2_mem = mem.alloc
+// CHECK-NEXT: %t1_mem = mem.alloc
 // CHECK-NOT: {{^ *(%[a-z0-9_]+ = mem.alloc|mem.copy)}}
 func.func @main(%i: index, %ns: tensor<?xi32>, %mss: tensor<?x?xi32>) -> tensor<?x?xi32> {
   %c0 = arith.constant 0 : index

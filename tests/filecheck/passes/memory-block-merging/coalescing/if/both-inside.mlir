@@ -5,7 +5,7 @@
 // Futhark: structure { Alloc 0 }. Here: 2 device block(s) and 0 device-to-device copies left,
 // counting the device copies of the arguments (Futhark's parameters are not allocations).
 // CHECK-LABEL: @main(
-// CHECK-NEXT: %xs2_mem = mem.alloc
+// CHECK-NEXT: %xs_mem = mem.alloc
 // CHECK-NEXT: %io_mem = mem.alloc
 // CHECK-NOT: {{^ *(%[a-z0-9_]+ = mem.alloc|mem.copy)}}
 func.func @main(%xs: tensor<?x?xi64>, %cond: i1, %i: index) -> tensor<?x?xi64> {

@@ -5,7 +5,7 @@
 // Futhark: structure { Alloc 2 }. Here: 4 device block(s) and 1 device-to-device copies left,
 // counting the device copies of the arguments (Futhark's parameters are not allocations).
 // CHECK-LABEL: @main(
-// CHECK-NEXT: %xs2_mem = mem.alloc
+// CHECK-NEXT: %xs_mem = mem.alloc
 // CHECK-NEXT: %ys0_mem = mem.alloc
 // CHECK-NEXT: %io_mem = mem.alloc
 // CHECK-NEXT: %ys1_mem = mem.alloc

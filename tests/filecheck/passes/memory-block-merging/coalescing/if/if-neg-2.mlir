@@ -5,7 +5,7 @@
 // Futhark: structure { Alloc 2 }. Here: 5 device block(s) and 1 device-to-device copies left,
 // counting the device copies of the arguments (Futhark's parameters are not allocations).
 // CHECK-LABEL: @main(
-// CHECK-NEXT: %x2_mem = mem.alloc
+// CHECK-NEXT: %x_mem = mem.alloc
 // CHECK-NEXT: %a_mem = mem.alloc
 // CHECK-NEXT: %b_mem = mem.alloc
 // CHECK-NEXT: %r_mem = mem.alloc
