@@ -16,6 +16,7 @@ from xdsl.traits import IsTerminator
 
 from soacc.dialects import mem
 from soacc.dialects.soac import SliceSpec, constant_int
+from soacc.runtime.dtypes import numpy_dtype
 
 THREADS_PER_BLOCK = 256
 MAX_BLOCKS = 65536  # a grid-stride loop covers the rest
@@ -270,8 +271,10 @@ class KernelBody:
                 raise CannotLower(op, "cannot run inside a kernel yet")
 
     def scratch_view(self, op: mem.ViewOp) -> None:
-        """A view of a thread's slot: the slot's offset plus the view's, row-major unless
-        strides are given."""
+        """A view of a thread's slot, row-major unless strides are given, in the
+        threads' interleaved layout (kernel_scratch): its strides times the threads, from
+        the slot's start plus its byte offset times the threads plus its thread's
+        element."""
         from soacc.dialects import soacc_gpu
 
         slot = self.values[op.block]
@@ -287,7 +290,12 @@ class KernelBody:
             for size in reversed(sizes):
                 strides.insert(0, running)
                 running = self.op(arith.MuliOp(running, size))
-        offset = self.op(arith.AddiOp(slot.byte_offset, self.value(op.byte_offset)))  # type: ignore[union-attr]
+        threads = slot.threads  # type: ignore[union-attr]
+        strides = [self.op(arith.MuliOp(s, threads)) for s in strides]
+        element_bytes = index_constant(self.b, numpy_dtype(t.element_type).itemsize)
+        offset = self.op(arith.MuliOp(self.value(op.byte_offset), threads))
+        offset = self.op(arith.AddiOp(slot.slot_start, offset))  # type: ignore[union-attr]
+        offset = self.op(arith.AddiOp(offset, self.op(arith.MuliOp(slot.thread, element_bytes))))  # type: ignore[union-attr]
         self.values[op.result] = self.op(soacc_gpu.ViewOp(slot.buffer, offset, sizes, strides, t))  # type: ignore[union-attr]
 
     def materialise(self, v: SSAValue) -> SSAValue:

@@ -13,8 +13,13 @@ arrays runs on fewer threads rather than failing for want of memory).
 The size of each allocation is computed on the host, from values defined outside the
 kernel: sizes of rows are sizes of the arrays they are rows of. An allocation whose size
 depends on what a thread computes (a value loaded from memory, say) is reported.
-Regions are contiguous per thread: simple, but the threads of a warp touch addresses
-far apart (an interleaved layout would coalesce; not done yet).
+The threads' regions are interleaved, as Futhark lays out expanded arrays: byte b of a
+slot (a multiple of the element's size e) of thread t of T is at slot * T + b * T + t * e,
+so a view of a slot has its strides times T and starts at its thread's element. The
+threads of a warp that touch element i of their arrays together touch neighbouring
+addresses (one transaction, not 32): a per-thread array is read as fast as an input.
+Arrays that share a slot (memory-reuse) each map their bytes so, and, as their bytes are
+apart in a thread's slot, their threads' elements stay apart too.
 """
 
 from __future__ import annotations
@@ -37,11 +42,14 @@ ALIGNMENT = 16
 
 @dataclass(frozen=True)
 class ScratchBlock:
-    """A thread's slot for one alloc, inside a kernel: the buffer parameter and the
-    slot's byte offset in it."""
+    """A thread's slot for one alloc, inside a kernel: the buffer parameter, where the
+    slot starts in it (the slots of all threads interleaved: slot offset * threads), the
+    thread and the number of threads."""
 
     buffer: SSAValue
-    byte_offset: SSAValue
+    slot_start: SSAValue
+    thread: SSAValue
+    threads: SSAValue
 
 
 @dataclass
@@ -118,18 +126,22 @@ def scratch_parameters(op: Operation, plan: ScratchPlan | None) -> list[tuple[st
     if plan is None:
         return []
     buffer = mem.view_type(i64, [DYNAMIC_INDEX], _space(op))
-    return [("scratch", buffer), ("scratch_per_thread", IndexType()), *[(f"slot{j}", IndexType()) for j in range(len(plan.allocs))]]
+    return [
+        ("scratch", buffer),
+        ("scratch_threads", IndexType()),
+        *[(f"slot{j}", IndexType()) for j in range(len(plan.allocs))],
+    ]
 
 
 def bind_scratch(b: Builder, body, plan: ScratchPlan | None, params: Sequence[SSAValue], thread: SSAValue) -> None:
-    """Inside the kernel: each alloc's slot for this thread (its region starts at
-    thread * per_thread), for the KernelBody `body` to give the alloc."""
+    """Inside the kernel: each alloc's slot for this thread, for the KernelBody `body` to
+    give the alloc (and its views, KernelBody.scratch_view)."""
     if plan is None:
         return
-    buffer, per_thread, *slots = params
-    base = b.insert(arith.MuliOp(thread, per_thread)).results[0]
+    buffer, threads, *slots = params
     for alloc, slot in zip(plan.allocs, slots):
-        body.scratch[alloc] = ScratchBlock(buffer, b.insert(arith.AddiOp(base, slot)).results[0])
+        start = b.insert(arith.MuliOp(slot, threads)).results[0]
+        body.scratch[alloc] = ScratchBlock(buffer, start, thread, threads)
 
 
 def bind_scratch_per_thread(kb, plan: ScratchPlan | None, params: Sequence[SSAValue]) -> None:
@@ -155,7 +167,7 @@ def scratch_operands(
     if plan is None:
         return []
     threads = b.insert(arith.MuliOp(blocks, index_constant(b, threads_per_block))).results[0]
-    return [scratch_buffer(b, plan, threads, _space(op)), plan.per_thread, *plan.slot_offsets]
+    return [scratch_buffer(b, plan, threads, _space(op)), threads, *plan.slot_offsets]
 
 
 class _NotOnHost(Exception):

@@ -184,8 +184,10 @@ builtin.module {
 // -----
 
 // A lambda that allocates (here for an array literal): the allocation becomes a slot
-// in one scratch buffer allocated before the launch, a region of 16-byte-aligned slots
-// per thread of a grid capped at 1024 blocks; inside, the view is the thread's slot.
+// in one scratch buffer allocated before the launch, 16-byte-aligned slots for every
+// thread of a grid capped at 1024 blocks, the threads' slots interleaved: inside, the
+// view starts at the slot (its offset times the threads) plus the thread's element,
+// with its strides times the threads (neighbouring threads, neighbouring addresses).
 
 builtin.module {
   func.func @main(%a_host_mem: !mem.block<host>, %a_host: memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) -> (!mem.block<host>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?xf32>) -> tensor<?xf32>} {
@@ -232,11 +234,15 @@ builtin.module {
 // CHECK:      "gpu.launch_func"({{.*}}, %a, %r, {{%[0-9]+}}, %scratch, {{%[0-9]+}}, {{%[0-9]+}}) <{kernel = @kernels::@map0
 // CHECK:      "gpu.func"()
 // CHECK:        [[FIRST:%[0-9]+]] = "gpu.global_id"()
-// CHECK:        [[BASE:%[0-9]+]] = arith.muli [[FIRST]], %scratch_per_thread : index
-// CHECK:        [[SLOT:%[0-9]+]] = arith.addi [[BASE]], %slot0 : index
+// CHECK:        [[SLOT:%[0-9]+]] = arith.muli %slot0, %scratch_threads : index
 // CHECK:        scf.for %row
-// CHECK:          [[AT:%[0-9]+]] = arith.addi [[SLOT]], {{%[0-9]+}} : index
-// CHECK:          [[PAIR:%[0-9]+]] = soacc_gpu.view %scratch[[[AT]]] sizes({{%[0-9]+}}) strides({{%[0-9]+}})
+// CHECK:          [[STRIDE:%[0-9]+]] = arith.muli {{%[0-9]+}}, %scratch_threads : index
+// CHECK:          [[ELEMENT:%[0-9]+]] = arith.constant 4 : index
+// CHECK:          [[OFFSET:%[0-9]+]] = arith.muli {{%[0-9]+}}, %scratch_threads : index
+// CHECK:          [[START:%[0-9]+]] = arith.addi [[SLOT]], [[OFFSET]] : index
+// CHECK:          [[MINE:%[0-9]+]] = arith.muli [[FIRST]], [[ELEMENT]] : index
+// CHECK:          [[AT:%[0-9]+]] = arith.addi [[START]], [[MINE]] : index
+// CHECK:          [[PAIR:%[0-9]+]] = soacc_gpu.view %scratch[[[AT]]] sizes({{%[0-9]+}}) strides([[STRIDE]])
 // CHECK:          memref.store {{%[0-9]+}}, [[PAIR]]
 // CHECK:          memref.load [[PAIR]]
 
