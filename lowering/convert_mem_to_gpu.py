@@ -64,7 +64,7 @@ from soacc.passes.analysis.symbolic import Symbolic
 from soacc.lowering.gpu_hist import lower_hist
 from soacc.lowering.gpu_scan import lower_scan
 from soacc.lowering.kernel_elements import Elements, shared_vector_width
-from soacc.lowering.kernel_scratch import ScratchPlan, bind_scratch, grid_blocks, plan_scratch, scratch_operands, scratch_parameters
+from soacc.lowering.kernel_scratch import ScratchPlan, bind_scratch, grid_blocks, plan_scratch, scratch_blocks, scratch_operands, scratch_parameters
 
 
 def _grid_stride_kernel(name: str, operands: Sequence[SSAValue], row_body) -> gpu.FuncOp:
@@ -372,6 +372,9 @@ def _one_kernel(build, rows_of, allocates: bool = False):
                 b.insert(gpu.LaunchFuncOp(SymbolRefAttr("kernels", [name]), [one, one, one], [one, one, one], kernelOperands=[*operands, *scratch]))
                 return
             rows = b.insert(mem.SizeOp(rows_of(k), 0)).result
+            if plan is not None:
+                _launch_spread(b, name, rows, plan, [*operands, rows], k)
+                return
             needed = b.insert(arith.CeilDivUIOp(rows, _index(b, THREADS_PER_BLOCK))).results[0]
             blocks = grid_blocks(b, needed, plan)
             gpu_launch(b, name, blocks, [*operands, rows, *scratch_operands(b, plan, blocks, k)])
@@ -381,6 +384,32 @@ def _one_kernel(build, rows_of, allocates: bool = False):
         launch(b)
 
     return lower
+
+
+FEW_ROWS = 32 * 1024
+"""A kernel whose threads allocate, over fewer rows than this, launches blocks of a warp
+each (see _launch_spread)."""
+
+
+def _launch_spread(b: Builder, name: str, rows: SSAValue, plan: ScratchPlan, operands: list[SSAValue], k: Operation) -> None:
+    """Launches a grid-stride kernel whose threads allocate (a thread per row, each with
+    arrays of its own: LocVolCalib's tridiagonal solves): over few rows, in blocks of one
+    warp rather than of THREADS_PER_BLOCK threads, so that its threads spread over the
+    GPU's multiprocessors instead of sharing a few: each has its own L1 cache for the
+    threads' arrays, and such a thread waits on memory at every step of its loops."""
+    few = b.insert(arith.CmpiOp(rows, _index(b, FEW_ROWS), "ult")).result
+    per_block = b.insert(arith.SelectOp(few, _index(b, 32), _index(b, THREADS_PER_BLOCK))).result
+    needed = b.insert(arith.CeilDivUIOp(rows, per_block)).results[0]
+    blocks = scratch_blocks(b, plan, needed, per_block)
+    one = _index(b, 1)
+    b.insert(
+        gpu.LaunchFuncOp(
+            SymbolRefAttr("kernels", [name]),
+            [blocks, one, one],
+            [per_block, one, one],
+            kernelOperands=[*operands, *scratch_operands(b, plan, blocks, k, threads_per_block=per_block)],
+        )
+    )
 
 
 _LOWERINGS = {

@@ -61,12 +61,16 @@ class ScratchPlan:
     """Host value: the bytes of one thread's region (a multiple of ALIGNMENT)."""
 
 
-def scratch_blocks(b: Builder, plan: ScratchPlan, needed: SSAValue, threads_per_block: int) -> SSAValue:
+def _index_value(b: Builder, n: int | SSAValue) -> SSAValue:
+    return index_constant(b, n) if isinstance(n, int) else n
+
+
+def scratch_blocks(b: Builder, plan: ScratchPlan, needed: SSAValue, threads_per_block: int | SSAValue) -> SSAValue:
     """Host code: the blocks of a launch whose threads need `plan`'s scratch: the
     `needed` blocks, at most SCRATCH_BLOCKS, at most what SCRATCH_BUDGET_BYTES holds,
     at least one."""
     one = index_constant(b, 1)
-    per_block = b.insert(arith.MuliOp(plan.per_thread, index_constant(b, threads_per_block))).results[0]
+    per_block = b.insert(arith.MuliOp(plan.per_thread, _index_value(b, threads_per_block))).results[0]
     affordable = b.insert(
         arith.DivUIOp(index_constant(b, SCRATCH_BUDGET_BYTES), b.insert(arith.MaxUIOp(per_block, one)).results[0])
     ).results[0]
@@ -160,13 +164,13 @@ def grid_blocks(b: Builder, needed: SSAValue, plan: ScratchPlan | None) -> SSAVa
 
 
 def scratch_operands(
-    b: Builder, plan: ScratchPlan | None, blocks: SSAValue, op: Operation, threads_per_block: int = THREADS_PER_BLOCK
+    b: Builder, plan: ScratchPlan | None, blocks: SSAValue, op: Operation, threads_per_block: int | SSAValue = THREADS_PER_BLOCK
 ) -> list[SSAValue]:
     """On the host: the launch operands for scratch_parameters, the buffer allocated for
     `blocks` blocks of `threads_per_block` threads."""
     if plan is None:
         return []
-    threads = b.insert(arith.MuliOp(blocks, index_constant(b, threads_per_block))).results[0]
+    threads = b.insert(arith.MuliOp(blocks, _index_value(b, threads_per_block))).results[0]
     return [scratch_buffer(b, plan, threads, _space(op)), threads, *plan.slot_offsets]
 
 

@@ -188,6 +188,8 @@ builtin.module {
 // thread of a grid capped at 1024 blocks, the threads' slots interleaved: inside, the
 // view starts at the slot (its offset times the threads) plus the thread's element,
 // with its strides times the threads (neighbouring threads, neighbouring addresses).
+// Over fewer than 32768 rows its blocks are a warp each (spread over the GPU's
+// multiprocessors and their caches), else THREADS_PER_BLOCK threads.
 
 builtin.module {
   func.func @main(%a_host_mem: !mem.block<host>, %a_host: memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) -> (!mem.block<host>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?xf32>) -> tensor<?xf32>} {
@@ -229,9 +231,14 @@ builtin.module {
 }
 
 
+// CHECK:      [[LIMIT:%[0-9]+]] = arith.constant 32768 : index
+// CHECK-NEXT: [[FEW:%[0-9]+]] = arith.cmpi ult, [[ROWS:%[0-9]+]], [[LIMIT]] : index
+// CHECK-NEXT: [[WARP:%[0-9]+]] = arith.constant 32 : index
+// CHECK-NEXT: [[FULL:%[0-9]+]] = arith.constant 256 : index
+// CHECK-NEXT: [[PER_BLOCK:%[0-9]+]] = arith.select [[FEW]], [[WARP]], [[FULL]] : index
 // CHECK:      %scratch_mem = mem.alloc {{%[0-9]+}} : !mem.block<device>
 // CHECK:      %scratch = mem.view %scratch_mem
-// CHECK:      "gpu.launch_func"({{.*}}, %a, %r, {{%[0-9]+}}, %scratch, {{%[0-9]+}}, {{%[0-9]+}}) <{kernel = @kernels::@map0
+// CHECK:      "gpu.launch_func"({{%[0-9]+}}, {{%[0-9]+}}, {{%[0-9]+}}, [[PER_BLOCK]], {{%[0-9]+}}, {{%[0-9]+}}, %a, %r, [[ROWS]], %scratch, {{%[0-9]+}}, {{%[0-9]+}}) <{kernel = @kernels::@map0
 // CHECK:      "gpu.func"()
 // CHECK:        [[FIRST:%[0-9]+]] = "gpu.global_id"()
 // CHECK:        [[SLOT:%[0-9]+]] = arith.muli %slot0, %scratch_threads : index
