@@ -57,6 +57,7 @@ from soacc.lowering.kernel_body import (
     kernel_function,
 )
 from soacc.lowering.gpu_reduce import all_vectorizable, launch as gpu_launch, lower_reduce
+from soacc.lowering.gpu_cooperation import WARP
 from soacc.lowering.gpu_epilogue import REDUCTIONS, find_epilogues
 from soacc.lowering.gpu_segmented import RowSharing, lower_segmented_map, row_sharing, row_writers
 from soacc.passes.analysis.memory_aliases import MemoryAliases
@@ -398,18 +399,11 @@ def _launch_spread(b: Builder, name: str, rows: SSAValue, plan: ScratchPlan, ope
     GPU's multiprocessors instead of sharing a few: each has its own L1 cache for the
     threads' arrays, and such a thread waits on memory at every step of its loops."""
     few = b.insert(arith.CmpiOp(rows, _index(b, FEW_ROWS), "ult")).result
-    per_block = b.insert(arith.SelectOp(few, _index(b, 32), _index(b, THREADS_PER_BLOCK))).result
+    per_block = b.insert(arith.SelectOp(few, _index(b, WARP), _index(b, THREADS_PER_BLOCK))).result
     needed = b.insert(arith.CeilDivUIOp(rows, per_block)).results[0]
     blocks = scratch_blocks(b, plan, needed, per_block)
-    one = _index(b, 1)
-    b.insert(
-        gpu.LaunchFuncOp(
-            SymbolRefAttr("kernels", [name]),
-            [blocks, one, one],
-            [per_block, one, one],
-            kernelOperands=[*operands, *scratch_operands(b, plan, blocks, k, threads_per_block=per_block)],
-        )
-    )
+    scratch = scratch_operands(b, plan, blocks, k, threads_per_block=per_block)
+    gpu_launch(b, name, blocks, [*operands, *scratch], threads_per_block=per_block)
 
 
 _LOWERINGS = {

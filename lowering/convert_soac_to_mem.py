@@ -482,19 +482,9 @@ def _consumed_by_one_use(value: SSAValue, consumer: Operation | None = None) -> 
             continue
         while reader is not None and reader.parent_block() is not block:
             reader = reader.parent_op()
-        if reader is None or reader is taker or not _before(reader, taker):
+        if reader is None or reader is taker or not reader.is_before_in_block(taker):
             return False
     return True
-
-
-def _before(op: Operation, later: Operation) -> bool:
-    """`op` comes before `later` in their common block."""
-    current = op.next_op
-    while current is not None:
-        if current is later:
-            return True
-        current = current.next_op
-    return False
 
 
 def _loop_operand_index(op: Operation, result_index: int) -> int:

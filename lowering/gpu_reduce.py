@@ -39,6 +39,7 @@ from soacc.lowering.kernel_body import (
     captured_values,
     gpu_body_outputs,
     index_constant,
+    index_value,
     kernel_function,
 )
 from soacc.runtime.dtypes import numpy_dtype
@@ -62,13 +63,16 @@ def host_temporary(b: Builder, element_type, count: SSAValue, space: mem.MemoryS
     return view
 
 
-def launch(b: Builder, kernel: str, blocks: SSAValue, operands: Sequence[SSAValue]) -> None:
+def launch(
+    b: Builder, kernel: str, blocks: SSAValue, operands: Sequence[SSAValue], threads_per_block: int | SSAValue = THREADS_PER_BLOCK
+) -> None:
+    """A one-dimensional launch of `blocks` blocks of `threads_per_block` threads."""
     one = index_constant(b, 1)
     b.insert(
         gpu.LaunchFuncOp(
             SymbolRefAttr("kernels", [kernel]),
             [blocks, one, one],
-            [index_constant(b, THREADS_PER_BLOCK), one, one],
+            [index_value(b, threads_per_block), one, one],
             kernelOperands=list(operands),
         )
     )

@@ -46,6 +46,11 @@ def index_constant(b: Builder, n: int) -> SSAValue:
     return b.insert(arith.ConstantOp(IntegerAttr(n, IndexType()))).results[0]
 
 
+def index_value(b: Builder, n: int | SSAValue) -> SSAValue:
+    """n as an index value: a constant for an int, else n itself."""
+    return index_constant(b, n) if isinstance(n, int) else n
+
+
 def captured_values(op: Operation) -> list[SSAValue]:
     """Values the op's regions use but do not define, in first-use order."""
     inner_ops = set(op.walk())

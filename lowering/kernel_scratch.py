@@ -33,7 +33,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, i64
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 
 from soacc.dialects import mem
-from soacc.lowering.kernel_body import MAX_BLOCKS, THREADS_PER_BLOCK, CannotLower, index_constant
+from soacc.lowering.kernel_body import MAX_BLOCKS, THREADS_PER_BLOCK, CannotLower, index_constant, index_value
 
 SCRATCH_BLOCKS = 1024
 SCRATCH_BUDGET_BYTES = 1 << 31
@@ -61,16 +61,12 @@ class ScratchPlan:
     """Host value: the bytes of one thread's region (a multiple of ALIGNMENT)."""
 
 
-def _index_value(b: Builder, n: int | SSAValue) -> SSAValue:
-    return index_constant(b, n) if isinstance(n, int) else n
-
-
 def scratch_blocks(b: Builder, plan: ScratchPlan, needed: SSAValue, threads_per_block: int | SSAValue) -> SSAValue:
     """Host code: the blocks of a launch whose threads need `plan`'s scratch: the
     `needed` blocks, at most SCRATCH_BLOCKS, at most what SCRATCH_BUDGET_BYTES holds,
     at least one."""
     one = index_constant(b, 1)
-    per_block = b.insert(arith.MuliOp(plan.per_thread, _index_value(b, threads_per_block))).results[0]
+    per_block = b.insert(arith.MuliOp(plan.per_thread, index_value(b, threads_per_block))).results[0]
     affordable = b.insert(
         arith.DivUIOp(index_constant(b, SCRATCH_BUDGET_BYTES), b.insert(arith.MaxUIOp(per_block, one)).results[0])
     ).results[0]
@@ -170,7 +166,7 @@ def scratch_operands(
     `blocks` blocks of `threads_per_block` threads."""
     if plan is None:
         return []
-    threads = b.insert(arith.MuliOp(blocks, _index_value(b, threads_per_block))).results[0]
+    threads = b.insert(arith.MuliOp(blocks, index_value(b, threads_per_block))).results[0]
     return [scratch_buffer(b, plan, threads, _space(op)), threads, *plan.slot_offsets]
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from soacc.dialects import mem
 from xdsl.dialects import arith, scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.traits import MemoryAllocEffect, Pure, get_effects
+
+from soacc.dialects import mem
 
 
 def dominates(value: SSAValue, point: Operation) -> bool:

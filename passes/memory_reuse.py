@@ -49,20 +49,7 @@ import sys
 from dataclasses import dataclass, field
 
 import numpy as np
-from soacc.dialects import mem
-from soacc.passes.analysis.interference import Interference, map_exception
-from soacc.passes.analysis.memory_access import nested_accesses
-from soacc.passes.analysis.memory_aliases import MemoryAliases, lambda_row_sources
-from soacc.passes.analysis.memory_liveness import block_liveness, written_memories
-from soacc.passes.analysis.symbolic import IndexFunction, Poly, Symbolic
-from soacc.passes.memory_motion import (
-    Materialiser,
-    dominates,
-    erase,
-    sink_allocation,
-    stop_carrying,
-)
-from soacc.runtime.dtypes import numpy_dtype
+
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
@@ -70,6 +57,15 @@ from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import IsTerminator
 from xdsl.utils.exceptions import PassFailedException
+
+from soacc.dialects import mem
+from soacc.passes.analysis.interference import Interference, map_exception
+from soacc.passes.analysis.memory_access import nested_accesses
+from soacc.passes.analysis.memory_aliases import MemoryAliases, lambda_row_sources
+from soacc.passes.analysis.memory_liveness import block_liveness, written_memories
+from soacc.passes.analysis.symbolic import IndexFunction, Poly, Symbolic
+from soacc.passes.memory_motion import Materialiser, dominates, erase, sink_allocation, stop_carrying
+from soacc.runtime.dtypes import numpy_dtype
 
 STRATEGIES = ("colouring", "linear-scan")
 UNKNOWN_SIZE = 1024
