@@ -28,11 +28,14 @@ class LastUses:
 
 
 
-def _used_values(op: Operation) -> set[SSAValue]:
-    used = set(op.operands)
+def _used_values(op: Operation) -> dict[SSAValue, None]:
+    """The values op and its regions use, in the order they use them (an ordered set:
+    the order of what dies together decides the order of emitted code, which must not
+    change from run to run)."""
+    used = dict.fromkeys(op.operands)
     for region in op.regions:
         for inner in region.walk():
-            used.update(inner.operands)
+            used.update(dict.fromkeys(inner.operands))
     return used
 
 

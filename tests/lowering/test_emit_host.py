@@ -234,3 +234,15 @@ def test_soacc_opt_target_python(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 1
     assert "soac.scan in @main is a level-1 op" in err and "Traceback" not in err
+
+
+def test_the_emitted_host_code_is_the_same_in_every_process():
+    """Emission is deterministic: two processes (objects at other addresses, so sets of
+    IR values in another order) print the same host code, `del` lines included."""
+    import subprocess
+    import sys
+
+    program = ROOT / "benchmarks" / "memory" / "locvolcalib.mlir"  # many arrays dying together
+    command = [sys.executable, "-m", "soacc.tools.soacc_opt", str(program), "-p", "soacc-pipeline", "-t", "python"]
+    outputs = {subprocess.run(command, capture_output=True, text=True, check=True).stdout for _ in range(3)}
+    assert len(outputs) == 1
