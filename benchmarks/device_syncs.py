@@ -115,7 +115,11 @@ def main(argv: list[str] | None = None) -> int:
     from soacc.tools.examples import load_examples, mismatch
 
     sys.path.insert(0, str(PROGRAMS))  # the definitions share helpers (crypt uses keys)
-    programs = [p for p in load_examples(PROGRAMS) if not options.names or p.name in options.names]
+    programs = load_examples(PROGRAMS)
+    unknown = set(options.names) - {p.name for p in programs}
+    if unknown:
+        parser.error(f"no program named {', '.join(sorted(unknown))} (there are {', '.join(p.name for p in programs)})")
+    programs = [p for p in programs if not options.names or p.name in options.names]
     if options.backend == "cuda":
         from soacc.runtime.gpu import gpu_available
 

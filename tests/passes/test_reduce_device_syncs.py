@@ -150,6 +150,16 @@ def test_benchmark_script_runs_on_the_cpu(capsys):
     assert len(rows) == 2 and all(row.endswith("ok") for row in rows), rows
 
 
+def test_benchmark_script_names_an_unknown_program(capsys):
+    spec = importlib.util.spec_from_file_location("device_syncs_benchmark", ROOT / "benchmarks" / "device_syncs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    with pytest.raises(SystemExit) as exit:
+        module.main(["--backend", "numpy", "--small", "vector_nrom"])
+    assert exit.value.code == 2
+    assert "no program named vector_nrom (there are " in capsys.readouterr().err
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize(
     "program", EXAMPLES + BENCHMARK_PROGRAMS, ids=[p.name for p in EXAMPLES] + [f"bench-{p.name}" for p in BENCHMARK_PROGRAMS]
