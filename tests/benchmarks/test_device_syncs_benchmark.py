@@ -1,0 +1,60 @@
+"""benchmarks/device_syncs.py's statistics: the interval for the median of the rounds'
+paired speedups, and the verdict on the issue's "no program slower by more than 2%"."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def benchmark():
+    spec = importlib.util.spec_from_file_location("device_syncs_benchmark", ROOT / "benchmarks" / "device_syncs.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("n, ranks", [(6, (1, 6)), (10, (2, 9)), (30, (10, 21)), (100, (40, 61))])
+def test_the_interval_is_the_order_statistics_of_the_binomial_table(benchmark, n, ranks):
+    # the ranks (1-based) of the usual 95% interval for a median, from tables
+    samples = [float(v) for v in np.random.default_rng(n).permutation(n)]
+    assert benchmark.median_interval(samples) == (ranks[0] - 1, ranks[1] - 1)
+
+
+def test_too_few_samples_give_the_whole_range(benchmark):
+    assert benchmark.median_interval([3.0, 1.0, 2.0]) == (1.0, 3.0)
+    assert benchmark.median_interval([2.0]) == (2.0, 2.0)
+
+
+def test_the_interval_covers_the_true_median_at_least_95_percent_of_the_time(benchmark):
+    rng = np.random.default_rng(0)
+    true_median = math.exp(0.0)  # of a log-normal with mu = 0: skewed, as run times are
+    trials = 4000
+    covered = sum(
+        low <= true_median <= high
+        for low, high in (benchmark.median_interval(list(rng.lognormal(0.0, 0.5, 30))) for _ in range(trials))
+    )
+    assert covered / trials >= 0.94  # exactly 95.7% for n = 30, less the trials' noise
+
+
+def test_paired_speedups_divide_round_by_round(benchmark):
+    off = benchmark.Timing([2.0, 4.0, 6.0])
+    on = benchmark.Timing([1.0, 4.0, 2.0])
+    assert benchmark.paired_speedups(off, on) == [2.0, 1.0, 3.0]
+    assert off.median == 4.0
+
+
+def test_the_verdict_separates_slower_undecided_and_not_slower(benchmark):
+    line = benchmark.slowdown_verdict([("a", 0.90, 0.95), ("b", 0.97, 1.01), ("c", 0.99, 1.10)], 0.98, 30)
+    assert "slower than 0.98x: a;" in line
+    assert "interval reaching below 0.98x: b" in line
+    assert "c" not in line.split(":", 1)[1].replace("reaching", "")
+    assert "none is slower" in benchmark.slowdown_verdict([("c", 0.99, 1.10)], 0.98, 30)
+    assert "every interval is at or above 0.98x" in benchmark.slowdown_verdict([("c", 0.99, 1.10)], 0.98, 30)
