@@ -19,6 +19,10 @@ memory); each class becomes one allocation, and every array of the class lives i
   are reused among themselves, with the max trick inside the kernel.
 - Blocks allocated in a body are only reused within it: a loop iteration's block is a
   new block every iteration, and a block from outside a loop would be shared by all.
+  The exception is the block a loop carries, when the loop consumes the block it starts
+  from and the body makes a new one for the next iteration: the carried block is then
+  the iteration's own, and an array the body makes once the carried array is dead
+  lives in it (the study's reuse of consumed parameters, §5.5, for a loop's).
 - Loops iterate in place (the study's L3, which it could not do): the block a loop
   body makes for the next iteration's array becomes the block of the array it
   carries, when that array is dead once the new block is first written (or the
@@ -62,7 +66,7 @@ from soacc.dialects import mem
 from soacc.passes.analysis.interference import Interference, map_exception
 from soacc.passes.analysis.memory_access import nested_accesses
 from soacc.passes.analysis.memory_aliases import MemoryAliases, lambda_row_sources
-from soacc.passes.analysis.memory_liveness import block_liveness, written_memories
+from soacc.passes.analysis.memory_liveness import block_liveness, touched_memories, written_memories
 from soacc.passes.analysis.symbolic import IndexFunction, Poly, Symbolic
 from soacc.passes.memory_motion import Materialiser, dominates, erase, sink_allocation, stop_carrying
 from soacc.runtime.dtypes import numpy_dtype
@@ -291,6 +295,8 @@ class Reuse:
         if self.loops:
             for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
                 self.reuse_carried(loop)
+            for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
+                self.reuse_carried_block(loop)
         blocks = [b for op in self.function.walk() for r in op.regions for b in r.blocks]
         for block in blocks:
             if sum(1 for op in block.ops if isinstance(op, mem.AllocOp)) >= 2:
@@ -454,6 +460,81 @@ class Reuse:
             erase(identity)
             self.copies_removed += 1
         return True
+
+    def reuse_carried_block(self, loop: scf.ForOp) -> None:
+        """A body's array takes the block the loop carries once the carried array is
+        dead (the study's reuse of consumed parameters, §5.5, for a loop's).
+
+        In every iteration the carried block is the block the loop starts from, which
+        the loop must consume, or the block the previous iteration made for this one;
+        so the body must make a new one for the next iteration (an allocation of its
+        own, yielded in the carried block's place) and yield nothing else of the carried
+        block. An array allocated in the body, of the size of both those blocks, that
+        the body does not yield, and that is first written after the body's last use
+        of the carried block (or by the statement that last reads the carried array, row
+        by row first: the kernel data-race rule) then lives in the carried block."""
+        changed = True
+        while changed:
+            changed = any(
+                isinstance(loop.body.block.args[q + 1].type, mem.BlockType) and self._array_in_carried_block(loop, q)
+                for q in range(len(loop.iter_args))
+            )
+
+    def _array_in_carried_block(self, loop: scf.ForOp, q: int) -> bool:
+        body = loop.body.block
+        carried = body.args[q + 1]
+        start = loop.iter_args[q]
+        yielded = list(body.last_op.operands)
+        following = yielded[q].owner
+        if not (
+            isinstance(start.owner, mem.AllocOp)
+            and start.owner.parent_block() is loop.parent_block()
+            and isinstance(following, mem.AllocOp)
+            and following.parent_block() is body
+            and _consumed_by(start, loop)
+        ):
+            return False
+        aliases = MemoryAliases(self.function)
+        if any(k != q and start in aliases.memories(v) for k, v in enumerate(yielded)):
+            return False  # the body passes on the carried block: it outlives the iteration
+        carried_memories = aliases.memories(carried)
+        if carried_memories != frozenset((start, following.block)):
+            return False
+        symbolic = Symbolic(self.function)
+        symbolic.assume_facts_of(_fact_ops(body))
+        size = symbolic.expr(start.owner.bytes)
+        if not symbolic.equal(size, symbolic.expr(following.bytes)):
+            return False
+        live = block_liveness(body, aliases)
+        statements = live.statements
+        last_use = max((i for i, op in enumerate(statements) if start in touched_memories(op, aliases)), default=-1)
+        for alloc in [op for op in body.ops if isinstance(op, mem.AllocOp)]:
+            if alloc is following or alloc.block not in live.first_use:
+                continue
+            if any(alloc.block in aliases.memories(v) for v in yielded):
+                continue  # it outlives the iteration
+            if not symbolic.equal(symbolic.expr(alloc.bytes), size):
+                continue
+            first = live.first_use[alloc.block]
+            if first >= live.results or first < last_use:
+                continue
+            if first == last_use and not map_exception(
+                statements[first],
+                start,
+                alloc.block,
+                aliases,
+                symbolic,
+                carried=carried,
+                input_memories=carried_memories,
+            ):
+                continue
+            saved = self.sizes.expr(alloc.bytes)
+            self.reused.append((_name(alloc.block), f"{_name(carried)} (the loop's carried block, once its array is dead)", saved))
+            self.bytes_saved = self.bytes_saved + saved
+            alloc.block.replace_all_uses_with(carried)
+            erase(alloc)
+            return True
+        return False
 
     def _copy_before(
         self, loop: scf.ForOp, r: int, q: int | None, alloc: mem.AllocOp, view_op: mem.ViewOp

@@ -135,6 +135,7 @@ def map_exception(
     *,
     new_view: SSAValue | None = None,
     carried: SSAValue | None = None,
+    input_memories: frozenset[SSAValue] | None = None,
 ) -> bool:
     """Whether the kernel `op` may write memory `new` while reading memory `old`
     because each lane reads a row of `old` before writing the same bytes of `new`.
@@ -142,7 +143,10 @@ def map_exception(
     about to be placed in `old`), else the output's own view is used. `carried` is a
     loop body's carried block, when the input is the loop's carried array: `old` the
     block the loop starts from and `new` the block the body makes for the next
-    iteration, which the carried block also is from the second iteration on."""
+    iteration, which the carried block also is from the second iteration on.
+    `input_memories` overrides what the input's block may be (by default `old`, and
+    `new` with `carried`): a carried block that is to hold a body's array `new` is the
+    block the loop starts from or the one the body makes for the next iteration."""
     if not isinstance(op, mem.MapOp):
         return False
     in_positions = [i for i, v in enumerate(op.inputs) if old in aliases.memories(v)]
@@ -175,12 +179,15 @@ def map_exception(
         read = symbolic.index_function(v)
         if read is None or read.block is not source.block or not symbolic.disjoint(read, target.rebased(read.block)):
             return False
-    expected = frozenset((old,)) if carried is None else frozenset((old, new))
+    if input_memories is not None:
+        expected = input_memories
+    else:
+        expected = frozenset((old,)) if carried is None else frozenset((old, new))
     if (carried is not None and source.block is not carried) or aliases.memories(source.block) != expected:
         return False
     if not symbolic.same_addresses(source, target):
         return False
-    return rows_read_before_written(op, i, j, aliases, frozenset((old, new)))
+    return rows_read_before_written(op, i, j, aliases, frozenset((old, new)) | expected)
 
 
 def _reaches_only_through(value: SSAValue, params: set) -> bool:

@@ -147,6 +147,7 @@ class Symbolic:
         self._atom_keys: list[object] = []
         self._exprs: dict[SSAValue, Poly] = {}
         self._ixfuns: dict[SSAValue, IndexFunction | None] = {}
+        self._shapes: dict[SSAValue, tuple[Poly, ...] | None] = {}
         self._nonnegative: set[int] = set()
         self._parent: dict[int, int] = {}
         self._mark_nonnegative(root)
@@ -206,9 +207,9 @@ class Symbolic:
         if isinstance(op, arith.IndexCastOp | arith.ExtSIOp | arith.ExtUIOp):
             return self.expr(op.input)
         if isinstance(op, mem.SizeOp):
-            ixfun = self.index_function(op.view)
-            if ixfun is not None:
-                return ixfun.sizes[op.dim.value.data]
+            shape = self.shape(op.view)
+            if shape is not None:
+                return shape[op.dim.value.data]
             return self._atom(("dim", op.view, op.dim.value.data))
         if isinstance(op, _OPAQUE_BINARY):
             return self._atom((op.name, self.expr(op.lhs), self.expr(op.rhs)))
@@ -297,7 +298,7 @@ class Symbolic:
         q = inits.index(start.block)
         carried = body.args[q + 1]
         assumed = start.rebased(carried)
-        saved = dict(self._exprs), dict(self._ixfuns)
+        saved = dict(self._exprs), dict(self._ixfuns), dict(self._shapes)
         self._ixfuns[view] = assumed  # the induction hypothesis, while the yield is checked
         step = self.index_function(terminator.operands[k])
         if (
@@ -307,13 +308,63 @@ class Symbolic:
             == (assumed.offset, assumed.sizes, assumed.strides, assumed.element_bytes)
         ):
             return assumed
-        self._exprs, self._ixfuns = saved  # nothing computed under the hypothesis stays
+        self._exprs, self._ixfuns, self._shapes = saved  # nothing computed under the hypothesis stays
+        return None
+
+    def shape(self, view: SSAValue) -> tuple[Poly, ...] | None:
+        """A view's sizes: its index function's, or, where that is unknown because a
+        loop carries the array in a layout that changes between iterations (a
+        transpose yielded in place of its source, say), the sizes alone, by the same
+        induction as the index function's."""
+        if view not in self._shapes:
+            ixfun = self.index_function(view)
+            self._shapes[view] = ixfun.sizes if ixfun is not None else self._shape(view)
+        return self._shapes[view]
+
+    def _shape(self, view: SSAValue) -> tuple[Poly, ...] | None:
+        op = view.owner
+        t = view.type
+        if not isinstance(t, MemRefType):
+            return None
+        if isinstance(view, BlockArgument) and isinstance(view.owner.parent_op(), scf.ForOp):
+            return self._carried_shape(view)
+        if isinstance(op, mem.ViewOp):
+            return self._dims(t, op.sizes)
+        if isinstance(op, mem.TransposeOp):
+            source = self.shape(op.input)
+            return None if source is None else tuple(source[p] for p in op.permutation.get_values())
+        if isinstance(op, mem.SliceOp):
+            source = self.shape(op.source)
+            if source is None:
+                return None
+            entries = list(SliceSpec.entries(op.kinds.get_values(), op.spec))
+            sizes = [self.expr(values[1]) for kind, values in entries if kind != SliceSpec.FIXED]
+            return (*sizes, *source[len(entries) :])
+        return None
+
+    def _carried_shape(self, view: BlockArgument) -> tuple[Poly, ...] | None:
+        body = view.owner
+        loop = body.parent_op()
+        assert isinstance(loop, scf.ForOp)
+        k = view.index - 1
+        terminator = body.last_op
+        if k < 0 or terminator is None:
+            return None
+        start = self.shape(loop.iter_args[k])
+        if start is None:
+            return None
+        saved = dict(self._exprs), dict(self._shapes), dict(self._ixfuns)
+        self._shapes[view] = start  # the induction hypothesis, while the yield is checked
+        step = self.shape(terminator.operands[k])
+        if step is not None and step == start:
+            return start
+        self._exprs, self._shapes, self._ixfuns = saved  # nothing computed under the hypothesis stays
         return None
 
     def size_of(self, view: SSAValue, axis: int) -> Poly:
-        ixfun = self.index_function(view)
-        if ixfun is not None:
-            return ixfun.sizes[axis]
+        shape = self.shape(view)
+        if shape is not None:
+            return shape[axis]
         t = view.type
         assert isinstance(t, MemRefType)
         static = t.get_shape()[axis]

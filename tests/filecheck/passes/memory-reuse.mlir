@@ -1362,3 +1362,134 @@ func.func @yielded_capture(%m: tensor<?x?xf32>, %p: tensor<?xf32>, %k: index) ->
   }
   func.return %r : tensor<?x?xf32>
 }
+
+// -----
+
+// R-loop-carried-block (past the study: its reuse of consumed parameters, §5.5, for a
+// loop's carried block). The body makes v for the next iteration before it last
+// reads b0, so the loop cannot iterate in place; but u, made by the statement that
+// last reads b0 (element by element: the kernel data-race rule) and not yielded, is
+// made in the carried block: a0's block in the first iteration (the loop consumes
+// it), the previous iteration's v after. One allocation per iteration instead of two,
+// and two blocks live in the body instead of three.
+// CHECK-LABEL: func.func @r_loop_carried_block(
+// CHECK:         scf.for {{.*}} iter_args(%b0_mem = %a0_mem, %b0 = %a0, %acc = %s0)
+// CHECK:           %v_mem = mem.alloc
+// CHECK:           %u = mem.view %b0_mem
+// CHECK:           mem.map ins(%b0, %v : {{.*}}) outs(%u :
+// CHECK:           scf.yield %v_mem, %v, %acc1
+// COUNT-LABEL: @r_loop_carried_block(
+// COUNT-NEXT: %a0_mem = mem.alloc
+// COUNT-NEXT: mem.copy %a0_host, %a0 :
+// COUNT-NEXT: %v_mem = mem.alloc
+// COUNT-NEXT: %s_dev_mem = mem.alloc
+// COUNT-NEXT: %a1_host_mem = mem.alloc
+// REPORT: memory-reuse: @r_loop_carried_block: 1 blocks reused (colouring), 4*dim(%a0_host, 0) bytes no longer allocated
+// REPORT-NEXT: memory-reuse: @r_loop_carried_block: %u_mem reuses %b0_mem (the loop's carried block, once its array is dead) (4*dim(%a0_host, 0) bytes)
+// NOLOOP-LABEL: func.func @r_loop_carried_block(
+// NOLOOP:         scf.for
+// NOLOOP:           %v_mem = mem.alloc
+// NOLOOP:           %u_mem = mem.alloc
+func.func @r_loop_carried_block(%a0: tensor<?xi32>, %s0: i32) -> (tensor<?xi32>, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  %zero = arith.constant 0 : i32
+  %n = soac.size %a0[0] : tensor<?xi32>
+  %a1, %s1 = scf.for %i = %c0 to %n step %c1 iter_args(%b0 = %a0, %acc = %s0) -> (tensor<?xi32>, i32) {
+    %v = soac.map(%b0) : (tensor<?xi32>) -> tensor<?xi32> {
+    ^bb0(%x: i32):
+      %y = arith.addi %x, %one : i32
+      soac.yield %y : i32
+    }
+    %u = soac.map(%b0, %v) : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32> {
+    ^bb0(%x: i32, %y: i32):
+      %z = arith.muli %x, %y : i32
+      soac.yield %z : i32
+    }
+    %s = soac.reduce(%u) neutral(%zero : i32) commutative : (tensor<?xi32>) -> i32 {
+    ^bb0(%l: i32, %r: i32):
+      %t = arith.addi %l, %r : i32
+      soac.yield %t : i32
+    }
+    %acc1 = arith.addi %acc, %s : i32
+    scf.yield %v, %acc1 : tensor<?xi32>, i32
+  }
+  func.return %a1, %s1 : tensor<?xi32>, i32
+}
+
+// -----
+
+// R-loop-carried-block-neg-late-read: b0 is read after u is made: u keeps its block.
+// CHECK-LABEL: func.func @r_loop_carried_block_late_read(
+// CHECK:         scf.for
+// CHECK:           %v_mem = mem.alloc
+// CHECK:           %u_mem = mem.alloc
+// REPORT: memory-reuse: @r_loop_carried_block_late_read: 0 blocks reused
+func.func @r_loop_carried_block_late_read(%a0: tensor<?xi32>, %s0: i32) -> (tensor<?xi32>, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  %zero = arith.constant 0 : i32
+  %n = soac.size %a0[0] : tensor<?xi32>
+  %a1, %s1 = scf.for %i = %c0 to %n step %c1 iter_args(%b0 = %a0, %acc = %s0) -> (tensor<?xi32>, i32) {
+    %v = soac.map(%b0) : (tensor<?xi32>) -> tensor<?xi32> {
+    ^bb0(%x: i32):
+      %y = arith.addi %x, %one : i32
+      soac.yield %y : i32
+    }
+    %u = soac.map(%b0, %v) : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32> {
+    ^bb0(%x: i32, %y: i32):
+      %z = arith.muli %x, %y : i32
+      soac.yield %z : i32
+    }
+    %s = soac.reduce(%u) neutral(%zero : i32) commutative : (tensor<?xi32>) -> i32 {
+    ^bb0(%l: i32, %r: i32):
+      %t = arith.addi %l, %r : i32
+      soac.yield %t : i32
+    }
+    %first = soac.index %b0[%c0] : tensor<?xi32>
+    %acc0 = arith.addi %acc, %s : i32
+    %acc1 = arith.addi %acc0, %first : i32
+    scf.yield %v, %acc1 : tensor<?xi32>, i32
+  }
+  func.return %a1, %s1 : tensor<?xi32>, i32
+}
+
+// -----
+
+// R-loop-carried-block-neg-kept: a0 is read after the loop, so the loop may not
+// overwrite the block it starts from: u keeps its block.
+// CHECK-LABEL: func.func @r_loop_carried_block_kept(
+// CHECK:         scf.for
+// CHECK:           %v_mem = mem.alloc
+// CHECK:           %u_mem = mem.alloc
+// REPORT: memory-reuse: @r_loop_carried_block_kept: 0 blocks reused
+func.func @r_loop_carried_block_kept(%a0: tensor<?xi32>, %s0: i32) -> (tensor<?xi32>, i32, i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  %zero = arith.constant 0 : i32
+  %n = soac.size %a0[0] : tensor<?xi32>
+  %a1, %s1 = scf.for %i = %c0 to %n step %c1 iter_args(%b0 = %a0, %acc = %s0) -> (tensor<?xi32>, i32) {
+    %v = soac.map(%b0) : (tensor<?xi32>) -> tensor<?xi32> {
+    ^bb0(%x: i32):
+      %y = arith.addi %x, %one : i32
+      soac.yield %y : i32
+    }
+    %u = soac.map(%b0, %v) : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32> {
+    ^bb0(%x: i32, %y: i32):
+      %z = arith.muli %x, %y : i32
+      soac.yield %z : i32
+    }
+    %s = soac.reduce(%u) neutral(%zero : i32) commutative : (tensor<?xi32>) -> i32 {
+    ^bb0(%l: i32, %r: i32):
+      %t = arith.addi %l, %r : i32
+      soac.yield %t : i32
+    }
+    %acc1 = arith.addi %acc, %s : i32
+    scf.yield %v, %acc1 : tensor<?xi32>, i32
+  }
+  %last = soac.index %a0[%c0] : tensor<?xi32>
+  func.return %a1, %s1, %last : tensor<?xi32>, i32, i32
+}
