@@ -30,7 +30,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, func, gpu, scf
 from xdsl.dialects import math as math_dialect
-from xdsl.dialects.builtin import MemRefType, ModuleOp, SymbolRefAttr
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, SymbolRefAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.target import Target
 
@@ -498,6 +498,16 @@ def _array(e: _ModuleEmitter, op: mem.ArrayOp) -> None:
     e.line(f"rt.array([{', '.join(e.operands(op.elements))}], {e.name(op.output)})", op)
 
 
+def _launch_dimension(e: _ModuleEmitter, value: SSAValue) -> str:
+    """A launch's grid, block or shared-memory size as a Python int, which the driver
+    takes: a constant as its literal, another value converted where it is used (a
+    launch in a host loop pays no conversion for its constant sizes)."""
+    op = value.owner
+    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
+        return str(op.value.value.data)
+    return f"int({e.name(value)})"
+
+
 def _launch(e: _ModuleEmitter, op: gpu.LaunchFuncOp) -> None:
     if op.asyncDependencies or op.asyncToken is not None or op.asyncObject is not None:
         raise _error(op, "is asynchronous (tokens and streams are not supported yet)")
@@ -511,9 +521,9 @@ def _launch(e: _ModuleEmitter, op: gpu.LaunchFuncOp) -> None:
     if len(operands) != len(e.kernel_params[name]):
         raise _error(op, f"passes {len(operands)} arguments to @{name}, which takes {len(e.kernel_params[name])}")
     args = [f"*{e.name(v)}.kernel_args" if isinstance(v.type, MemRefType) else e.name(v) for v in operands]
-    grid = _tuple(e.operands([op.gridSizeX, op.gridSizeY, op.gridSizeZ]))
-    block = _tuple(e.operands([op.blockSizeX, op.blockSizeY, op.blockSizeZ]))
-    shared = f", shared={e.name(op.dynamicSharedMemorySize)}" if op.dynamicSharedMemorySize is not None else ""
+    grid = _tuple([_launch_dimension(e, v) for v in (op.gridSizeX, op.gridSizeY, op.gridSizeZ)])
+    block = _tuple([_launch_dimension(e, v) for v in (op.blockSizeX, op.blockSizeY, op.blockSizeZ)])
+    shared = f", shared={_launch_dimension(e, op.dynamicSharedMemorySize)}" if op.dynamicSharedMemorySize is not None else ""
     e.line(f"rt.launch({name!r}, {grid}, {block}, {', '.join(args)}{shared})", op)
 
 

@@ -130,16 +130,11 @@ class HostRuntime:
 
     # --- kernels -------------------------------------------------------------------------
 
-    def launch(self, name: str, grid: Sequence, block: Sequence, *args, shared=0) -> None:
-        """gpu.launch_func: asynchronous."""
+    def launch(self, name: str, grid: tuple[int, int, int], block: tuple[int, int, int], *args, shared: int = 0) -> None:
+        """gpu.launch_func: asynchronous. The grid, block and shared sizes are Python
+        ints (emitted so: converting them here cost about a microsecond a launch)."""
         self.statistics.kernel_launches += 1
-        self.memory.launch(
-            self.kernels[name],
-            (int(grid[0]), int(grid[1]), int(grid[2])),
-            (int(block[0]), int(block[1]), int(block[2])),
-            args,
-            int(shared),
-        )
+        self.memory.launch(self.kernels[name], grid, block, args, shared)
 
     # --- how data moves ------------------------------------------------------------------
 

@@ -2,8 +2,9 @@
 // The python target: the host code of the program after soacc-pipeline, one Python
 // function per func.func calling the runtime `rt`. A map over an array argument
 // copies it to the device, launches a kernel (the view passed as pointer, offset,
-// sizes and strides), reads an element back synchronously and returns the result in
-// host memory; each block and view is deleted after its last use.
+// sizes and strides; the grid and block sizes as Python ints, constants as literals),
+// reads an element back synchronously and returns the result in host memory; each
+// block and view is deleted after its last use.
 
 func.func @main(%a: tensor<?xf32>, %i: index) -> (tensor<?xf32>, f32) {
   %b = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
@@ -30,7 +31,7 @@ func.func @main(%a: tensor<?xf32>, %i: index) -> (tensor<?xf32>, f32) {
 // CHECK-NEXT:     rt.copy(a_host, a)
 // CHECK-NEXT:     del a_host
 // CHECK:          b_mem = rt.alloc_device(
-// CHECK:          rt.launch('map0', ({{v[0-9]+}}, {{v[0-9]+}}, {{v[0-9]+}}), ({{v[0-9]+}}, {{v[0-9]+}}, {{v[0-9]+}}), *a.kernel_args, *b.kernel_args, [[ROWS:v[0-9]+]])
+// CHECK:          rt.launch('map0', (int({{v[0-9]+}}), 1, 1), (256, 1, 1), *a.kernel_args, *b.kernel_args, [[ROWS:v[0-9]+]])
 // CHECK-NEXT:     del a
 // CHECK-NEXT:     e = rt.load(b, (i,))
 // CHECK:          b_host_mem = rt.alloc_host(
