@@ -106,3 +106,50 @@ func.func @main(%a: tensor<?x?xi32>, %k: index) -> tensor<?x?xi32> {
 """
     f = level2(transposing, "convert-soac-to-mem,hoist-allocations")
     assert Symbolic(f).index_function(value(f, "b")) is None
+
+
+SQUARE_TRANSPOSED = """
+func.func @main(%a: tensor<?x?xi32>, %k: index) -> tensor<?x?xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %k step %c1 iter_args(%b = %a) -> (tensor<?x?xi32>) {
+    %t = soac.transpose %b [1, 0] : tensor<?x?xi32> -> tensor<?x?xi32>
+    %m = soac.map(%t) : (tensor<?x?xi32>) -> tensor<?x?xi32> {
+    ^bb0(%row: tensor<?xi32>):
+      soac.yield %row : tensor<?xi32>
+    }
+    %mt = soac.transpose %m [1, 0] : tensor<?x?xi32> -> tensor<?x?xi32>
+    scf.yield %mt : tensor<?x?xi32>
+  }
+  func.return %r : tensor<?x?xi32>
+}
+"""
+
+
+def test_a_carried_array_whose_layout_changes_keeps_its_sizes():
+    """Each iteration yields a transpose of an array built row by row: the layout
+    differs from the starting array's (no index function), but the sizes are the
+    same in every iteration, by the same induction."""
+    f = level2(SQUARE_TRANSPOSED, "convert-soac-to-mem,hoist-allocations")
+    symbolic = Symbolic(f)
+    carried, start = value(f, "b"), value(f, "a")
+    assert symbolic.index_function(carried) is None
+    assert symbolic.shape(carried) == symbolic.shape(start)
+    rows, cols = symbolic.shape(start)
+    assert symbolic.size_of(value(f, "t"), 0) == cols and symbolic.size_of(value(f, "t"), 1) == rows
+
+
+def test_a_carried_array_whose_sizes_change_has_no_shape():
+    growing = """
+func.func @main(%a: tensor<?xi32>, %k: index) -> tensor<?xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %k step %c1 iter_args(%b = %a) -> (tensor<?xi32>) {
+    %d = soac.concat %b, %b : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
+    scf.yield %d : tensor<?xi32>
+  }
+  func.return %r : tensor<?xi32>
+}
+"""
+    f = level2(growing, "convert-soac-to-mem,hoist-allocations")
+    assert Symbolic(f).shape(value(f, "b")) is None
