@@ -126,11 +126,11 @@ class CudaMemory:
         if self._profile is not None:
             start, end = self._cuda.Event(), self._cuda.Event()
             start.record()
-            kernel(grid, block, *args, shared=shared)
+            kernel.launch(grid, block, args, shared)
             end.record()
             self._profile.append((kernel.name, start, end))
         else:
-            kernel(grid, block, *args, shared=shared)
+            kernel.launch(grid, block, args, shared)
         self._recent.append(kernel.name)
         self._since_wait += 1
 
