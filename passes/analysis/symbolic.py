@@ -17,7 +17,7 @@ by `equal` when the caller says which ops' facts hold where it asks. Never chang
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, scf
@@ -284,11 +284,7 @@ class Symbolic:
         offset, sizes and strides (polynomials of values from outside the loop) of the
         block it yields in the place of that block, every iteration sees that index
         function on the carried block. (The study's L2 and L3 ask for this.)"""
-        body = view.owner
-        loop = body.parent_op()
-        assert isinstance(loop, scf.ForOp)
-        k = view.index - 1
-        terminator = body.last_op
+        loop, k, terminator = _carried_position(view)
         if k < 0 or terminator is None:
             return None
         inits = list(loop.iter_args)
@@ -296,20 +292,32 @@ class Symbolic:
         if start is None or inits.count(start.block) != 1:
             return None
         q = inits.index(start.block)
-        carried = body.args[q + 1]
-        assumed = start.rebased(carried)
+        assumed = start.rebased(view.owner.args[q + 1])
+
+        def step_keeps_it(step: IndexFunction | None) -> bool:
+            return (
+                step is not None
+                and step.block is terminator.operands[q]
+                and (step.offset, step.sizes, step.strides, step.element_bytes)
+                == (assumed.offset, assumed.sizes, assumed.strides, assumed.element_bytes)
+            )
+
+        yielded = terminator.operands[k]
+        holds = self._by_induction(self._ixfuns, view, assumed, lambda: step_keeps_it(self.index_function(yielded)))
+        return assumed if holds else None
+
+    def _by_induction(
+        self, assumptions: dict, view: BlockArgument, hypothesis: object, step_holds: Callable[[], bool]
+    ) -> bool:
+        """Whether the yield keeps what is assumed of the carried `view`
+        (`assumptions[view] = hypothesis`, while `step_holds` looks at the yield);
+        nothing computed under a hypothesis that fails stays."""
         saved = dict(self._exprs), dict(self._ixfuns), dict(self._shapes)
-        self._ixfuns[view] = assumed  # the induction hypothesis, while the yield is checked
-        step = self.index_function(terminator.operands[k])
-        if (
-            step is not None
-            and step.block is terminator.operands[q]
-            and (step.offset, step.sizes, step.strides, step.element_bytes)
-            == (assumed.offset, assumed.sizes, assumed.strides, assumed.element_bytes)
-        ):
-            return assumed
-        self._exprs, self._ixfuns, self._shapes = saved  # nothing computed under the hypothesis stays
-        return None
+        assumptions[view] = hypothesis
+        if step_holds():
+            return True
+        self._exprs, self._ixfuns, self._shapes = saved
+        return False
 
     def shape(self, view: SSAValue) -> tuple[Poly, ...] | None:
         """A view's sizes: its index function's, or, where that is unknown because a
@@ -343,23 +351,15 @@ class Symbolic:
         return None
 
     def _carried_shape(self, view: BlockArgument) -> tuple[Poly, ...] | None:
-        body = view.owner
-        loop = body.parent_op()
-        assert isinstance(loop, scf.ForOp)
-        k = view.index - 1
-        terminator = body.last_op
+        loop, k, terminator = _carried_position(view)
         if k < 0 or terminator is None:
             return None
         start = self.shape(loop.iter_args[k])
         if start is None:
             return None
-        saved = dict(self._exprs), dict(self._shapes), dict(self._ixfuns)
-        self._shapes[view] = start  # the induction hypothesis, while the yield is checked
-        step = self.shape(terminator.operands[k])
-        if step is not None and step == start:
-            return start
-        self._exprs, self._shapes, self._ixfuns = saved  # nothing computed under the hypothesis stays
-        return None
+        yielded = terminator.operands[k]
+        holds = self._by_induction(self._shapes, view, start, lambda: self.shape(yielded) == start)
+        return start if holds else None
 
     def size_of(self, view: SSAValue, axis: int) -> Poly:
         shape = self.shape(view)
@@ -481,6 +481,15 @@ class Symbolic:
 
     def equal(self, a: Poly, b: Poly) -> bool:
         return a.rename(self._find) == b.rename(self._find)
+
+
+def _carried_position(view: BlockArgument) -> tuple[scf.ForOp, int, Operation | None]:
+    """The loop that carries `view`, its position among the carried values (-1 for
+    the induction variable) and the body's yield."""
+    body = view.owner
+    loop = body.parent_op()
+    assert isinstance(loop, scf.ForOp)
+    return loop, view.index - 1, body.last_op
 
 
 def equal_outer_sizes(op: Operation) -> list[list[tuple[SSAValue, int]]]:
