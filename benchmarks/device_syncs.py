@@ -29,7 +29,6 @@ programs. Prints the table; asserts nothing (a wrong result is reported in its r
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
@@ -38,6 +37,9 @@ from pathlib import Path
 import numpy as np
 
 from soacc.passes.soacc_pipeline import SoaccPipelinePass
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # a sibling module, however this script is loaded
+from paired_timing import SLOWDOWN_LIMIT, Timing, median_interval, paired_speedups, slowdown_verdict  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent
 PROGRAMS = ROOT / "device_syncs"
@@ -74,42 +76,6 @@ def cut_bound(source: str, args) -> int:
     return count_executions(module, "main", args, points)
 
 
-def median_interval(samples: list[float], confidence: float = 0.95) -> tuple[float, float]:
-    """A distribution-free confidence interval for the median of `samples` (assumed
-    independent): the order statistics x(k) and x(n+1-k) for the largest k with
-    P(Binomial(n, 1/2) < k) <= (1 - confidence) / 2. With fewer than 6 samples no
-    such k exists at 95%, and the interval is the whole range."""
-    ordered = sorted(samples)
-    n = len(ordered)
-    tail = (1 - confidence) / 2
-    below = 0.0  # P(Binomial(n, 1/2) < k), for k = 1, 2, ...
-    k = 0
-    while k < n // 2:
-        below += math.comb(n, k) / 2**n
-        if below > tail:
-            break
-        k += 1
-    k = max(k, 1)
-    return ordered[k - 1], ordered[n - k]
-
-
-class Timing:
-    """The timed runs of one program beside another's, round by round."""
-
-    def __init__(self, samples: list[float]):
-        self.samples = samples
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.samples)
-
-
-def paired_speedups(off: Timing, on: Timing) -> list[float]:
-    """off / on in each round: the two ran back to back, so what slows the machine
-    for a while (another process, clocks) slows both and cancels."""
-    return [a / b for a, b in zip(off.samples, on.samples)]
-
-
 def measure(programs, args, repeat: int) -> list[tuple[object, dict, Timing, float | None]]:
     """For each program: the result and statistics of one run, the median time of
     `repeat` runs after a warm-up, and (on the GPU) the device time of all its kernels
@@ -139,27 +105,6 @@ def measure(programs, args, repeat: int) -> list[tuple[object, dict, Timing, flo
             kernels = sum((program.statistics.kernel_time_s or {}).values())
         measured.append((result, stats, Timing(samples), kernels))
     return measured
-
-
-SLOWDOWN_LIMIT = 0.98  # the issue's "no program slower by more than 2%"
-
-
-def slowdown_verdict(intervals: list[tuple[str, float, float]], limit: float, repeat: int) -> str:
-    """Which programs the paired intervals show slower than `limit` (the whole interval
-    below it), which they show not to be (the whole interval at or above it), and
-    which they leave undecided."""
-    slower = [n for n, _, high in intervals if high < limit]
-    undecided = [n for n, low, high in intervals if low < limit <= high]
-    line = f"paired speedups (median of {repeat} rounds, 95% interval): "
-    if slower:
-        line += f"slower than {limit:.2f}x: {', '.join(slower)}; "
-    else:
-        line += f"none is slower than {limit:.2f}x; "
-    if undecided:
-        line += f"interval reaching below {limit:.2f}x: {', '.join(undecided)}"
-    else:
-        line += f"every interval is at or above {limit:.2f}x"
-    return line
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -17,10 +17,13 @@ all with soac-fusion, as in the default pipeline, or all without (`--no-fusion`)
 
 and the table gives, per configuration: the peak of live device bytes, the number of
 device allocations, of device-to-device copies, the bytes allocated in all, the best
-run time of --repeat runs (after one untimed run whose results are checked against
-the reference), on the GPU the device time of the call's kernels (one more run,
-profiled), and whether the results agree with the reference. The reduction in %
-is against `off`.
+run time of --repeat rounds (after one untimed run whose results are checked against
+the reference; each round runs every configuration once, in alternating order), the
+median of the rounds' off/this ratios with its 95% interval (paired_timing.py; above
+1x this configuration is faster), on the GPU the device time of the call's kernels (one
+more run, profiled), and whether the results agree with the reference. The reduction
+in % is against `off`. A last line says which programs `on` is shown slower than 0.98x
+(the issue's "no program slower by more than 2%"), or leaves undecided.
 
 Blocks are freed at their last use by both backends, which is stricter than the
 study's baseline (Futhark of 2017 kept a block until the end of the scope that made
@@ -35,6 +38,7 @@ stdout; the exit status is 1 when a result disagrees with its reference.
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 from dataclasses import dataclass
@@ -47,6 +51,9 @@ from soacc.passes.soacc_pipeline import SoaccPipelinePass
 from soacc.runtime.errors import SoaccError
 from soacc.runtime.reference import ReferenceExecutor
 from soacc.tools.examples import Example, as_tuple, load_examples, mismatch
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # a sibling module, however this script is loaded
+from paired_timing import SLOWDOWN_LIMIT, median_interval, slowdown_verdict  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = ROOT / "benchmarks" / "memory"
@@ -67,19 +74,34 @@ def pipelines(backend: str, fusion: bool = True) -> dict[str, str]:
 
 @dataclass
 class Measurement:
+    """One configuration of one program: counts from its first run, its timed runs."""
+
     peak: int
     allocations: int
     copies: int
     allocated: int
-    seconds: float
+    samples: list[float]
+    """The timed runs, one per round."""
     kernel_seconds: float | None
     scope_peak: int | None
     check: str
 
+    @property
+    def seconds(self) -> float:
+        return min(self.samples, default=float("nan"))
+
+    def paired(self, baseline: Measurement) -> tuple[float, float, float] | None:
+        """The median of the rounds' baseline/this time ratios and its 95% interval
+        (above 1: this configuration is faster)."""
+        rounds = [a / b for a, b in zip(baseline.samples, self.samples)]
+        if not rounds:
+            return None
+        return (statistics.median(rounds), *median_interval(rounds))
+
 
 def measure(example: Example, pipelines: dict[str, str], backend: str, size: int, repeat: int) -> dict[str, Measurement | SoaccError]:
-    """Each configuration's counts (of its first run, whose results are checked), the best
-    of `repeat` timed runs, the configurations' runs alternating (their order flipped every
+    """Each configuration's counts (of its first run, whose results are checked), its
+    `repeat` timed runs, the configurations' runs alternating (their order flipped every
     round) so that drift in the machine's speed falls on all alike, and on the GPU the device time of its kernels
     (one more run, profiled); a configuration that does not compile gives its error."""
     args = example.make_inputs(np.random.default_rng(0), size)
@@ -102,7 +124,7 @@ def measure(example: Example, pipelines: dict[str, str], backend: str, size: int
             allocations=device.allocations,
             copies=statistics.copies["device->device"].count,
             allocated=device.bytes_allocated,
-            seconds=float("inf"),
+            samples=[],
             kernel_seconds=None,
             scope_peak=None,
             check="ok" if why is None else "MISMATCH: " + why,
@@ -112,8 +134,7 @@ def measure(example: Example, pipelines: dict[str, str], backend: str, size: int
         for config, program in order if round_ % 2 == 0 else reversed(order):  # (no config always last)
             started = time.perf_counter()
             as_tuple(program.main(*args))
-            m = measured[config]
-            m.seconds = min(m.seconds, time.perf_counter() - started)
+            measured[config].samples.append(time.perf_counter() - started)
     for config, program in programs.items():
         m = measured[config]
         if backend == "cuda":
@@ -141,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", default="cuda", choices=["cuda", "numpy"])
     parser.add_argument("--small", action="store_true", help="each program's SMALL_SIZE")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs (best kept)")
+    parser.add_argument("--repeat", type=int, default=3, help="timed rounds (the best time is shown)")
     parser.add_argument("--no-examples", action="store_true", help="only benchmarks/memory/")
     parser.add_argument("--no-fusion", action="store_true", help="soacc-pipeline{fusion=false} in every configuration")
     parser.add_argument("names", nargs="*", help="only these programs")
@@ -158,13 +179,14 @@ def main(argv: list[str] | None = None) -> int:
     header = (
         f"{'program':18} {'size':>6} {'config':6} {'peak B':>11} {'peak':>7} "
         f"{'scope peak B':>12} {'scope':>7} {'allocs':>6} {'copies':>6} "
-        f"{'allocated B':>12} {'time ms':>9} {'kernels ms':>10}  check"
+        f"{'allocated B':>12} {'time ms':>9} {'vs off, 95% interval':>21} {'kernels ms':>10}  check"
     )
     print(header)
     print("-" * len(header))
     failures = 0
     reductions: dict[str, list[float]] = {name: [] for name in configurations}
     scope_reductions: dict[str, list[float]] = {name: [] for name in configurations}
+    intervals: list[tuple[str, float, float]] = []
     for program in programs:
         size = getattr(program.definition, "SMALL_SIZE" if options.small else "DEFAULT_SIZE", None)
         size = size if size is not None else program.default_size
@@ -185,12 +207,16 @@ def main(argv: list[str] | None = None) -> int:
                 scope_reductions[config].append((baseline.scope_peak - m.scope_peak) / baseline.scope_peak)
             scope = "" if m.scope_peak is None else str(m.scope_peak)
             kernels = "-" if m.kernel_seconds is None else f"{m.kernel_seconds * 1e3:.2f}"
+            paired = m.paired(baseline) if baseline is not None and config != "off" else None
+            versus = "" if paired is None else f"{paired[0]:.2f}x [{paired[1]:.2f}, {paired[2]:.2f}]"
+            if paired is not None and config == "on":
+                intervals.append((program.name, paired[1], paired[2]))
             peak_cut = reduction(baseline.peak, m.peak) if baseline else ""
             scope_cut = reduction(baseline.scope_peak, m.scope_peak) if baseline else ""
             print(
                 f"{program.name:18} {size:>6} {config:6} {m.peak:>11} {peak_cut:>7} "
                 f"{scope:>12} {scope_cut:>7} {m.allocations:>6} "
-                f"{m.copies:>6} {m.allocated:>12} {m.seconds * 1e3:>9.2f} {kernels:>10}  {m.check}",
+                f"{m.copies:>6} {m.allocated:>12} {m.seconds * 1e3:>9.2f} {versus:>21} {kernels:>10}  {m.check}",
                 flush=True,
             )
     print()
@@ -200,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     for config, values in scope_reductions.items():
         if values:
             print(f"mean scope-model peak reduction ({config}): {100.0 * sum(values) / len(values):.1f}% over {len(values)} programs")
+    if intervals:
+        print("on against off, " + slowdown_verdict(intervals, SLOWDOWN_LIMIT, options.repeat))
     return 1 if failures else 0
 
 

@@ -1,5 +1,6 @@
-"""benchmarks/device_syncs.py's statistics: the interval for the median of the rounds'
-paired speedups, and the verdict on the issue's "no program slower by more than 2%"."""
+"""benchmarks/paired_timing.py, the statistics of device_syncs.py and memory.py: the
+interval for the median of the rounds' paired speedups, and the verdict on the issues'
+"no program slower by more than 2%"."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def benchmark():
-    spec = importlib.util.spec_from_file_location("device_syncs_benchmark", ROOT / "benchmarks" / "device_syncs.py")
+    spec = importlib.util.spec_from_file_location("paired_timing", ROOT / "benchmarks" / "paired_timing.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -58,3 +59,18 @@ def test_the_verdict_separates_slower_undecided_and_not_slower(benchmark):
     assert "c" not in line.split(":", 1)[1].replace("reaching", "")
     assert "none is slower" in benchmark.slowdown_verdict([("c", 0.99, 1.10)], 0.98, 30)
     assert "every interval is at or above 0.98x" in benchmark.slowdown_verdict([("c", 0.99, 1.10)], 0.98, 30)
+
+
+def test_memory_benchmark_pairs_each_configuration_with_off():
+    spec = importlib.util.spec_from_file_location("memory_benchmark", ROOT / "benchmarks" / "memory.py")
+    memory = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(memory)
+
+    def measurement(samples):
+        return memory.Measurement(0, 0, 0, 0, samples, None, None, "ok")
+
+    off = measurement([2.0, 4.0, 6.0, 8.0, 10.0, 12.0])
+    on = measurement([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+    assert off.seconds == 2.0
+    assert on.paired(off) == (2.0, 2.0, 2.0)
+    assert measurement([]).paired(off) is None

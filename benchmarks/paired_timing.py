@@ -1,0 +1,68 @@
+"""Timing two configurations of a program against each other on a shared machine:
+the runs alternate, one of each per round, so each round gives its own ratio, and the
+median of those ratios gets a distribution-free confidence interval. What slows the
+machine for a while (another process, clocks) slows both runs of a round and cancels
+in their ratio, and the interval says whether a difference is more than noise.
+Used by device_syncs.py and memory.py."""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+
+def median_interval(samples: list[float], confidence: float = 0.95) -> tuple[float, float]:
+    """A distribution-free confidence interval for the median of `samples` (assumed
+    independent): the order statistics x(k) and x(n+1-k) for the largest k with
+    P(Binomial(n, 1/2) < k) <= (1 - confidence) / 2. With fewer than 6 samples no
+    such k exists at 95%, and the interval is the whole range."""
+    ordered = sorted(samples)
+    n = len(ordered)
+    tail = (1 - confidence) / 2
+    below = 0.0  # P(Binomial(n, 1/2) < k), for k = 1, 2, ...
+    k = 0
+    while k < n // 2:
+        below += math.comb(n, k) / 2**n
+        if below > tail:
+            break
+        k += 1
+    k = max(k, 1)
+    return ordered[k - 1], ordered[n - k]
+
+
+class Timing:
+    """The timed runs of one program beside another's, round by round."""
+
+    def __init__(self, samples: list[float]):
+        self.samples = samples
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.samples)
+
+
+def paired_speedups(off: Timing, on: Timing) -> list[float]:
+    """off / on in each round: the two ran back to back, so what slows the machine
+    for a while (another process, clocks) slows both and cancels."""
+    return [a / b for a, b in zip(off.samples, on.samples)]
+
+
+SLOWDOWN_LIMIT = 0.98  # the issue's "no program slower by more than 2%"
+
+
+def slowdown_verdict(intervals: list[tuple[str, float, float]], limit: float, repeat: int) -> str:
+    """Which programs the paired intervals show slower than `limit` (the whole interval
+    below it), which they show not to be (the whole interval at or above it), and
+    which they leave undecided."""
+    slower = [n for n, _, high in intervals if high < limit]
+    undecided = [n for n, low, high in intervals if low < limit <= high]
+    line = f"paired speedups (median of {repeat} rounds, 95% interval): "
+    if slower:
+        line += f"slower than {limit:.2f}x: {', '.join(slower)}; "
+    else:
+        line += f"none is slower than {limit:.2f}x; "
+    if undecided:
+        line += f"interval reaching below {limit:.2f}x: {', '.join(undecided)}"
+    else:
+        line += f"every interval is at or above {limit:.2f}x"
+    return line
