@@ -117,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-bound", action="store_true", help="do not count the cut's bound")
     options = parser.parse_args(argv)
+    if options.repeat < 1:
+        parser.error(f"--repeat must be at least 1 (got {options.repeat})")
 
     import soacc
     from soacc.tools.examples import load_examples, mismatch

@@ -162,11 +162,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", default="cuda", choices=["cuda", "numpy"])
     parser.add_argument("--small", action="store_true", help="each program's SMALL_SIZE")
-    parser.add_argument("--repeat", type=int, default=3, help="timed rounds (the best time is shown)")
+    parser.add_argument("--repeat", type=int, default=3, help="timed rounds (the best time is shown; 0: counts only)")
     parser.add_argument("--no-examples", action="store_true", help="only benchmarks/memory/")
     parser.add_argument("--no-fusion", action="store_true", help="soacc-pipeline{fusion=false} in every configuration")
     parser.add_argument("names", nargs="*", help="only these programs")
     options = parser.parse_args(argv)
+    if options.repeat < 0:
+        parser.error(f"--repeat must be 0 (counts only) or more (got {options.repeat})")
 
     programs = load_examples(PROGRAMS) + ([] if options.no_examples else load_examples(EXAMPLES))
     if options.names:
@@ -207,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                 scope_reductions[config].append((baseline.scope_peak - m.scope_peak) / baseline.scope_peak)
             scope = "" if m.scope_peak is None else str(m.scope_peak)
             kernels = "-" if m.kernel_seconds is None else f"{m.kernel_seconds * 1e3:.2f}"
+            seconds = f"{m.seconds * 1e3:.2f}" if m.samples else "-"
             paired = m.paired(baseline) if baseline is not None and config != "off" else None
             versus = "" if paired is None else f"{paired[0]:.2f}x [{paired[1]:.2f}, {paired[2]:.2f}]"
             if paired is not None and config == "on":
@@ -216,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{program.name:18} {size:>6} {config:6} {m.peak:>11} {peak_cut:>7} "
                 f"{scope:>12} {scope_cut:>7} {m.allocations:>6} "
-                f"{m.copies:>6} {m.allocated:>12} {m.seconds * 1e3:>9.2f} {versus:>21} {kernels:>10}  {m.check}",
+                f"{m.copies:>6} {m.allocated:>12} {seconds:>9} {versus:>21} {kernels:>10}  {m.check}",
                 flush=True,
             )
     print()

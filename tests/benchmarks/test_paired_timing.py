@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -62,9 +63,7 @@ def test_the_verdict_separates_slower_undecided_and_not_slower(benchmark):
 
 
 def test_memory_benchmark_pairs_each_configuration_with_off():
-    spec = importlib.util.spec_from_file_location("memory_benchmark", ROOT / "benchmarks" / "memory.py")
-    memory = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(memory)
+    memory = load("memory.py")
 
     def measurement(samples):
         return memory.Measurement(0, 0, 0, 0, samples, None, None, "ok")
@@ -74,3 +73,22 @@ def test_memory_benchmark_pairs_each_configuration_with_off():
     assert off.seconds == 2.0
     assert on.paired(off) == (2.0, 2.0, 2.0)
     assert measurement([]).paired(off) is None
+
+
+def load(script: str):
+    spec = importlib.util.spec_from_file_location(f"bench_{script[:-3]}", ROOT / "benchmarks" / script)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # (dataclasses look their module up)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("script, repeat, message", [
+    ("device_syncs.py", "0", "--repeat must be at least 1"),
+    ("memory.py", "-1", "--repeat must be 0 (counts only) or more"),
+])
+def test_the_benchmarks_refuse_a_bad_number_of_rounds(script, repeat, message, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        load(script).main(["--backend", "numpy", "--small", "--repeat", repeat])
+    assert stopped.value.code == 2
+    assert message in capsys.readouterr().err
