@@ -294,6 +294,8 @@ class Reuse:
     def run(self) -> None:
         if self.loops:
             for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
+                self.carry_in_destination(loop)
+            for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
                 self.reuse_carried(loop)
             for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
                 self.reuse_carried_block(loop)
@@ -461,6 +463,142 @@ class Reuse:
             self.copies_removed += 1
         return True
 
+    def carry_in_destination(self, loop: scf.ForOp) -> None:
+        """A loop whose result is copied whole into part of a larger array iterates in
+        that part (the study's L2, which it left disabled): the loop starts from a copy
+        of its initial array made there, each iteration writes its array in place, and
+        the copy after the loop goes. One copy moves before the loop, the block the
+        body made every iteration goes, and so does the result's own block.
+
+        The destination's block must be one this body allocates; when it is allocated
+        after the loop it moves above it (its size must be computable there, and it
+        must be at most twice the body's block, whose double buffer it replaces, so
+        that the peak does not rise); nothing between the loop and the copy
+        may touch the destination's bytes; and the body must be able to iterate in
+        place: the carried array keeps its layout, and it is dead once the body first
+        writes the array it yields (or that statement reads it row by row first)."""
+        changed = True
+        while changed:
+            changed = False
+            for r in range(len(loop.iter_args)):
+                moved = self._into_destination(loop, r)
+                if moved is not None:
+                    loop = moved
+                    changed = True
+                    break
+
+    def _into_destination(self, loop: scf.ForOp, r: int) -> scf.ForOp | None:
+        body = loop.body.block
+        array = body.args[r + 1]
+        if not isinstance(array.type, MemRefType):
+            return None
+        yielded = list(body.last_op.operands)
+        view_op = yielded[r].owner
+        if not (isinstance(view_op, mem.ViewOp) and view_op.parent_block() is body):
+            return None
+        alloc = view_op.block.owner
+        if not (isinstance(alloc, mem.AllocOp) and alloc.parent_block() is body):
+            return None
+        positions = [k for k, v in enumerate(yielded) if v is alloc.block]
+        if len(positions) != 1 or yielded.count(yielded[r]) != 1:
+            return None
+        q = positions[0]
+        if loop.results[q].uses or len(list(loop.results[r].uses)) != 1:
+            return None
+        copy = next(iter(loop.results[r].uses)).operation
+        parent = loop.parent_block()
+        if not (isinstance(copy, mem.CopyOp) and copy.source is loop.results[r] and copy.parent_block() is parent):
+            return None
+        aliases = MemoryAliases(self.function)
+        symbolic = Symbolic(self.function)
+        symbolic.assume_facts_of(_fact_ops(body))
+        carried_ixfun = symbolic.index_function(array)
+        target = symbolic.index_function(copy.dest)
+        made = symbolic.index_function(yielded[r])
+        if carried_ixfun is None or target is None or made is None:
+            return None
+        destination = target.block.owner
+        if not (
+            isinstance(destination, mem.AllocOp)
+            and destination.parent_block() is parent
+            and destination.block.type == alloc.block.type  # (a copy to the host is a transfer)
+        ):
+            return None
+        if carried_ixfun.sizes != target.sizes or not _same_layout(carried_ixfun, made.rebased(carried_ixfun.block), symbolic):
+            return None
+        # moving the destination's block above the loop must not raise the peak: it
+        # replaces the body's double buffer, so it may be at most twice its size
+        moved = not dominates(destination.block, loop)
+        headroom = symbolic.canonical(symbolic.expr(alloc.bytes).scale(2) - symbolic.expr(destination.bytes))
+        if moved and not symbolic.nonnegative(headroom):
+            return None
+        before = Materialiser(loop)
+        if not before.possible(destination.bytes) or not all(
+            before.possible(v) for v in _view_chain_operands(copy.dest, destination.block)
+        ):
+            return None
+        # nothing between the loop and the copy touches the destination's bytes
+        position = {op: i for i, op in enumerate(parent.ops)}
+        for op in list(parent.ops)[position[loop] + 1 : position[copy]]:
+            for _, access in nested_accesses(op):
+                for view in access.touched:
+                    if destination.block in aliases.memories(view):
+                        seen = symbolic.index_function(view)
+                        if seen is None or not symbolic.disjoint(seen, target):
+                            return None
+        # the body iterates in place: the carried array is dead once the new block is
+        # first written, or that statement reads it row by row first
+        live = block_liveness(body, aliases)
+        if alloc.block not in live.first_use:
+            return None
+        first_write = live.first_use[alloc.block]
+        start = symbolic.index_function(loop.iter_args[r])
+        start_block = start.block if start is not None else None
+        reads = [i for i, op in enumerate(live.statements) if _reads_carried(op, array, None, aliases)]
+        last_read = max(reads, default=-1)
+        if any(k != r and _derived_from(v, array, aliases) for k, v in enumerate(yielded)):
+            return None
+        carried = body.args[q + 1] if q < len(loop.iter_args) and loop.iter_args[q].type == alloc.block.type else None
+        if carried is None or start_block is None or loop.iter_args[q] is not start_block:
+            return None
+        if last_read > first_write or (
+            last_read == first_write
+            and not map_exception(live.statements[first_write], start_block, alloc.block, aliases, symbolic, carried=carried)
+        ):
+            return None
+        # rewrite: the destination's block above the loop, the loop starting from a
+        # copy of its initial array in the destination, the body writing there
+        report = (_name(alloc.block), f"part of {_name(destination.block)} (the loop iterates in its destination)")
+        saved = self.sizes.expr(alloc.bytes)
+        if moved:
+            destination.operands = [before.value(destination.bytes)]
+            destination.detach()
+            parent.insert_op_before(destination, loop)
+        place = before.value(copy.dest)
+        parent.insert_op_before(mem.CopyOp(loop.iter_args[r], place), loop)
+        offset = len(loop.operands) - len(loop.iter_args)
+        operands = list(loop.operands)
+        operands[offset + r] = place
+        operands[offset + q] = destination.block
+        loop.operands = operands
+        result_name = loop.results[r].name_hint
+        view_op.results[0].replace_all_uses_with(place)
+        if result_name:
+            place.name_hint = result_name  # (it holds the loop's result)
+        erase(view_op)
+        alloc.block.replace_all_uses_with(destination.block)
+        erase(alloc)
+        loop = stop_carrying(loop, [r, q])
+        dest = copy.dest
+        erase(copy)
+        while not dest.uses and isinstance(dest.owner, mem.SliceOp | mem.TransposeOp):
+            source = dest.owner.operands[0]
+            erase(dest.owner)
+            dest = source
+        self.reused.append((*report, saved))
+        self.bytes_saved = self.bytes_saved + saved
+        return loop
+
     def reuse_carried_block(self, loop: scf.ForOp) -> None:
         """A body's array takes the block the loop carries once the carried array is
         dead (the study's reuse of consumed parameters, §5.5, for a loop's).
@@ -587,6 +725,19 @@ def _root_view(view: SSAValue) -> Operation | None:
     while isinstance(op, mem.SliceOp):
         op = op.source.owner
     return op if isinstance(op, Operation) else None
+
+
+def _view_chain_operands(view: SSAValue, block: SSAValue) -> list[SSAValue]:
+    """The operands, other than the views themselves, of the chain of views, slices and
+    transposes that makes `view` of `block`."""
+    operands: list[SSAValue] = []
+    while view is not block:
+        op = view.owner
+        if not isinstance(op, mem.ViewOp | mem.SliceOp | mem.TransposeOp):
+            return [view]  # (not a chain of views: cannot be moved)
+        operands += op.operands[1:]
+        view = op.operands[0]
+    return operands
 
 
 def _copies_whole(op: Operation, array: SSAValue, view_op: mem.ViewOp) -> bool:

@@ -86,3 +86,25 @@ def test_every_benchmark_port_on_the_gpu(example):
 def test_random_programs_on_the_gpu(batch):
     for seed in range(batch * 15, batch * 15 + 15):
         check(program(seed), [inputs(seed, n) for n in (1, 5, 300)], 1e-6, 0.0)
+
+
+LOOP_CASES = ("r_loop_carried_block", "r_loop_into_destination", "r_loop_in_place")
+"""memory-reuse.mlir's loops whose arrays move into another block: the carried block,
+the loop's destination, the carried block in place."""
+
+
+def lit_case(path: Path, function: str) -> str:
+    """The `// -----` chunk of a lit file that defines @function, the function renamed
+    @main."""
+    chunk = next(chunk for chunk in path.read_text().split("// -----") if f"func.func @{function}(" in chunk)
+    return chunk.replace(f"func.func @{function}(", "func.func @main(")
+
+
+@pytest.mark.parametrize("function", LOOP_CASES)
+def test_loops_whose_arrays_move_on_the_gpu(function):
+    source = lit_case(ROOT / "tests" / "filecheck" / "passes" / "memory-reuse.mlir", function)
+    rng = np.random.default_rng(0)
+    args = [[rng.integers(-50, 50, n).astype(np.int32)] for n in (0, 1, 7, 300)]
+    if function == "r_loop_carried_block":
+        args = [a + [np.int32(3)] for a in args]
+    check(source, args, 0.0, 0.0)

@@ -1493,3 +1493,103 @@ func.func @r_loop_carried_block_kept(%a0: tensor<?xi32>, %s0: i32) -> (tensor<?x
   %last = soac.index %a0[%c0] : tensor<?xi32>
   func.return %a1, %s1, %last : tensor<?xi32>, i32, i32
 }
+
+// -----
+
+// R-loop-into-destination (past the study: its L2, Fig 9.4 ixfun-merge-param, which it
+// left disabled): the loop's result is the second half of a concat. The loop starts
+// from a copy of a0 made in x's second half (x's block moves above the loop) and
+// iterates there in place (the map reads b0[i] before writing b1[i]); b1's block,
+// made every iteration, and the copy of a1 into x go. Two device blocks, a0's and x's.
+// CHECK-LABEL: func.func @r_loop_into_destination(
+// CHECK:         %x_mem = mem.alloc
+// CHECK:         %a1 = mem.slice %x[
+// CHECK-NEXT:    mem.copy %a0, %a1
+// CHECK-NEXT:    scf.for %i = %c0 to {{%[0-9]+}} step %c1 {
+// CHECK:           mem.map ins(%a1 : {{.*}}) outs(%a1 :
+// COUNT-LABEL: @r_loop_into_destination(
+// COUNT-NEXT: %a0_mem = mem.alloc
+// COUNT-NEXT: mem.copy %a0_host, %a0 :
+// COUNT-NEXT: %x_mem = mem.alloc
+// COUNT-NEXT: mem.copy %a0, %a1 :
+// COUNT-NEXT: mem.copy %a0, {{%[0-9]+}} :
+// COUNT-NEXT: %x_host_mem = mem.alloc
+// REPORT: memory-reuse: @r_loop_into_destination: 1 blocks reused (colouring), 4*dim(%a0_host, 0) bytes no longer allocated
+// REPORT-NEXT: memory-reuse: @r_loop_into_destination: %b1_mem reuses part of %x_mem (the loop iterates in its destination) (4*dim(%a0_host, 0) bytes)
+// NOLOOP-LABEL: func.func @r_loop_into_destination(
+// NOLOOP:         scf.for
+// NOLOOP:           %b1_mem = mem.alloc
+func.func @r_loop_into_destination(%a0: tensor<?xi32>) -> tensor<?xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  %n = soac.size %a0[0] : tensor<?xi32>
+  %a1 = scf.for %i = %c0 to %n step %c1 iter_args(%b0 = %a0) -> (tensor<?xi32>) {
+    %b1 = soac.map(%b0) : (tensor<?xi32>) -> tensor<?xi32> {
+    ^bb0(%x: i32):
+      %y = arith.addi %x, %one : i32
+      soac.yield %y : i32
+    }
+    scf.yield %b1 : tensor<?xi32>
+  }
+  %x = soac.concat %a0, %a1 : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
+  func.return %x : tensor<?xi32>
+}
+
+// -----
+
+// R-loop-into-destination-neg-late-read: the body reads b0 after it writes b1, so the
+// loop cannot iterate in place, in its destination or anywhere: it double-buffers and
+// its result is copied into x.
+// CHECK-LABEL: func.func @r_loop_into_destination_late_read(
+// CHECK:         scf.for
+// CHECK:           %b1_mem = mem.alloc
+// CHECK:         mem.copy %a1, {{%[0-9]+}}
+// REPORT: memory-reuse: @r_loop_into_destination_late_read: 0 blocks reused
+func.func @r_loop_into_destination_late_read(%a0: tensor<?xi32>) -> tensor<?xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  %n = soac.size %a0[0] : tensor<?xi32>
+  %a1 = scf.for %i = %c0 to %n step %c1 iter_args(%b0 = %a0) -> (tensor<?xi32>) {
+    %b1 = soac.map(%b0) : (tensor<?xi32>) -> tensor<?xi32> {
+    ^bb0(%x: i32):
+      %y = arith.addi %x, %one : i32
+      soac.yield %y : i32
+    }
+    %first = soac.index %b0[%c0] : tensor<?xi32>
+    %b2 = soac.update %b1[%c0] = %first : tensor<?xi32>, i32
+    scf.yield %b2 : tensor<?xi32>
+  }
+  %x = soac.concat %a0, %a1 : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
+  func.return %x : tensor<?xi32>
+}
+
+// -----
+
+// R-loop-into-destination-neg-too-large: x is three times a1. Moving x's block above
+// the loop would make it live through the loop at more than twice the body's block,
+// whose double buffer is all it would replace: the peak could rise, so the loop keeps
+// its own blocks and its result is copied.
+// CHECK-LABEL: func.func @r_loop_into_destination_too_large(
+// CHECK:         scf.for
+// CHECK:           %b1_mem = mem.alloc
+// CHECK:         %x_mem = mem.alloc
+// CHECK:         mem.copy %a1, {{%[0-9]+}}
+// REPORT: memory-reuse: @r_loop_into_destination_too_large: 0 blocks reused
+func.func @r_loop_into_destination_too_large(%a0: tensor<?xi32>) -> tensor<?xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  %n = soac.size %a0[0] : tensor<?xi32>
+  %a1 = scf.for %i = %c0 to %n step %c1 iter_args(%b0 = %a0) -> (tensor<?xi32>) {
+    %b1 = soac.map(%b0) : (tensor<?xi32>) -> tensor<?xi32> {
+    ^bb0(%x: i32):
+      %y = arith.addi %x, %one : i32
+      soac.yield %y : i32
+    }
+    scf.yield %b1 : tensor<?xi32>
+  }
+  %x = soac.concat %a0, %a1, %a0 : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
+  func.return %x : tensor<?xi32>
+}
