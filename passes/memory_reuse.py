@@ -537,7 +537,11 @@ class Reuse:
             before.possible(v) for v in _view_chain_operands(copy.dest, destination.block)
         ):
             return None
-        # nothing between the loop and the copy touches the destination's bytes
+        # the body does not touch the destination's block (where it is made before the
+        # loop, the body could read what the loop's array will overwrite), and nothing
+        # between the loop and the copy touches the destination's bytes
+        if destination.block in touched_memories(loop, aliases):
+            return None
         position = {op: i for i, op in enumerate(parent.ops)}
         for op in list(parent.ops)[position[loop] + 1 : position[copy]]:
             for _, access in nested_accesses(op):

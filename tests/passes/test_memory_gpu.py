@@ -88,9 +88,16 @@ def test_random_programs_on_the_gpu(batch):
         check(program(seed), [inputs(seed, n) for n in (1, 5, 300)], 1e-6, 0.0)
 
 
-LOOP_CASES = ("r_loop_carried_block", "r_loop_into_destination", "r_loop_in_place")
+LOOP_CASES = (
+    "r_loop_carried_block",
+    "r_loop_into_destination",
+    "r_loop_into_row",
+    "r_loop_into_destination_read_in_body",
+    "r_loop_in_place",
+)
 """memory-reuse.mlir's loops whose arrays move into another block: the carried block,
-the loop's destination, the carried block in place."""
+the loop's destination (a concat's part, a row; not a row the body reads), the carried
+block in place."""
 
 
 def lit_case(path: Path, function: str) -> str:
@@ -107,4 +114,6 @@ def test_loops_whose_arrays_move_on_the_gpu(function):
     args = [[rng.integers(-50, 50, n).astype(np.int32)] for n in (0, 1, 7, 300)]
     if function == "r_loop_carried_block":
         args = [a + [np.int32(3)] for a in args]
+    elif function in ("r_loop_into_row", "r_loop_into_destination_read_in_body"):
+        args = [a + [3] for a in args]  # (rows of m)
     check(source, args, 0.0, 0.0)

@@ -1593,3 +1593,69 @@ func.func @r_loop_into_destination_too_large(%a0: tensor<?xi32>) -> tensor<?xi32
   %x = soac.concat %a0, %a1, %a0 : (tensor<?xi32>, tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
   func.return %x : tensor<?xi32>
 }
+
+// -----
+
+// R-loop-into-destination-neg-read-in-body: the body reads m[1][0], the row the loop's
+// result is copied into, so the loop may not iterate in that row (it would read its own
+// array; a regression test: the wrong result was [15, 16, 17, 18] for row 1). It
+// iterates in a0's block instead, which it consumes.
+// CHECK-LABEL: func.func @r_loop_into_destination_read_in_body(
+// CHECK:         scf.for
+// CHECK:         mem.copy %a0, {{%[0-9]+}}
+// REPORT: memory-reuse: @r_loop_into_destination_read_in_body: 1 blocks reused
+// REPORT-NEXT: memory-reuse: @r_loop_into_destination_read_in_body: %b1_mem reuses %a0_mem (the loop's carried block) (4*dim(%a0_host, 0) bytes)
+func.func @r_loop_into_destination_read_in_body(%a0: tensor<?xi32>, %k: index) -> tensor<?x?xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  %z = arith.constant 0 : i32
+  %n = soac.size %a0[0] : tensor<?xi32>
+  %zr = soac.replicate %n, %z : i32 -> tensor<?xi32>
+  %m = soac.replicate %k, %zr : tensor<?xi32> -> tensor<?x?xi32>
+  %a1 = scf.for %i = %c0 to %n step %c1 iter_args(%b0 = %a0) -> (tensor<?xi32>) {
+    %old = soac.index %m[%c1, %c0] : tensor<?x?xi32>
+    %b1 = soac.map(%b0) : (tensor<?xi32>) -> tensor<?xi32> {
+    ^bb0(%x: i32):
+      %y = arith.addi %x, %one : i32
+      %y1 = arith.addi %y, %old : i32
+      soac.yield %y1 : i32
+    }
+    scf.yield %b1 : tensor<?xi32>
+  }
+  %m2 = soac.update %m[%c1] = %a1 : tensor<?x?xi32>, tensor<?xi32>
+  func.return %m2 : tensor<?x?xi32>
+}
+
+// -----
+
+// R-loop-into-row: the loop's result is written as a row of m, which is made before
+// the loop: the loop starts from a copy of a0 in m[1] and iterates there (m does not
+// move); the body reads nothing of m.
+// CHECK-LABEL: func.func @r_loop_into_row(
+// CHECK:         %m_mem = mem.alloc
+// CHECK:         %a1 = mem.slice %m[%c1]
+// CHECK-NEXT:    mem.copy %a0, %a1
+// CHECK-NEXT:    scf.for
+// CHECK:           mem.map ins(%a1 : {{.*}}) outs(%a1 :
+// REPORT: memory-reuse: @r_loop_into_row: 1 blocks reused
+// REPORT-NEXT: memory-reuse: @r_loop_into_row: %b1_mem reuses part of %m_mem (the loop iterates in its destination) (4*dim(%a0_host, 0) bytes)
+func.func @r_loop_into_row(%a0: tensor<?xi32>, %k: index) -> tensor<?x?xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i32
+  %z = arith.constant 0 : i32
+  %n = soac.size %a0[0] : tensor<?xi32>
+  %zr = soac.replicate %n, %z : i32 -> tensor<?xi32>
+  %m = soac.replicate %k, %zr : tensor<?xi32> -> tensor<?x?xi32>
+  %a1 = scf.for %i = %c0 to %n step %c1 iter_args(%b0 = %a0) -> (tensor<?xi32>) {
+    %b1 = soac.map(%b0) : (tensor<?xi32>) -> tensor<?xi32> {
+    ^bb0(%x: i32):
+      %y = arith.addi %x, %one : i32
+      soac.yield %y : i32
+    }
+    scf.yield %b1 : tensor<?xi32>
+  }
+  %m2 = soac.update %m[%c1] = %a1 : tensor<?x?xi32>, tensor<?xi32>
+  func.return %m2 : tensor<?x?xi32>
+}
