@@ -30,8 +30,10 @@ memory); each class becomes one allocation, and every array of the class lives i
   writes) and the loop consumes the block it starts from. The copy an in-place update
   of a carried array needs in every iteration is then removed, or, when the loop may not
   overwrite the array it starts from, made once before the loop. The array is then the
-  same view in every iteration, and the loop stops carrying it. `loops=false` turns
-  this off.
+  same view in every iteration, and the loop stops carrying it. Past the study's L2,
+  a loop whose result is copied whole into part of a larger array starts from a copy
+  in that part and iterates there in place (`carry_in_destination`). `loops=false`
+  turns these off.
 
 `strategy=linear-scan` is the study's algorithm: in order of creation, each block takes
 the first earlier class it fits (first fit). It is not optimal (the study's §9.2), and
