@@ -39,7 +39,7 @@ import numpy as np
 from soacc.passes.soacc_pipeline import SoaccPipelinePass
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # a sibling module, however this script is loaded
-from paired_timing import SLOWDOWN_LIMIT, Timing, median_interval, paired_speedups, slowdown_verdict  # noqa: E402
+from paired_timing import SLOWDOWN_LIMIT, paired_summary, slowdown_verdict  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent
 PROGRAMS = ROOT / "device_syncs"
@@ -76,7 +76,7 @@ def cut_bound(source: str, args) -> int:
     return count_executions(module, "main", args, points)
 
 
-def measure(programs, args, repeat: int) -> list[tuple[object, dict, Timing, float | None]]:
+def measure(programs, args, repeat: int) -> list[tuple[object, dict, list[float], float | None]]:
     """For each program: the result and statistics of one run, the median time of
     `repeat` runs after a warm-up, and (on the GPU) the device time of all its kernels
     in one more run. The programs' timed runs alternate, so that drift in the
@@ -103,7 +103,7 @@ def measure(programs, args, repeat: int) -> list[tuple[object, dict, Timing, flo
             program.main(*args)
             program.profiling = False
             kernels = sum((program.statistics.kernel_time_s or {}).values())
-        measured.append((result, stats, Timing(samples), kernels))
+        measured.append((result, stats, samples, kernels))
     return measured
 
 
@@ -169,12 +169,12 @@ def main(argv: list[str] | None = None) -> int:
         bound = "-" if options.no_bound else str(cut_bound(p.program_path.read_text(), args))
         if bound != "-" and int(bound) != s_on["sync_reads"]:
             problems.append(f"{s_on['sync_reads']} reads, not the bound {bound}")
-        speedup = t_off.median / t_on.median
+        time_off, time_on = statistics.median(t_off), statistics.median(t_on)
+        speedup = time_off / time_on
         speedups.append((speedup, p.name))
-        rounds = paired_speedups(t_off, t_on)
-        low, high = median_interval(rounds)
+        median, low, high = paired_summary(t_off, t_on)
         intervals.append((p.name, low, high))
-        paired = f"{statistics.median(rounds):.2f}x [{low:.2f}, {high:.2f}]"
+        paired = f"{median:.2f}x [{low:.2f}, {high:.2f}]"
 
         def pair(key):
             a, b = s_off[key], s_on[key]
@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
         h2d = f"{s_off['copies']['host->device']['count']}>{s_on['copies']['host->device']['count']}"
         print(
             f"{p.name:16} {size:>9}  {pair('sync_reads'):>13} {bound:>6}  {pair('scalar_writes'):>7}  {h2d:>9}  "
-            f"{pair('kernel_launches'):>11}  {t_off.median * 1e3:>8.2f}ms {t_on.median * 1e3:>8.2f}ms {speedup:>7.2f}x "
+            f"{pair('kernel_launches'):>11}  {time_off * 1e3:>8.2f}ms {time_on * 1e3:>8.2f}ms {speedup:>7.2f}x "
             f"{paired:>22}  {kernel_times:>17}  {'; '.join(problems) or 'ok'}"
         )
     if speedups:

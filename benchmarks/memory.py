@@ -38,7 +38,6 @@ stdout; the exit status is 1 when a result disagrees with its reference.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from dataclasses import dataclass
@@ -53,7 +52,7 @@ from soacc.runtime.reference import ReferenceExecutor
 from soacc.tools.examples import Example, as_tuple, load_examples, mismatch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # a sibling module, however this script is loaded
-from paired_timing import SLOWDOWN_LIMIT, median_interval, slowdown_verdict  # noqa: E402
+from paired_timing import SLOWDOWN_LIMIT, paired_summary, slowdown_verdict  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = ROOT / "benchmarks" / "memory"
@@ -93,10 +92,7 @@ class Measurement:
     def paired(self, baseline: Measurement) -> tuple[float, float, float] | None:
         """The median of the rounds' baseline/this time ratios and its 95% interval
         (above 1: this configuration is faster)."""
-        rounds = [a / b for a, b in zip(baseline.samples, self.samples)]
-        if not rounds:
-            return None
-        return (statistics.median(rounds), *median_interval(rounds))
+        return paired_summary(baseline.samples, self.samples)
 
 
 def measure(example: Example, pipelines: dict[str, str], backend: str, size: int, repeat: int) -> dict[str, Measurement | SoaccError]:

@@ -30,32 +30,37 @@ def median_interval(samples: list[float], confidence: float = 0.95) -> tuple[flo
     return ordered[k - 1], ordered[n - k]
 
 
-class Timing:
-    """The timed runs of one program beside another's, round by round."""
-
-    def __init__(self, samples: list[float]):
-        self.samples = samples
-
-    @property
-    def median(self) -> float:
-        return statistics.median(self.samples)
-
-
-def paired_speedups(off: Timing, on: Timing) -> list[float]:
+def paired_speedups(off: list[float], on: list[float]) -> list[float]:
     """off / on in each round: the two ran back to back, so what slows the machine
     for a while (another process, clocks) slows both and cancels."""
-    return [a / b for a, b in zip(off.samples, on.samples)]
+    return [a / b for a, b in zip(off, on)]
+
+
+def paired_summary(off: list[float], on: list[float]) -> tuple[float, float, float] | None:
+    """The median of the rounds' off/on ratios and its 95% interval (None without a
+    round)."""
+    rounds = paired_speedups(off, on)
+    if not rounds:
+        return None
+    return (statistics.median(rounds), *median_interval(rounds))
 
 
 SLOWDOWN_LIMIT = 0.98  # the issue's "no program slower by more than 2%"
+
+
+def classify(intervals: list[tuple[str, float, float]], limit: float) -> tuple[list[str], list[str]]:
+    """The programs whose whole interval is below `limit` (shown slower), and those
+    whose interval reaches below it (undecided); the rest are shown not slower."""
+    slower = [n for n, _, high in intervals if high < limit]
+    undecided = [n for n, low, high in intervals if low < limit <= high]
+    return slower, undecided
 
 
 def slowdown_verdict(intervals: list[tuple[str, float, float]], limit: float, repeat: int) -> str:
     """Which programs the paired intervals show slower than `limit` (the whole interval
     below it), which they show not to be (the whole interval at or above it), and
     which they leave undecided."""
-    slower = [n for n, _, high in intervals if high < limit]
-    undecided = [n for n, low, high in intervals if low < limit <= high]
+    slower, undecided = classify(intervals, limit)
     line = f"paired speedups (median of {repeat} rounds, 95% interval): "
     if slower:
         line += f"slower than {limit:.2f}x: {', '.join(slower)}; "

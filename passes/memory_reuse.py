@@ -52,6 +52,7 @@ from a best-fit colouring and stops after 3 000 search steps with the best found
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -68,7 +69,7 @@ from soacc.dialects import mem
 from soacc.passes.analysis.interference import Interference, map_exception
 from soacc.passes.analysis.memory_access import nested_accesses
 from soacc.passes.analysis.memory_aliases import MemoryAliases, lambda_row_sources
-from soacc.passes.analysis.memory_liveness import block_liveness, touched_memories, written_memories
+from soacc.passes.analysis.memory_liveness import BlockLiveness, block_liveness, touched_memories, written_memories
 from soacc.passes.analysis.symbolic import IndexFunction, Poly, Symbolic
 from soacc.passes.memory_motion import Materialiser, dominates, erase, sink_allocation, stop_carrying
 from soacc.runtime.dtypes import numpy_dtype
@@ -434,22 +435,17 @@ class Reuse:
         if identity is not None:
             later = [i for i in range(first + 1, live.results) if alloc.block in written_memories(live.statements[i], aliases)]
             first_write = min(later, default=live.results)
-        reads = [
-            i
-            for i, op in enumerate(live.statements)
-            if op is not identity and _reads_carried(op, array, start if consumed else None, aliases)
-        ]
-        last_read = max(reads, default=-1)
-        yielded = list(body.last_op.operands)
-        if any(k != r and _derived_from(v, array, aliases) for k, v in enumerate(yielded)):
-            return False  # the carried array is yielded elsewhere: it outlives the body
-        if last_read > first_write or (
-            last_read == first_write
-            and not (
-                consumed
-                and carried is not None
-                and map_exception(live.statements[first_write], start, alloc.block, aliases, symbolic, carried=carried)
-            )
+        if not _dead_once_written(
+            live,
+            body,
+            r,
+            first_write,
+            lambda op: consumed
+            and carried is not None
+            and map_exception(op, start, alloc.block, aliases, symbolic, carried=carried),
+            aliases,
+            start=start if consumed else None,
+            skip=identity,
         ):
             return False
         if not consumed:
@@ -557,19 +553,17 @@ class Reuse:
         live = block_liveness(body, aliases)
         if alloc.block not in live.first_use:
             return None
-        first_write = live.first_use[alloc.block]
         start = symbolic.index_function(loop.iter_args[r])
-        start_block = start.block if start is not None else None
-        reads = [i for i, op in enumerate(live.statements) if _reads_carried(op, array, None, aliases)]
-        last_read = max(reads, default=-1)
-        if any(k != r and _derived_from(v, array, aliases) for k, v in enumerate(yielded)):
+        if start is None or loop.iter_args[q] is not start.block:
             return None
-        carried = body.args[q + 1] if q < len(loop.iter_args) and loop.iter_args[q].type == alloc.block.type else None
-        if carried is None or start_block is None or loop.iter_args[q] is not start_block:
-            return None
-        if last_read > first_write or (
-            last_read == first_write
-            and not map_exception(live.statements[first_write], start_block, alloc.block, aliases, symbolic, carried=carried)
+        carried = body.args[q + 1]
+        if not _dead_once_written(
+            live,
+            body,
+            r,
+            live.first_use[alloc.block],
+            lambda op: map_exception(op, start.block, alloc.block, aliases, symbolic, carried=carried),
+            aliases,
         ):
             return None
         # rewrite: the destination's block above the loop, the loop starting from a
@@ -731,6 +725,32 @@ def _root_view(view: SSAValue) -> Operation | None:
     while isinstance(op, mem.SliceOp):
         op = op.source.owner
     return op if isinstance(op, Operation) else None
+
+
+def _dead_once_written(
+    live: BlockLiveness,
+    body: Block,
+    r: int,
+    first_write: int,
+    exception: Callable[[Operation], bool],
+    aliases: MemoryAliases,
+    *,
+    start: SSAValue | None = None,
+    skip: Operation | None = None,
+) -> bool:
+    """A loop body may write the array it yields at position r where it reads the
+    carried one: nothing reads the carried array (or, through `start`, the block the
+    loop starts from; `skip` aside) after statement `first_write`, which first writes
+    the new array, and at it only where `exception` allows (the kernel data-race
+    rule); nor does the body yield the carried array elsewhere, where it would outlive
+    the iteration."""
+    array = body.args[r + 1]
+    yielded = list(body.last_op.operands)
+    if any(k != r and _derived_from(v, array, aliases) for k, v in enumerate(yielded)):
+        return False
+    reads = [i for i, op in enumerate(live.statements) if op is not skip and _reads_carried(op, array, start, aliases)]
+    last_read = max(reads, default=-1)
+    return last_read < first_write or (last_read == first_write and exception(live.statements[first_write]))
 
 
 def _view_chain_operands(view: SSAValue, block: SSAValue) -> list[SSAValue]:
