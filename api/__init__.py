@@ -6,7 +6,7 @@
 """
 
 from soacc.runtime.errors import ArgumentError, ExecutionError, ProgramError, SoaccError
-from soacc.runtime.program import Program, available_backends, compile
+from soacc.program import Program, available_backends, compile
 
 __all__ = [
     "ArgumentError",

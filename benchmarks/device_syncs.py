@@ -36,7 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
-from soacc.passes.soacc_pipeline import SoaccPipelinePass
+from soacc.pipeline import SoaccPipelinePass
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # a sibling module, however this script is loaded
 from paired_timing import SLOWDOWN_LIMIT, paired_summary, slowdown_verdict  # noqa: E402
@@ -64,7 +64,7 @@ def cut_bound(source: str, args) -> int:
     from soacc.passes.analysis.migration_table import analyse_module
     from soacc.passes.reduce_device_syncs import rotate_host_loops
     from soacc.runtime.execution_counts import count_executions
-    from soacc.runtime.program import apply_pipeline, parse_program
+    from soacc.program import apply_pipeline, parse_program
 
     module = parse_program(source)
     stages = SoaccPipelinePass().stages().split(",")

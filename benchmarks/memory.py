@@ -46,7 +46,7 @@ from pathlib import Path
 import numpy as np
 
 import soacc
-from soacc.passes.soacc_pipeline import SoaccPipelinePass
+from soacc.pipeline import SoaccPipelinePass
 from soacc.runtime.errors import SoaccError
 from soacc.runtime.reference import ReferenceExecutor
 from soacc.tools.examples import Example, as_tuple, load_examples, mismatch
@@ -134,13 +134,13 @@ def measure(example: Example, pipelines: dict[str, str], backend: str, size: int
     for config, program in programs.items():
         m = measured[config]
         if backend == "cuda":
-            from soacc.runtime.cuda_backend import CudaExecutor
+            from soacc.backends import cuda_executor
 
             program.profiling = True
             program.main(*args)
             program.profiling = False
             m.kernel_seconds = sum((program.statistics.kernel_time_s or {}).values())
-            scoped = CudaExecutor(program.module, free_at_last_use=False)
+            scoped = cuda_executor(program.module, free_at_last_use=False)
         else:
             scoped = ReferenceExecutor(program.module, free_at_last_use=False)
         scoped.call("main", program.entry("main").check_arguments(args))

@@ -31,6 +31,7 @@ from xdsl.dialects.builtin import (
     I1,
     I64,
     DenseArrayBase,
+    FunctionType,
     IndexType,
     IntAttr,
     IntegerAttr,
@@ -89,6 +90,7 @@ from xdsl.traits import (
     RecursiveMemoryEffect,
 )
 from xdsl.pattern_rewriter import RewritePattern
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.utils.exceptions import VerifyException
 
 from soacc.dialects.soac import (
@@ -103,6 +105,18 @@ from soacc.dialects.soac import (
     operator_arity,
     types_compatible,
 )
+
+ENTRY_SIGNATURE = "soacc.entry_signature"
+"""The attribute convert-soac-to-mem sets on each entry point: its level-1 signature (a
+FunctionType of tensors and scalars), by which executors take and return NumPy values."""
+
+
+def entry_signature(function: Operation) -> FunctionType | None:
+    """The level-1 signature of a level-2 or level-3 entry point (None at level 1, or
+    when the attribute is not a function type)."""
+    signature = function.attributes.get(ENTRY_SIGNATURE)
+    return signature if isinstance(signature, FunctionType) else None
+
 
 # --------------------------------------------------------------------------------------
 # Spaces and blocks
@@ -377,15 +391,14 @@ class ViewOp(IRDLOperation):
     def static_extent(self) -> tuple[int, int, int, int] | None:
         """(first byte, end byte, element count, block bytes) of a row-major view with
         a static shape, a constant offset, of a block of constant size; else None."""
-        from soacc.dialects.soac import constant_int
-        from soacc.runtime.dtypes import numpy_dtype
+        from soacc.dialects.dtypes import numpy_dtype
 
         t = self.result.type
         if self.strides or not isinstance(t, MemRefType) or DYNAMIC_INDEX in t.get_shape():
             return None
-        offset = constant_int(self.byte_offset)
+        offset = const_evaluate_operand(self.byte_offset)
         alloc = self.block.owner
-        block_bytes = constant_int(alloc.bytes) if isinstance(alloc, AllocOp) else None
+        block_bytes = const_evaluate_operand(alloc.bytes) if isinstance(alloc, AllocOp) else None
         if offset is None or block_bytes is None:
             return None
         count = 1
@@ -447,11 +460,10 @@ class SliceOp(SlicedSyntax, IRDLOperation):
     def statically_in_bounds(self) -> bool:
         """Whether the run-time bounds checks of every entry surely pass: constant
         entries within the source's static sizes (the runtime's View.slice checks)."""
-        from soacc.dialects.soac import constant_int
 
         shape = self.source.type.get_shape() if isinstance(self.source.type, MemRefType) else ()
         for dim, (kind, operands) in enumerate(SliceSpec.entries(self.kinds.get_values(), self.spec)):
-            values = [constant_int(v) for v in operands]
+            values = [const_evaluate_operand(v) for v in operands]
             if dim >= len(shape) or shape[dim] == DYNAMIC_INDEX or None in values:
                 return False
             size = shape[dim]
@@ -509,7 +521,7 @@ class TransposeOp(PermutedSyntax, IRDLOperation):
 class SizeOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        from soacc.passes.mem_canonicalization import SizeOfView
+        from soacc.dialects.mem_canonicalization import SizeOfView
 
         return (SizeOfView(),)
 

@@ -116,16 +116,6 @@ def array_of(t: Attribute, outer: int = DYNAMIC_INDEX) -> TensorType:
     return TensorType(t, (outer,))
 
 
-def constant_int(value: SSAValue) -> int | None:
-    """The integer an `arith.constant` gives, or None when `value` is not one."""
-    from xdsl.dialects import arith
-
-    op = value.owner
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-        return op.value.value.data
-    return None
-
-
 def dims_compatible(a: int, b: int) -> bool:
     return a == DYNAMIC_INDEX or b == DYNAMIC_INDEX or a == b
 
@@ -1907,3 +1897,13 @@ SOAC = Dialect(
     ],
     [],
 )
+
+
+def index_of_row_zero(op: Operation) -> SSAValue | None:
+    """The array that `op` reads row 0 of (`soac.index %a[%c0]` with a constant 0), or
+    None: how a one-row array's value is read back."""
+    from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
+
+    if isinstance(op, IndexOp) and len(op.indices) == 1 and const_evaluate_operand(op.indices[0]) == 0:
+        return op.array
+    return None

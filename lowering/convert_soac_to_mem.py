@@ -48,11 +48,9 @@ from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import mem, soac
-from soacc.passes.memory_motion import stop_carrying
-from soacc.runtime.dtypes import numpy_dtype
+from soacc.passes.utils.memory_motion import stop_carrying
+from soacc.dialects.dtypes import numpy_dtype
 
-ENTRY_SIGNATURE = "soacc.entry_signature"
-"""The level-1 signature of an entry point, kept so callers can check their arguments."""
 
 
 @dataclass(frozen=True)
@@ -779,7 +777,7 @@ class FunctionConverter:
         self.convert_ops(old_block)
         new = func.FuncOp(name, FunctionType.from_lists(inputs, outputs), Region(body))
         if self.convention == ENTRY:
-            new.attributes[ENTRY_SIGNATURE] = old_type
+            new.attributes[mem.ENTRY_SIGNATURE] = old_type
         if self.convention != ENTRY:
             new.sym_visibility = StringAttr("private")
         return new

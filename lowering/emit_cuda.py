@@ -38,8 +38,10 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.utils.target import Target
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
 from soacc.dialects import soacc_gpu
+from soacc.dialects.kernel_abi import view_parameter_suffixes
 
 
 class EmissionError(DiagnosticException):
@@ -199,14 +201,12 @@ class CudaPrinter:
             if isinstance(arg.type, MemRefType):
                 # its offset, sizes and strides are parameters too: no local may take their names
                 rank = arg.type.get_num_dims()
-                for derived in [f"{name}_offset", *[f"{name}_{k}{d}" for k in ("size", "stride") for d in range(rank)]]:
+                for derived in [name + suffix for suffix in view_parameter_suffixes(rank)]:
                     if derived in self.used:
                         raise self.error(f, f"has a value named {derived}, which the parameters of %{arg.name_hint} need")
                     self.reserve(derived)
                 params.append(f"{c_type(arg.type.element_type)}* __restrict__ {name}")
-                params.append(f"long long {name}_offset")
-                params += [f"long long {name}_size{d}" for d in range(arg.type.get_num_dims())]
-                params += [f"long long {name}_stride{d}" for d in range(arg.type.get_num_dims())]
+                params += [f"long long {name}{suffix}" for suffix in view_parameter_suffixes(rank)]
             else:
                 params.append(f"{c_type(arg.type)} {name}")
         self.line(f'extern "C" __global__ void {f.sym_name.data}({", ".join(params)}) {{')
@@ -543,9 +543,8 @@ def _store(p: CudaPrinter, op: memref.StoreOp) -> None:
 
 
 def _dim(p: CudaPrinter, op: memref.DimOp) -> None:
-    from soacc.dialects.soac import constant_int
 
-    axis = constant_int(op.index)
+    axis = const_evaluate_operand(op.index)
     if axis is None:
         raise p.error(op, "with a dimension that is not a constant has no CUDA C rule")
     p.define(op.result, f"{p.name(op.source)}_size{axis}")

@@ -38,10 +38,9 @@ from soacc.dialects import mem
 from soacc.dialects.soac import SliceSpec
 from soacc.lowering.emit_cuda import EmissionError
 from soacc.passes.analysis.liveness import LastUses, last_uses, scope_end_uses
-from soacc.runtime import host_scalars
-from soacc.runtime.dtypes import numpy_dtype
-from soacc.runtime.interp.arith import constant_value
-from soacc.runtime.reference import ENTRY_SIGNATURE
+from soacc.dialects.host_abi import is_cast, scalar_function
+from soacc.dialects.dtypes import constant_value, numpy_dtype
+from soacc.dialects.kernel_abi import argument_format
 
 _KERNEL_OPS = (
     mem.MapOp, mem.ReduceOp, mem.ScanOp, mem.ScatterOp, mem.HistOp,
@@ -52,10 +51,6 @@ _GLOBALS = {"rt", "np", "arith", "math", "KERNELS"}
 """Names the emitted module itself uses."""
 
 _RESERVED = set(keyword.kwlist) | set(keyword.softkwlist) | set(dir(builtins)) | _GLOBALS
-
-_SCALAR_FORMATS = {"bool": "?", "int8": "b", "int16": "h", "int32": "i", "int64": "q", "float32": "f", "float64": "d"}
-"""struct formats of kernel scalar parameters (index is int64)."""
-
 
 @dataclass
 class HostModule:
@@ -68,6 +63,9 @@ class HostModule:
     """Source line (from 1) -> the op it runs, to name the op when a line fails."""
     kernel_formats: dict[str, str]
     """Kernel name -> its arguments' struct format (as KERNELS in the source)."""
+    scalar_functions: dict[str, Operation] = field(default_factory=dict)
+    """The runtime's scalar functions the code calls (`arith.addi`; dialects/host_abi.py),
+    each with the first op that needs it, for the runtime to check it has them all."""
 
 
 def emit_host(module: ModuleOp, free_at_last_use: bool = True) -> HostModule:
@@ -88,16 +86,10 @@ class PythonTarget(Target):
 def kernel_argument_format(types: Sequence[Attribute]) -> str:
     """The struct format of a kernel's arguments: a view of rank r is a pointer then
     1 + 2r 64-bit integers (offset, sizes, strides), as lowering/emit_cuda.py declares it."""
-    out = ""
-    for t in types:
-        if isinstance(t, MemRefType):
-            out += "P" + "q" * (1 + 2 * t.get_num_dims())
-            continue
-        try:
-            out += _SCALAR_FORMATS[numpy_dtype(t).name]
-        except (TypeError, KeyError):
-            raise EmissionError(f"python target: a kernel parameter of type {t} cannot be passed") from None
-    return out
+    try:
+        return argument_format(types)
+    except TypeError as error:
+        raise EmissionError(f"python target: {error}") from None
 
 
 def _numpy_type(dtype: np.dtype) -> str:
@@ -150,6 +142,7 @@ class _ModuleEmitter:
     functions: dict[str, str] = field(default_factory=dict)
     kernel_formats: dict[str, str] = field(default_factory=dict)
     kernel_params: dict[str, list[str]] = field(default_factory=dict)
+    scalar_functions: dict[str, Operation] = field(default_factory=dict)
     function_names: set[str] = field(default_factory=set)
     """Python names of every function: no local may take one."""
     uses: LastUses = field(default_factory=LastUses)
@@ -161,6 +154,17 @@ class _ModuleEmitter:
     anonymous: int = 0
 
     # --- output ----------------------------------------------------------------------------
+
+    def call_scalar_function(self, op: Operation) -> None:
+        """`result = arith.addi(a, b)`: the runtime's function for a scalar op."""
+        function = scalar_function(op)
+        if function is None:
+            raise _error(op, "has no host code rule")
+        self.scalar_functions.setdefault(function, op)
+        args = self.operands(op.operands)
+        if is_cast(op):
+            args.append(_numpy_type(numpy_dtype(op.results[0].type)))
+        self.assign(op.results[0], f"{function}({', '.join(args)})", op)
 
     def line(self, text: str, op: Operation | None = None) -> None:
         self.lines.append("    " * self.indent + text)
@@ -230,7 +234,7 @@ class _ModuleEmitter:
             self.line("")
             self.line("")
             self.emit_function(f)
-        return HostModule("\n".join(self.lines) + "\n", self.functions, self.op_at_line, self.kernel_formats)
+        return HostModule("\n".join(self.lines) + "\n", self.functions, self.op_at_line, self.kernel_formats, self.scalar_functions)
 
     def collect_kernels(self, module: gpu.ModuleOp) -> None:
         for op in module.body.block.ops:
@@ -271,7 +275,7 @@ class _ModuleEmitter:
         self.names, self.bound, self.anonymous = {}, set(), 0
         self.used = set(self.function_names)
         params = [self.define(a) for a in f.body.block.args]
-        signature = f.attributes.get(ENTRY_SIGNATURE, f.function_type)
+        signature = mem.entry_signature(f) or f.function_type
         self.line(f"def {self.functions[f.sym_name.data]}({', '.join(['rt', *params])}):", f)
         self.indent += 1
         self.line(f'"""@{f.sym_name.data}: {signature}"""')
@@ -358,20 +362,11 @@ def _arith(e: _ModuleEmitter, op: Operation) -> None:
         c, a, b = e.operands(op.operands)
         e.assign(op.result, f"{a} if {c} else {b}", op)
         return
-    name = host_scalars.arith_function_name(op)
-    if name is None:
-        raise _error(op, "has no host code rule")
-    args = e.operands(op.operands)
-    if host_scalars.is_cast(op):
-        args.append(_numpy_type(numpy_dtype(op.results[0].type)))
-    e.assign(op.results[0], f"arith.{name}({', '.join(args)})", op)
+    e.call_scalar_function(op)
 
 
 def _math(e: _ModuleEmitter, op: Operation) -> None:
-    name = host_scalars.math_function_name(op)
-    if name is None:
-        raise _error(op, "has no host code rule")
-    e.assign(op.results[0], f"math.{name}({', '.join(e.operands(op.operands))})", op)
+    e.call_scalar_function(op)
 
 
 def _call(e: _ModuleEmitter, op: func.CallOp) -> None:

@@ -33,7 +33,7 @@ from soacc.dialects import mem
 from soacc.lowering.kernel_body import captured_values
 from soacc.passes.analysis.memory_access import access_of
 from soacc.passes.analysis.memory_aliases import MemoryAliases
-from soacc.passes.memory_motion import is_pure
+from soacc.passes.utils.memory_motion import is_pure
 
 REDUCTIONS = (mem.ReduceOp, mem.RedomapOp)
 

@@ -56,7 +56,7 @@ from soacc.lowering.kernel_body import (
     index_constant,
     kernel_function,
 )
-from soacc.runtime.dtypes import numpy_dtype
+from soacc.dialects.dtypes import numpy_dtype
 
 SHARED_BUDGET = 32 * 1024
 """Bytes of static shared memory a sub-histogram may take (of the 48 KiB a block may

@@ -42,7 +42,7 @@ from soacc.lowering.kernel_body import (
     index_value,
     kernel_function,
 )
-from soacc.runtime.dtypes import numpy_dtype
+from soacc.dialects.dtypes import numpy_dtype
 
 REDUCE_BLOCKS = 1024
 """Blocks of pass 1: enough to fill an H100 (132 SMs x 8 blocks of 256 threads); more

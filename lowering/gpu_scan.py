@@ -86,7 +86,7 @@ from soacc.lowering.kernel_body import (
     index_constant,
     kernel_function,
 )
-from soacc.runtime.dtypes import numpy_dtype
+from soacc.dialects.dtypes import numpy_dtype
 
 BYTES_PER_THREAD = 64
 """Input bytes one thread scans per tile: a tile takes 16 KiB of shared memory whatever

@@ -54,7 +54,7 @@ from xdsl.rewriter import InsertPoint
 from soacc.dialects import mem, soacc_gpu
 from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
 from soacc.passes.analysis.symbolic import Symbolic
-from soacc.passes.memory_motion import dominates
+from soacc.passes.utils.memory_motion import dominates
 from soacc.lowering.gpu_cooperation import (
     WARP,
     WARPS,

@@ -13,10 +13,11 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, FunctionType, IndexType, Intege
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
 from soacc.dialects import mem
-from soacc.dialects.soac import SliceSpec, constant_int
-from soacc.runtime.dtypes import numpy_dtype
+from soacc.dialects.soac import SliceSpec
+from soacc.dialects.dtypes import numpy_dtype
 
 THREADS_PER_BLOCK = 256
 MAX_BLOCKS = 65536  # a grid-stride loop covers the rest
@@ -76,7 +77,7 @@ def is_first_row_of(value: SSAValue, view: SSAValue) -> bool:
         isinstance(row, mem.SliceOp)
         and row.source == view
         and list(row.kinds.get_values()) == [SliceSpec.FIXED]
-        and constant_int(row.spec[0]) == 0
+        and const_evaluate_operand(row.spec[0]) == 0
     )
 
 

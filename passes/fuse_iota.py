@@ -34,7 +34,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from soacc.dialects import mem
-from soacc.passes.hoist_allocations import stated_size
+from soacc.passes.analysis.stated_sizes import stated_size
 
 
 def outer_size(view: SSAValue) -> SSAValue | int | None:

@@ -71,8 +71,8 @@ from soacc.passes.analysis.memory_access import nested_accesses
 from soacc.passes.analysis.memory_aliases import MemoryAliases, lambda_row_sources
 from soacc.passes.analysis.memory_liveness import BlockLiveness, block_liveness, touched_memories, written_memories
 from soacc.passes.analysis.symbolic import IndexFunction, Poly, Symbolic
-from soacc.passes.memory_motion import Materialiser, dominates, erase, sink_allocation, stop_carrying
-from soacc.runtime.dtypes import numpy_dtype
+from soacc.passes.utils.memory_motion import Materialiser, dominates, erase, sink_allocation, stop_carrying
+from soacc.dialects.dtypes import numpy_dtype
 
 STRATEGIES = ("colouring", "linear-scan")
 UNKNOWN_SIZE = 1024

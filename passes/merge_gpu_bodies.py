@@ -35,7 +35,8 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from soacc.dialects import soac
 from soacc.passes.analysis.migration_table import runs_on_device
-from soacc.passes.reduce_device_syncs import index_of_row_zero, inside
+from soacc.dialects.soac import index_of_row_zero
+from soacc.dialects.utils import defined_inside
 
 _STRUCTURED = (scf.IfOp, scf.ForOp, scf.WhileOp)
 
@@ -51,7 +52,7 @@ def free_values(op: Operation) -> set[SSAValue]:
     used = set(op.operands)
     for region in op.regions:
         for inner in region.walk():
-            used.update(v for v in inner.operands if not inside(v, op))
+            used.update(v for v in inner.operands if not defined_inside(v, op))
     return used
 
 
@@ -84,7 +85,7 @@ def consumed_values(op: Operation) -> set[SSAValue]:
         if field_name is None:
             continue
         value = getattr(inner, field_name)
-        if inner is op or not inside(value, op):
+        if inner is op or not defined_inside(value, op):
             consumed |= root_aliases(value)
     return consumed
 
@@ -233,7 +234,7 @@ def drop_wasteful_copies(gpu: soac.GpuBodyOp) -> None:
         readers = [u.operation for u in result.uses]
         if not readers or not all(index_of_row_zero(r) is result for r in readers):
             continue
-        if not inside(value, gpu):
+        if not defined_inside(value, gpu):
             if all(runs_on_device(r) for r in readers):
                 for reader in readers:
                     reader.results[0].replace_all_uses_with(value)
@@ -243,15 +244,15 @@ def drop_wasteful_copies(gpu: soac.GpuBodyOp) -> None:
         if not (
             isinstance(element, soac.IndexOp)
             and element.parent is gpu.body.block
-            and not inside(element.array, gpu)
-            and all(not inside(i, gpu) or isinstance(i.owner, arith.ConstantOp) for i in element.indices)
+            and not defined_inside(element.array, gpu)
+            and all(not defined_inside(i, gpu) or isinstance(i.owner, arith.ConstantOp) for i in element.indices)
             and not is_consumed(element.array)
         ):
             continue
         for reader in readers:
             mapping: dict[SSAValue, SSAValue] = {}
             for i in element.indices:
-                if inside(i, gpu):
+                if defined_inside(i, gpu):
                     constant = i.owner.clone()
                     reader.parent_block().insert_op_before(constant, reader)
                     mapping[i] = constant.results[0]
@@ -312,7 +313,7 @@ def sink_constants(gpu: soac.GpuBodyOp) -> None:
     made: dict[SSAValue, SSAValue] = {}
     for inner in list(gpu.walk()):
         for i, v in enumerate(inner.operands):
-            if isinstance(v.owner, arith.ConstantOp) and not inside(v, gpu):
+            if isinstance(v.owner, arith.ConstantOp) and not defined_inside(v, gpu):
                 if v not in made:
                     clone = v.owner.clone()
                     body.insert_op_before(clone, body.first_op)

@@ -38,6 +38,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.utils.exceptions import PassFailedException
 
+from soacc.dialects.utils import defined_inside
 from soacc.dialects import soac
 from soacc.passes.analysis.migration_table import (
     MigrationTable,
@@ -48,25 +49,7 @@ from soacc.passes.analysis.migration_table import (
     is_scalar,
     single_element,
 )
-
-
-def index_of_row_zero(op: Operation) -> SSAValue | None:
-    """The array that `op` reads row 0 of (`soac.index %a[%c0]` with a constant 0), or
-    None: how a one-row array's value is read back."""
-    if (
-        isinstance(op, soac.IndexOp)
-        and len(op.indices) == 1
-        and soac.constant_int(op.indices[0]) == 0
-    ):
-        return op.array
-    return None
-
-
-def inside(value: SSAValue, op: Operation) -> bool:
-    """`value` is defined within `op`'s regions."""
-    owner = value.owner
-    owner_op = owner.parent_op() if isinstance(owner, Block) else owner
-    return owner_op is not None and owner_op is not op and op.is_ancestor(owner_op)
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
 
 def _index(value: int) -> arith.ConstantOp:
@@ -163,7 +146,7 @@ class _Migration:
             used: list[SSAValue] = []
             for inner in region.walk():
                 for v in inner.operands:
-                    if v in self.off_host and not inside(v, op) and v not in used:
+                    if v in self.off_host and not defined_inside(v, op) and v not in used:
                         used.append(v)
             if not used:
                 continue
@@ -460,7 +443,7 @@ class _Migration:
         if not self.off(value):
             return
         block = op.parent_block()
-        if single_element(op.result.type) and soac.constant_int(op.count) == 1:
+        if single_element(op.result.type) and const_evaluate_operand(op.count) == 1:
             self.replace_by_one_row(op, value)
             return
         storage = self.store(value)
@@ -564,7 +547,7 @@ def flatten_gpu_body(gpu: soac.GpuBodyOp) -> None:
     for result, value in zip(gpu.outputs, values):
         for use in list(result.uses):
             user = use.operation
-            if index_of_row_zero(user) is result:
+            if soac.index_of_row_zero(user) is result:
                 user.results[0].replace_all_uses_with(value)
                 user.detach()
                 user.erase()

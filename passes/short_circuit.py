@@ -66,7 +66,7 @@ from soacc.passes.analysis.memory_access import nested_accesses
 from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
 from soacc.passes.analysis.memory_liveness import BlockLiveness, block_liveness
 from soacc.passes.analysis.symbolic import Poly, Symbolic
-from soacc.passes.memory_motion import (
+from soacc.passes.utils.memory_motion import (
     Materialiser,
     dominates,
     erase,
@@ -457,7 +457,7 @@ def _with_type(view: SSAValue, wanted, point: Operation, root: mem.ViewOp) -> SS
     if view.type == wanted:
         return view
     assert isinstance(wanted, MemRefType)
-    from soacc.passes.memory_motion import index_constant_before
+    from soacc.passes.utils.memory_motion import index_constant_before
 
     zero = index_constant_before(point, 0)
     spec: list[SSAValue] = []

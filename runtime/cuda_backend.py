@@ -10,7 +10,6 @@ it one simulated in host memory, to check host code where there is no GPU);
 
 from __future__ import annotations
 
-import io
 import itertools
 import linecache
 from collections.abc import Mapping, Sequence
@@ -18,13 +17,14 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation
-from xdsl.utils.exceptions import DiagnosticException
 
-from soacc.runtime.dtypes import numpy_dtype
+from soacc.dialects.dtypes import numpy_dtype
+from soacc.runtime import host_scalars
 from soacc.runtime.errors import ExecutionError, ProgramError, SoaccError
 from soacc.runtime.gpu.arrays import HostBlock, OutOfBounds, View, dense_strides
 from soacc.runtime.gpu.host_runtime import DeviceMemory, HostRuntime
-from soacc.runtime.reference import ENTRY_SIGNATURE, describe_op
+from soacc.dialects.mem import entry_signature
+from soacc.runtime.reference import describe_op
 from soacc.runtime.statistics import Statistics
 
 _module_numbers = itertools.count()
@@ -37,11 +37,14 @@ class HostCodeExecutor:
     name = "host code"
     description = "emitted host code"
 
-    def __init__(self, module: ModuleOp, memory: DeviceMemory, kernels: Mapping[str, object], host=None, free_at_last_use: bool = True):
-        from soacc.lowering.emit_host import emit_host
-
+    def __init__(self, module: ModuleOp, host, memory: DeviceMemory, kernels: Mapping[str, object]):
+        """`host` is the module's emitted host code (lowering/emit_host.HostModule: its
+        source, functions, kernels' argument formats and the scalar functions it calls)."""
+        missing = [f"{name} (for {op.name})" for name, op in host.scalar_functions.items() if not host_scalars.provides(name)]
+        if missing:
+            raise ProgramError(f"the host code calls functions the runtime does not have: {', '.join(missing)}")
         self.module = module
-        self.host = host if host is not None else _emitted(module, lambda m: emit_host(m, free_at_last_use))
+        self.host = host
         self.filename = f"<soacc host code {next(_module_numbers)}>"
         code = compile(self.host.source, self.filename, "exec")
         # the source of each line, for tracebacks (SOACC_TRACEBACK=1) and debuggers
@@ -50,7 +53,7 @@ class HostCodeExecutor:
         exec(code, namespace)
         self.functions = {name: namespace[python] for name, python in self.host.functions.items()}
         self.signatures = {
-            f.sym_name.data: f.attributes.get(ENTRY_SIGNATURE)
+            f.sym_name.data: entry_signature(f)
             for f in module.ops
             if f.name == "func.func"
         }
@@ -110,30 +113,25 @@ class CudaExecutor(HostCodeExecutor):
 
     name = "cuda"
 
-    def __init__(self, module: ModuleOp, free_at_last_use: bool = True):
-        """free_at_last_use=False frees each block when the block of code that made it
-        ends (the study's baseline; to measure peak memory against it)."""
-        from soacc.lowering.emit_cuda import emit_cuda
-        from soacc.lowering.emit_host import emit_host
+    def __init__(self, module: ModuleOp, host, cuda_source: str):
+        """`host` is the module's emitted host code, `cuda_source` its kernels' CUDA C
+        (both made by the compile driver, soacc/backends.py)."""
         from soacc.runtime.gpu.cuda_memory import CudaMemory
         from soacc.runtime.gpu.device import get_device
         from soacc.runtime.gpu.kernels import Kernel
         from soacc.runtime.gpu.module_cache import ModuleCache
 
-        host = _emitted(module, lambda m: emit_host(m, free_at_last_use))
         device = get_device()
         cache = ModuleCache(device.arch)
         memory = CudaMemory(device, _pool(device.index), cache)
         kernels: dict[str, object] = {}
         if host.kernel_formats:
-            source = io.StringIO()
-            _emitted(module, lambda m: emit_cuda(m, source))
-            loaded = cache.load(source.getvalue(), "the program's kernels")
+            loaded = cache.load(cuda_source, "the program's kernels")
             kernels = {
                 name: Kernel(loaded, name, fmt, memory.launches, "the program's kernels")
                 for name, fmt in host.kernel_formats.items()
             }
-        super().__init__(module, memory, kernels, host)
+        super().__init__(module, host, memory, kernels)
         self.compile_seconds = cache.counters.compile_seconds
         self.description = f"the GPU ({device.name}, {device.arch})"
 
@@ -147,13 +145,6 @@ def _pool(device_index: int):
     from soacc.runtime.gpu.memory_pool import MemoryPool
 
     return _POOLS.setdefault(device_index, MemoryPool())
-
-
-def _emitted(module: ModuleOp, emit):
-    try:
-        return emit(module)
-    except DiagnosticException as error:
-        raise ProgramError(f"the cuda backend cannot run this program: {error}") from None
 
 
 def _indexed_array_name(op: Operation) -> str:

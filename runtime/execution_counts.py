@@ -14,10 +14,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Block, Operation
 
-from soacc.runtime.interp import register_implementations
-from soacc.runtime.interp.lanes import LaneState
-from soacc.runtime.interp.mem import MemFunctions
-from soacc.runtime.program import convert_argument
+from soacc.runtime.arguments import convert_argument
+from soacc.runtime.interp import new_interpreter
 from soacc.runtime.statistics import Statistics
 
 
@@ -45,11 +43,7 @@ def count_executions(module: ModuleOp, entry: str, args: Sequence, points: Seque
         convert_argument(a, t, f"argument {i}") for i, (a, t) in enumerate(zip(args, callee.function_type.inputs.data))
     ]
     counter = _Count(points)
-    interpreter = Interpreter(module, index_bitwidth=64)
-    interpreter.listeners = (counter,)
-    register_implementations(interpreter)
-    interpreter.set_data(LaneState, "captured", {})  # type: ignore[arg-type]
-    interpreter.set_data(MemFunctions, "statistics", Statistics())
+    interpreter = new_interpreter(module, Statistics(), listeners=(counter,))
     with np.errstate(all="ignore"):  # wrap-around and inf/NaN are MLIR semantics
         interpreter.call_op(entry, tuple(values))
     return counter.total

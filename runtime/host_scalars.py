@@ -14,8 +14,8 @@ from collections.abc import Callable
 from types import SimpleNamespace
 
 import numpy as np
-from xdsl.dialects import arith as arith_dialect
 
+from soacc.dialects.host_abi import op_function_name
 from soacc.runtime.interp import arith as arith_impl
 from soacc.runtime.interp import math as math_impl
 
@@ -31,10 +31,6 @@ def _scalar_function(fn: Callable) -> Callable:
         return _as_scalar(fn(*args))
 
     return scalar
-
-
-def _short(op_type) -> str:
-    return op_type.name.split(".", 1)[1]
 
 
 # --- 64-bit integers (index and i64), the host code's sizes and loop counters -------------
@@ -121,14 +117,14 @@ def _compare_with_int64_path(fast: Callable[[int, int], bool], general: Callable
     return _with_int64_path(lambda a, b: np.bool_(fast(a, b)), general)
 
 
-_BINARY = {_short(t): fn for t, fn in arith_impl.BINARY.items()}
+_BINARY = {op_function_name(t): fn for t, fn in arith_impl.BINARY.items()}
 
 arith = SimpleNamespace(
     **{
         name: _with_int64_path(_INT64_BINARY[name], fn) if name in _INT64_BINARY else _scalar_function(fn)
         for name, fn in _BINARY.items()
     },
-    **{_short(t): _scalar_function(fn) for t, fn in arith_impl.CASTS.items()},
+    **{op_function_name(t): _scalar_function(fn) for t, fn in arith_impl.CASTS.items()},
     **{f"cmpi_{p}": _compare_with_int64_path(_INT64_COMPARE[p], fn) for p, fn in arith_impl.CMPI.items()},
     **{f"cmpf_{p}": _scalar_function(fn) for p, fn in arith_impl.CMPF.items()},
     negf=_scalar_function(np.negative),
@@ -141,25 +137,12 @@ REFERENCE_ARITH = SimpleNamespace(
 )
 """The integer ops as the reference executor computes them (to check the fast path)."""
 
-math = SimpleNamespace(**{_short(t): _scalar_function(fn) for t, fn in math_impl.FUNCTIONS.items()})
+math = SimpleNamespace(**{op_function_name(t): _scalar_function(fn) for t, fn in math_impl.FUNCTIONS.items()})
 """`math` ops on scalars, by their names."""
 
 
-def arith_function_name(op) -> str | None:
-    """The name under which `arith` has the function of an arith op (comparisons with
-    their predicate), or None when host code cannot compute it."""
-    name = _short(type(op))
-    if isinstance(op, arith_dialect.CmpiOp):
-        name = f"cmpi_{arith_dialect.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]}"
-    elif isinstance(op, arith_dialect.CmpfOp):
-        name = f"cmpf_{arith_dialect.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]}"
-    return name if hasattr(arith, name) else None
-
-
-def is_cast(op) -> bool:
-    return type(op) in arith_impl.CASTS
-
-
-def math_function_name(op) -> str | None:
-    name = _short(type(op))
-    return name if hasattr(math, name) else None
+def provides(function: str) -> bool:
+    """Whether host code can call `function` (`arith.addi`, `math.sqrt`; the names of
+    dialects/host_abi.py)."""
+    namespace, _, name = function.partition(".")
+    return hasattr({"arith": arith, "math": math}.get(namespace), name)

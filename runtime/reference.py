@@ -3,7 +3,7 @@ interpreter framework with soacc's vectorised implementations (runtime/interp)."
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -11,15 +11,12 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
 
+from soacc.dialects.mem import entry_signature
 from soacc.passes.analysis.liveness import LastUses, last_uses
 from soacc.runtime.errors import ExecutionError, SoaccError
-from soacc.runtime.interp import register_implementations
-from soacc.runtime.interp.lanes import LaneState
-from soacc.runtime.interp.mem import Block, MemFunctions
+from soacc.runtime.interp import new_interpreter
+from soacc.runtime.interp.mem import Block
 from soacc.runtime.statistics import Statistics
-
-ENTRY_SIGNATURE = "soacc.entry_signature"  # set by convert-soac-to-mem on entry points
-
 
 @dataclass
 class _OpTracker(Interpreter.Listener):
@@ -78,8 +75,11 @@ class ReferenceExecutor:
     name = "numpy"
     description = "the CPU reference executor (NumPy)"
 
-    def __init__(self, module: ModuleOp, free_at_last_use: bool = True):
+    def __init__(self, module: ModuleOp, free_at_last_use: bool = True, kernels_source: Callable[[], str] | None = None):
+        """`kernels_source` gives the CUDA C of a level-3 module's kernels, which its
+        gpu.launch_func ops run on the real GPU."""
         self.module = module
+        self.kernels_source = kernels_source
         self._captured_cache: dict = {}  # per region, reused across calls
         # free_at_last_use=False keeps every value until its scope (block run) ends, as
         # scope-based memory management does: benchmarks/memory.py measures that model.
@@ -90,17 +90,15 @@ class ReferenceExecutor:
         """Runs `function` on level-1 values (NumPy arrays and scalars); at level 2 the
         arrays are passed and returned in host memory blocks."""
         tracker = _OpTracker()
-        interpreter = Interpreter(self.module, index_bitwidth=64)
-        interpreter.listeners = (tracker, _DropDeadValues(interpreter, self._last_uses))
-        register_implementations(interpreter)
-        interpreter.set_data(LaneState, "captured", self._captured_cache)  # type: ignore[arg-type]
         statistics = Statistics()
-        interpreter.set_data(MemFunctions, "statistics", statistics)
+        interpreter = new_interpreter(self.module, statistics, captured_cache=self._captured_cache, kernels_source=self.kernels_source)
+        interpreter.listeners = (tracker, _DropDeadValues(interpreter, self._last_uses))
         self.last_statistics = statistics
         callee = interpreter.get_op_for_symbol(function)
-        level2 = ENTRY_SIGNATURE in callee.attributes
+        signature = entry_signature(callee)
+        level2 = signature is not None
         if level2:
-            args = _to_host_blocks(args, callee.attributes[ENTRY_SIGNATURE].inputs.data)
+            args = _to_host_blocks(args, signature.inputs.data)
         try:
             with np.errstate(all="ignore"):  # wrap-around and inf/NaN are MLIR semantics
                 results = tuple(interpreter.call_op(function, tuple(args)))

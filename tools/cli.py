@@ -40,7 +40,7 @@ def run_tool(tool: str, body: Callable[[], int | None]) -> int:
         print(f"{tool}: error: cannot access{name}: {error.strerror}", file=sys.stderr)
         return EXIT_USAGE_ERROR
     except ArgSpecParseError as error:  # a malformed pass pipeline (a BaseException in xDSL)
-        from soacc.runtime.program import pipeline_syntax_error
+        from soacc.program import pipeline_syntax_error
 
         print(f"{tool}: error: {pipeline_syntax_error(error)}", file=sys.stderr)
         return EXIT_USAGE_ERROR

@@ -20,7 +20,7 @@ from types import ModuleType
 import numpy as np
 
 from soacc.runtime.errors import ArgumentError, SoaccError
-from soacc.runtime.program import BACKENDS, Program, compile
+from soacc.program import BACKENDS, Program, compile
 from soacc.tools.cli import run_tool
 
 

@@ -16,7 +16,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from soacc.runtime.errors import ArgumentError
-from soacc.runtime.source import LocatingParser, located_message
+from soacc.source import LocatingParser, located_message
 from soacc.tools.cli import diagnostic_text, run_tool
 
 

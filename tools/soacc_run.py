@@ -24,9 +24,9 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
 
-from soacc.runtime.dtypes import numpy_dtype
+from soacc.dialects.dtypes import numpy_dtype
 from soacc.runtime.errors import ArgumentError
-from soacc.runtime.program import BACKENDS, EntryPoint, compile
+from soacc.program import BACKENDS, EntryPoint, compile
 from soacc.tools.cli import run_tool
 
 PRINT_IN_FULL = 64  # results with at most this many elements are printed whole

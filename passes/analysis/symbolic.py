@@ -26,7 +26,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from soacc.dialects import mem
 from soacc.dialects.soac import SliceSpec
-from soacc.runtime.dtypes import numpy_dtype
+from soacc.dialects.dtypes import numpy_dtype
 
 Monomial = tuple[int, ...]
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from soacc.dialects.kernel_abi import view_arguments
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.statistics import Statistics
 
@@ -249,7 +250,7 @@ class View:
         if self._kernel_args is None:
             if not self.on_device:
                 raise ExecutionError("a kernel was given an array in host memory")
-            self._kernel_args = (self.address, 0, *self.shape, *self.strides)
+            self._kernel_args = view_arguments(self.address, 0, self.shape, self.strides)
         return self._kernel_args
 
 

@@ -1,11 +1,13 @@
 """The reference executor's implementations, one module per dialect."""
 
+from collections.abc import Callable
+
 from xdsl.interpreter import Interpreter
 
 
-def register_implementations(interpreter: Interpreter) -> None:
+def register_implementations(interpreter: Interpreter, kernels_source: Callable[[], str] | None = None) -> None:
     """Every op the reference executor runs: func, arith, math, scf, soac and mem, and
-gpu.launch_func (on the real GPU)."""
+gpu.launch_func (on the real GPU, with the kernels' CUDA C from `kernels_source`)."""
     from soacc.runtime.interp.arith import ArithFunctions
     from soacc.runtime.interp.gpu_launch import GpuLaunchFunctions
     from soacc.runtime.interp.math import MathFunctions
@@ -13,5 +15,26 @@ gpu.launch_func (on the real GPU)."""
     from soacc.runtime.interp.scf import FuncFunctions, ScfFunctions
     from soacc.runtime.interp.soac import SoacFunctions
 
-    for functions in (ArithFunctions(), MathFunctions(), ScfFunctions(), FuncFunctions(), SoacFunctions(), MemFunctions(), GpuLaunchFunctions()):
+    for functions in (ArithFunctions(), MathFunctions(), ScfFunctions(), FuncFunctions(), SoacFunctions(), MemFunctions(), GpuLaunchFunctions(kernels_source)):
         interpreter.register_implementations(functions)
+
+
+def new_interpreter(
+    module,
+    statistics,
+    listeners: tuple = (),
+    captured_cache: dict | None = None,
+    kernels_source: Callable[[], str] | None = None,
+) -> Interpreter:
+    """An interpreter of `module` as the reference executor runs it: 64-bit `index`,
+    every implementation registered, run counters in `statistics`, the values each
+    lambda captures cached in `captured_cache` (per region, reusable across calls)."""
+    from soacc.runtime.interp.lanes import LaneState
+    from soacc.runtime.interp.mem import MemFunctions
+
+    interpreter = Interpreter(module, index_bitwidth=64)
+    interpreter.listeners = listeners
+    register_implementations(interpreter, kernels_source)
+    interpreter.set_data(LaneState, "captured", {} if captured_cache is None else captured_cache)  # type: ignore[arg-type]
+    interpreter.set_data(MemFunctions, "statistics", statistics)
+    return interpreter

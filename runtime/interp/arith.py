@@ -8,16 +8,10 @@ from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import (
-    DenseIntOrFPElementsAttr,
-    FloatAttr,
-    IntegerAttr,
-    TensorType,
-)
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Operation
 
-from soacc.runtime.dtypes import numpy_dtype, unsigned_dtype
+from soacc.dialects.dtypes import constant_value, numpy_dtype, unsigned_dtype
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import constant_array, lanes, scalar, select_lanes
 
@@ -216,23 +210,13 @@ CASTS: dict[type[Operation], Callable[[np.ndarray, np.dtype], np.ndarray]] = {
 """Casts by op: (value, result dtype) -> value."""
 
 
-def constant_value(value, result_type) -> np.ndarray:
-    """The NumPy value of an arith.constant's attribute."""
-    dtype = numpy_dtype(result_type)
-    if isinstance(value, DenseIntOrFPElementsAttr):
-        data = np.array(value.get_values(), dtype=dtype)
-        assert isinstance(result_type, TensorType)
-        shape = result_type.get_shape()
-        return np.broadcast_to(data, shape).copy() if data.size == 1 else data.reshape(shape)
-    if isinstance(value, IntegerAttr | FloatAttr):
-        return np.array(value.value.data).astype(dtype)
-    raise ExecutionError(f"arith.constant with a {value} attribute is not supported")
-
-
 class ArithFunctions(InterpreterFunctions):
     @impl(arith.ConstantOp)
     def run_constant(self, interpreter: Interpreter, op: arith.ConstantOp, args):
-        value = constant_value(op.value, op.result.type)
+        try:
+            value = constant_value(op.value, op.result.type)
+        except TypeError as error:
+            raise ExecutionError(str(error)) from None
         state = lanes(interpreter)
         if value.ndim == 0:
             return (scalar(state, value[()], value.dtype),)

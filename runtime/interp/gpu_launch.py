@@ -10,18 +10,17 @@ GPU backend keeps data on the device instead.
 
 from __future__ import annotations
 
-import io
+from collections.abc import Callable
 
 import numpy as np
 from xdsl.dialects import gpu
 from xdsl.dialects.builtin import MemRefType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
-from soacc.runtime.dtypes import numpy_dtype
+from soacc.dialects.dtypes import numpy_dtype
+from soacc.dialects.kernel_abi import argument_format, view_arguments
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.mem import statistics
-
-_FORMAT = {"b": "?", "i": "i", "l": "q", "q": "q", "f": "f", "d": "d"}
 
 
 def _root(view: np.ndarray) -> np.ndarray:
@@ -34,20 +33,22 @@ def _root(view: np.ndarray) -> np.ndarray:
 
 @register_impls
 class GpuLaunchFunctions(InterpreterFunctions):
-    def __init__(self) -> None:
+    def __init__(self, kernels_source: Callable[[], str] | None = None) -> None:
         self._modules: dict[int, object] = {}
+        self.kernels_source = kernels_source
+        """A function giving the module's kernels' CUDA C (the executor's owner emits it:
+        the runtime does not import the emitters)."""
 
     def _module(self, interpreter: Interpreter):
         key = id(interpreter.module)
         if key not in self._modules:
-            from soacc.lowering.emit_cuda import emit_cuda
             from soacc.runtime.gpu.device import get_device
             from soacc.runtime.gpu.module_cache import ModuleCache
 
-            source = io.StringIO()
-            emit_cuda(interpreter.module, source)
+            if self.kernels_source is None:
+                raise ExecutionError("the program launches GPU kernels, but its kernels' CUDA C was not given to the executor")
             device = get_device()
-            self._modules[key] = (device, ModuleCache(device.arch).load(source.getvalue(), "the program's kernels"))
+            self._modules[key] = (device, ModuleCache(device.arch).load(self.kernels_source(), "the program's kernels"))
         return self._modules[key]
 
     @impl(gpu.LaunchFuncOp)
@@ -68,7 +69,6 @@ class GpuLaunchFunctions(InterpreterFunctions):
         values = args[len(args) - len(operands) :]
         roots: dict[int, tuple[np.ndarray, object]] = {}
         kernel_args: list = []
-        fmt = ""
         for value, operand in zip(values, operands):
             if isinstance(operand.type, MemRefType):
                 view = np.asarray(value)
@@ -81,14 +81,11 @@ class GpuLaunchFunctions(InterpreterFunctions):
                 _, buffer = roots[id(root)]
                 itemsize = view.dtype.itemsize
                 offset = (view.__array_interface__["data"][0] - root.__array_interface__["data"][0]) // itemsize if view.size else 0
-                kernel_args += [int(buffer), np.int64(offset), *[np.int64(s) for s in view.shape], *[np.int64(s // itemsize) for s in view.strides]]
-                fmt += "P" + "q" * (1 + 2 * view.ndim)
+                kernel_args += view_arguments(int(buffer), offset, view.shape, [s // itemsize for s in view.strides])
             else:
-                dtype = numpy_dtype(operand.type)
-                kernel_args.append(dtype.type(value))
-                fmt += _FORMAT[dtype.char] if dtype.char in _FORMAT else dtype.char
+                kernel_args.append(numpy_dtype(operand.type).type(value))
         name = op.kernel.nested_references.data[-1].data
-        kernel = Kernel(module, name, fmt, LaunchCounters(), "the program's kernels")
+        kernel = Kernel(module, name, argument_format([o.type for o in operands]), LaunchCounters(), "the program's kernels")
         kernel(grid[:2] if grid[2] == 1 else grid, block, *kernel_args)
         statistics(interpreter).kernel_launches += 1
         try:

@@ -13,7 +13,7 @@ import pytest
 from xdsl.printer import Printer
 
 import soacc
-from soacc.runtime.program import parse_program
+from soacc.program import parse_program
 from soacc.tools import soacc_run
 from soacc.tools.examples import as_tuple, load_examples, mismatch
 

@@ -15,7 +15,7 @@ import soacc
 from soacc.dialects.mem import DEVICE, view_type
 from soacc.lowering.emit_cuda import EmissionError
 from soacc.lowering.emit_host import emit_host, kernel_argument_format
-from soacc.runtime.program import apply_pipeline, parse_program
+from soacc.program import apply_pipeline, parse_program
 from soacc.tools.examples import load_examples
 from soacc.tools.soacc_opt import main as soacc_opt
 

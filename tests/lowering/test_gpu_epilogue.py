@@ -15,7 +15,7 @@ import soacc
 from soacc.dialects import mem
 from soacc.lowering.gpu_epilogue import REDUCTIONS, find_epilogue
 from soacc.passes.analysis.memory_aliases import MemoryAliases
-from soacc.runtime.program import parse_program
+from soacc.program import parse_program
 from soacc.tools.examples import load_examples, mismatch
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -161,7 +161,7 @@ def test_the_shapes_fold_and_keep_their_results():
     program = soacc.compile(SHAPES, backend="numpy", pipeline="soacc-pipeline")
     kernels = [op.sym_name.data for op in program.module.walk() if op.name == "gpu.func"]
     assert not [k for k in kernels if k.startswith("gpu_body")], kernels
-    from soacc.passes.soacc_pipeline import SoaccPipelinePass
+    from soacc.pipeline import SoaccPipelinePass
 
     level2 = soacc.compile(SHAPES, backend="numpy", pipeline=SoaccPipelinePass().level2_stages())
     written = soacc.compile(SHAPES, backend="numpy", pipeline="")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from xdsl.dialects import func
 from xdsl.ir import Operation, SSAValue
 
-from soacc.runtime.program import apply_pipeline, parse_program
+from soacc.program import apply_pipeline, parse_program
 
 
 def level2(source: str, pipeline: str = "convert-soac-to-mem", name: str = "main") -> func.FuncOp:

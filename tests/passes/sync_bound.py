@@ -19,7 +19,7 @@ from xdsl.ir import Block, Operation
 from soacc.passes.analysis.migration_table import analyse_module
 from soacc.passes.reduce_device_syncs import rotate_host_loops
 from soacc.runtime.execution_counts import count_executions
-from soacc.runtime.program import parse_program
+from soacc.program import parse_program
 
 
 @functools.lru_cache(maxsize=8)

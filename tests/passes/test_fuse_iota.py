@@ -21,7 +21,7 @@ from test_memory_differential import argument
 
 import soacc
 from soacc.dialects import mem
-from soacc.runtime.program import apply_pipeline, parse_program
+from soacc.program import apply_pipeline, parse_program
 from soacc.tools.examples import load_examples, mismatch
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,7 +16,7 @@ from random_memory_programs import inputs, program
 from xdsl.dialects.builtin import IndexType, IntegerType, TensorType
 
 import soacc
-from soacc.runtime.dtypes import numpy_dtype
+from soacc.dialects.dtypes import numpy_dtype
 from soacc.tools.examples import load_examples, mismatch
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ import pytest
 from random_memory_programs import inputs, program
 
 import soacc
-from soacc.passes.soacc_pipeline import SoaccPipelinePass
+from soacc.pipeline import SoaccPipelinePass
 from soacc.tools.examples import load_examples, mismatch
 
 pytestmark = pytest.mark.gpu

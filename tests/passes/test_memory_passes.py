@@ -16,8 +16,8 @@ from random_memory_programs import program
 import soacc
 from soacc.dialects import mem
 from soacc.lowering.emit_cuda import emit_cuda
-from soacc.passes.soacc_pipeline import SoaccPipelinePass
-from soacc.runtime.program import apply_pipeline, parse_program
+from soacc.pipeline import SoaccPipelinePass
+from soacc.program import apply_pipeline, parse_program
 from soacc.tools.examples import load_examples
 from soacc.tools.soacc_opt import main as soacc_opt
 

@@ -29,9 +29,9 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType, TensorT
 import soacc
 from soacc.dialects import mem
 from soacc.passes.analysis.migration_table import analyse_module
-from soacc.passes.soacc_pipeline import SoaccPipelinePass
-from soacc.runtime.dtypes import numpy_dtype
-from soacc.runtime.program import parse_program
+from soacc.pipeline import SoaccPipelinePass
+from soacc.dialects.dtypes import numpy_dtype
+from soacc.program import parse_program
 from soacc.tools.examples import load_examples, mismatch
 
 from random_programs import random_program

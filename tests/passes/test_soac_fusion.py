@@ -15,7 +15,7 @@ import pytest
 import soacc
 from soac_program_generator import generate, make_inputs
 from soacc.dialects import soac
-from soacc.runtime.program import apply_pipeline, parse_program
+from soacc.program import apply_pipeline, parse_program
 from soacc.tools.examples import as_tuple, load_examples
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -190,7 +190,7 @@ def test_fusion_reaches_a_fixed_point(source):
 
 
 def test_pipeline_runs_fusion_after_canonicalize_and_cse_and_fuse_iota_after_bufferisation_unless_switched_off():
-    from soacc.passes.soacc_pipeline import SoaccPipelinePass
+    from soacc.pipeline import SoaccPipelinePass
 
     stages = SoaccPipelinePass().stages().split(",")
     assert stages[:3] == ["canonicalize", "cse", "soac-fusion"]

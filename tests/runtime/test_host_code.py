@@ -16,10 +16,10 @@ import pytest
 from simulated_device import SimulatedDevice
 
 import soacc
-from soacc.runtime.cuda_backend import HostCodeExecutor
+from soacc.backends import host_code_executor
 from soacc.runtime.gpu.cuda_memory import MAX_COPY_RANK, STRIDED_COPY_FORMAT, STRIDED_COPY_SOURCE, strided_copy_arguments
 from soacc.runtime.gpu.host_runtime import merge_dimensions
-from soacc.runtime.program import apply_pipeline, parse_program
+from soacc.program import apply_pipeline, parse_program
 from soacc.runtime.reference import ReferenceExecutor
 
 
@@ -29,7 +29,7 @@ def executors(source: str, free_at_last_use: bool = True):
     apply_pipeline(module, "soacc-pipeline{syncs=false}")
     return (
         ReferenceExecutor(module, free_at_last_use=free_at_last_use),
-        HostCodeExecutor(module, SimulatedDevice(), {}, free_at_last_use=free_at_last_use),
+        host_code_executor(module, SimulatedDevice(), {}, free_at_last_use=free_at_last_use),
     )
 
 
@@ -332,7 +332,7 @@ def test_the_scope_end_model_keeps_more_alive():
     apply_pipeline(module, "soacc-pipeline{syncs=false memory=false}")
     peaks = []
     for free in (True, False):
-        host = HostCodeExecutor(module, SimulatedDevice(), {}, free_at_last_use=free)
+        host = host_code_executor(module, SimulatedDevice(), {}, free_at_last_use=free)
         host.call("main", [np.arange(64, dtype=np.float32), np.int64(64), True, np.float32(7)])
         peaks.append(host.last_statistics.spaces["device"].peak_bytes)
     assert peaks[0] < peaks[1], peaks

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from soacc.runtime.program import make_context
-from soacc.runtime.source import LocatingParser
+from soacc.program import make_context
+from soacc.source import LocatingParser
 from soacc.tools.soacc_opt import main
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,7 @@ from soacc.passes.analysis.block_dataflow import (
     consumed_values,
     read_values,
 )
-from soacc.runtime.program import parse_program
+from soacc.program import parse_program
 
 PROGRAM = """func.func @main(%a: tensor<?xf32>, %d: tensor<?xf32>, %is: tensor<?xi64>, %i: index) -> (tensor<?xf32>, tensor<?xf32>) {
   %two = arith.constant 2.0 : f32

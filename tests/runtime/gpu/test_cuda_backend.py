@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import soacc
-from soacc.passes.soacc_pipeline import SoaccPipelinePass
+from soacc.pipeline import SoaccPipelinePass
 from soacc.tools.examples import as_tuple, load_examples, mismatch
 
 pytestmark = pytest.mark.gpu

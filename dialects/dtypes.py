@@ -1,8 +1,11 @@
-"""The correspondence between MLIR types and NumPy dtypes, shared by the executors and
-the argument checks."""
+"""The correspondence between MLIR types and NumPy dtypes (and constants and NumPy
+values), shared by every layer: the executors, the argument checks, the emitters."""
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -44,3 +47,16 @@ def unsigned_dtype(dt: np.dtype) -> np.dtype:
 
 def rank(t: Attribute) -> int:
     return t.get_num_dims() if isinstance(t, TensorType) else 0
+
+
+def constant_value(value, result_type) -> np.ndarray:
+    """The NumPy value of an arith.constant's attribute."""
+    dtype = numpy_dtype(result_type)
+    if isinstance(value, DenseIntOrFPElementsAttr):
+        data = np.array(value.get_values(), dtype=dtype)
+        assert isinstance(result_type, TensorType)
+        shape = result_type.get_shape()
+        return np.broadcast_to(data, shape).copy() if data.size == 1 else data.reshape(shape)
+    if isinstance(value, IntegerAttr | FloatAttr):
+        return np.array(value.value.data).astype(dtype)
+    raise TypeError(f"arith.constant with a {value} attribute is not supported")

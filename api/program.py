@@ -15,16 +15,18 @@ from pathlib import Path
 import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp, TensorType
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
 
-from soacc.runtime.dtypes import numpy_dtype
+from soacc.dialects.mem import BlockType, entry_signature
+from soacc.lowering.convert_soac_to_mem import ConvertSoacToMemPass
+from soacc.pipeline import SoaccPipelinePass
+from soacc.registry import pass_registry
+from soacc.runtime.arguments import convert_argument
 from soacc.runtime.errors import ArgumentError, ProgramError
-from soacc.dialects.mem import BlockType
-from soacc.runtime.reference import ENTRY_SIGNATURE, ReferenceExecutor
 from soacc.runtime.statistics import Statistics
-from soacc.runtime.source import LocatingParser, first_use_before_definition, located_message
+from soacc.source import LocatingParser, first_use_before_definition, located_message
 
 
 def make_context() -> Context:
@@ -51,9 +53,15 @@ def verify_program(module: ModuleOp) -> None:
 
 
 def _cuda_executor(module: ModuleOp):
-    from soacc.runtime.cuda_backend import CudaExecutor
+    from soacc.backends import cuda_executor
 
-    return CudaExecutor(module)
+    return cuda_executor(module)
+
+
+def _reference_executor(module: ModuleOp):
+    from soacc.backends import reference_executor
+
+    return reference_executor(module)
 
 
 # Backends by name, in order of preference for `auto`: each is a factory from a verified
@@ -61,7 +69,7 @@ def _cuda_executor(module: ModuleOp):
 # `call(function, args) -> tuple`, `last_statistics` and `description`.
 BACKENDS: dict[str, Callable[[ModuleOp], object]] = {
     "cuda": _cuda_executor,
-    "numpy": ReferenceExecutor,
+    "numpy": _reference_executor,
 }
 
 
@@ -107,51 +115,6 @@ def choose_backend(requested: str) -> BackendChoice:
     return BackendChoice(requested, "")
 
 
-def _describe_type(t: Attribute) -> str:
-    if isinstance(t, TensorType):
-        dims = "x".join("?" if d == DYNAMIC_INDEX else str(d) for d in t.get_shape())
-        return f"{numpy_dtype(t).name} array of shape [{dims}] ({t})"
-    return f"{numpy_dtype(t).name} scalar ({t})"
-
-
-def convert_argument(value, t: Attribute, what: str):
-    """Checks one argument against its parameter type; returns what the executor takes.
-    Arrays must have the exact dtype (no silent conversion); Python scalars are
-    accepted for scalar parameters when they fit the type."""
-    dtype = numpy_dtype(t)
-    if isinstance(t, TensorType):
-        if not isinstance(value, np.ndarray):
-            raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {type(value).__name__}")
-        shape = t.get_shape()
-        if value.dtype != dtype or value.ndim != len(shape):
-            raise ArgumentError(
-                f"{what}: expected {_describe_type(t)}, got {value.dtype.name} array of shape "
-                f"{list(value.shape)}"
-            )
-        for axis, (want, got) in enumerate(zip(shape, value.shape)):
-            if want != DYNAMIC_INDEX and want != got:
-                raise ArgumentError(
-                    f"{what}: expected {_describe_type(t)}, got shape {list(value.shape)} "
-                    f"(dimension {axis} must be {want})"
-                )
-        return value
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value[()]
-    if isinstance(value, np.generic):
-        if value.dtype != dtype:
-            raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {value.dtype.name} scalar")
-        return value
-    if isinstance(value, bool | int | float) and not isinstance(value, np.ndarray):
-        if isinstance(value, float) and dtype.kind != "f":
-            raise ArgumentError(f"{what}: expected {_describe_type(t)}, got float {value}")
-        if (dtype.kind == "b") != isinstance(value, bool):
-            raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {value!r}")
-        if dtype.kind in "iu" and not (np.iinfo(dtype).min <= value <= np.iinfo(dtype).max):
-            raise ArgumentError(f"{what}: {value} does not fit {_describe_type(t)}")
-        return dtype.type(value)
-    raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {type(value).__name__}")
-
-
 def _own_results(results: Sequence, args: Sequence) -> tuple:
     """Results are the caller's own: NumPy scalars, or arrays that share memory with
     neither an argument nor another result."""
@@ -178,7 +141,7 @@ class EntryPoint:
         self.function = function
         self.name = function.sym_name.data
         # once lowered, an entry point keeps its source-level signature for its callers
-        self.function_type = function.attributes.get(ENTRY_SIGNATURE, function.function_type)
+        self.function_type = entry_signature(function) or function.function_type
         self.param_types = list(self.function_type.inputs.data)
         names = [a.name_hint for a in function.body.block.args if not isinstance(a.type, BlockType)]
         names = [(n or "").removesuffix("_host") for n in names]
@@ -210,22 +173,35 @@ class EntryPoint:
 # What each backend runs by default: the reference executor runs the program lowered to
 # explicit memory (level 2), so that its runs count allocations, copies and reads; the
 # GPU runs it lowered to kernels (level 3).
-DEFAULT_PIPELINES = {"numpy": "convert-soac-to-mem", "cuda": "soacc-pipeline"}
 
 
-def apply_pipeline(module: ModuleOp, pipeline: str, parser: LocatingParser | None = None) -> None:
-    """Runs a comma-separated pass pipeline (`pass-a,pass-b{opt=1}`) on `module`."""
-    from xdsl.passes import PassPipeline
-    from xdsl.universe import Universe
-
-    if not pipeline.strip():
-        return
+def parse_pipeline(pipeline: str) -> PassPipeline:
+    """The passes a comma-separated pipeline (`pass-a,pass-b{opt=1}`) names, from xDSL's
+    and soacc's (soacc/registry.py)."""
     try:
-        passes = PassPipeline.parse_spec(Universe.get_multiverse().all_passes, pipeline)
+        return PassPipeline.parse_spec(pass_registry(), pipeline)
     except ValueError as error:  # an unknown pass, or bad options
         raise ArgumentError(str(error)) from None
     except ArgSpecParseError as error:  # malformed text (a BaseException in xDSL)
         raise ArgumentError(pipeline_syntax_error(error)) from None
+
+
+def default_pipeline(backend: str) -> PassPipeline:
+    """What a backend runs when the caller names no pipeline: the cuda backend the whole
+    of soacc-pipeline, the reference executor the program at level 2."""
+    if backend == "cuda":
+        return PassPipeline((SoaccPipelinePass(),))
+    return PassPipeline((ConvertSoacToMemPass(),))
+
+
+def apply_pipeline(module: ModuleOp, pipeline: str | PassPipeline, parser: LocatingParser | None = None) -> None:
+    """Runs a pass pipeline (its text, `pass-a,pass-b{opt=1}`, or the passes) on `module`."""
+    if isinstance(pipeline, str):
+        if not pipeline.strip():
+            return
+        passes = parse_pipeline(pipeline)
+    else:
+        passes = pipeline
     try:
         passes.apply(make_context(), module)
     except DiagnosticException as error:
@@ -235,7 +211,7 @@ def apply_pipeline(module: ModuleOp, pipeline: str, parser: LocatingParser | Non
         module.verify()
     except DiagnosticException as error:
         raise ProgramError(
-            f"the passes {pipeline} made invalid IR (a bug in soacc): {error}"
+            f"the passes {','.join(p.name for p in passes.passes)} made invalid IR (a bug in soacc): {error}"
         ) from None
 
 
@@ -326,7 +302,7 @@ def compile(  # noqa: A001
         parser = LocatingParser(make_context(), text, name)
         module = _parse_with(parser)
     chosen = choose_backend(backend).name
-    apply_pipeline(module, DEFAULT_PIPELINES.get(chosen, "") if pipeline is None else pipeline, parser)
+    apply_pipeline(module, default_pipeline(chosen) if pipeline is None else pipeline, parser)
     return Program(module, backend)
 
 

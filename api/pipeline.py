@@ -1,0 +1,92 @@
+"""`soacc-pipeline`: soacc's default pipeline as one pass,
+so that `soacc-opt f.mlir -p soacc-pipeline -t cuda` prints a whole program's CUDA C and
+the library, `soacc-run` and `soacc-opt` compile alike.
+
+Today it simplifies the program, fuses combinators, moves host code to the device where
+that saves synchronous reads, makes memory explicit, merges memory blocks and outlines
+kernels: canonicalize, cse, soac-fusion, reduce-device-syncs, merge-gpu-bodies,
+convert-soac-to-mem, fuse-iota, hoist-allocations, short-circuit, memory-reuse,
+convert-mem-to-gpu, and then canonicalize, cse and licm on the level-3 program (the
+lowerings leave index arithmetic of constants, and views that do not change, inside
+loops, which the host code would otherwise redo in every iteration).
+It is built from pass objects, not from their names. The optimisations of the design join it as they are written, each with a switch here
+(`fusion=false` leaves soac-fusion and fuse-iota out, `syncs=false` reduce-device-syncs and
+merge-gpu-bodies, `memory=false` memory block merging); transfer fusion, forks and
+several devices are to come.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.transforms.canonicalize import CanonicalizePass
+from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+from xdsl.transforms.loop_invariant_code_motion import LoopInvariantCodeMotionPass
+
+from soacc.lowering.convert_mem_to_gpu import ConvertMemToGpuPass
+from soacc.lowering.convert_soac_to_mem import ConvertSoacToMemPass
+from soacc.passes.fuse_iota import FuseIotaPass
+from soacc.passes.hoist_allocations import HoistAllocationsPass
+from soacc.passes.memory_reuse import MemoryReusePass
+from soacc.passes.merge_gpu_bodies import MergeGpuBodiesPass
+from soacc.passes.reduce_device_syncs import ReduceDeviceSyncsPass
+from soacc.passes.short_circuit import ShortCircuitPass
+from soacc.passes.soac_fusion import SoacFusionPass
+
+
+@dataclass(frozen=True)
+class SoaccPipelinePass(ModulePass):
+    """Level 1 to level 3 (kernels and host code), ready for the cuda and python targets."""
+
+    name = "soacc-pipeline"
+
+    fusion: bool = True
+    """soac-fusion after canonicalize,cse, and fuse-iota after convert-soac-to-mem."""
+
+    syncs: bool = True
+    """reduce-device-syncs and merge-gpu-bodies after fusion's place."""
+
+    memory: bool = True
+    """Memory block merging: hoist-allocations, short-circuit, memory-reuse."""
+
+    def level2_passes(self) -> list[ModulePass]:
+        """The passes before convert-mem-to-gpu: the same program at level 2, which the
+        reference executor runs."""
+        passes: list[ModulePass] = [CanonicalizePass(), CommonSubexpressionElimination()]
+        if self.fusion:
+            passes.append(SoacFusionPass())
+        if self.syncs:
+            passes += [ReduceDeviceSyncsPass(), MergeGpuBodiesPass()]
+        passes.append(ConvertSoacToMemPass())
+        if self.fusion:
+            passes.append(FuseIotaPass())
+        if self.memory:
+            passes += [HoistAllocationsPass(), ShortCircuitPass(), MemoryReusePass()]
+        return passes
+
+    def passes(self) -> list[ModulePass]:
+        """Every pass this configuration runs, in order: level 2, then the kernels, then
+        canonicalize, cse and licm on level 3 (the lowerings leave index arithmetic of
+        constants, and views that do not change, inside loops, which the host code would
+        otherwise redo in every iteration)."""
+        return [
+            *self.level2_passes(),
+            ConvertMemToGpuPass(),
+            CanonicalizePass(),
+            CommonSubexpressionElimination(),
+            LoopInvariantCodeMotionPass(),
+        ]
+
+    def stages(self) -> str:
+        """The passes this configuration runs, as a pipeline's text."""
+        return ",".join(p.name for p in self.passes())
+
+    def level2_stages(self) -> str:
+        """The passes before convert-mem-to-gpu, as a pipeline's text."""
+        return ",".join(p.name for p in self.level2_passes())
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PassPipeline(tuple(self.passes())).apply(ctx, op)

@@ -1,0 +1,93 @@
+"""soacc's passes (optimisations and lowerings) and targets by their command-line
+name, imported lazily (the xdsl.universe entry point, tools/universe.py, reads them at
+every xdsl-opt start)."""
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    def get_convert_soac_to_mem() -> type[ModulePass]:
+        from soacc.lowering.convert_soac_to_mem import ConvertSoacToMemPass
+
+        return ConvertSoacToMemPass
+
+    def get_convert_mem_to_gpu() -> type[ModulePass]:
+        from soacc.lowering.convert_mem_to_gpu import ConvertMemToGpuPass
+
+        return ConvertMemToGpuPass
+
+    def get_hoist_allocations() -> type[ModulePass]:
+        from soacc.passes.hoist_allocations import HoistAllocationsPass
+
+        return HoistAllocationsPass
+
+    def get_short_circuit() -> type[ModulePass]:
+        from soacc.passes.short_circuit import ShortCircuitPass
+
+        return ShortCircuitPass
+
+    def get_memory_reuse() -> type[ModulePass]:
+        from soacc.passes.memory_reuse import MemoryReusePass
+
+        return MemoryReusePass
+
+    def get_soac_fusion() -> type[ModulePass]:
+        from soacc.passes.soac_fusion import SoacFusionPass
+
+        return SoacFusionPass
+
+    def get_reduce_device_syncs() -> type[ModulePass]:
+        from soacc.passes.reduce_device_syncs import ReduceDeviceSyncsPass
+
+        return ReduceDeviceSyncsPass
+
+    def get_merge_gpu_bodies() -> type[ModulePass]:
+        from soacc.passes.merge_gpu_bodies import MergeGpuBodiesPass
+
+        return MergeGpuBodiesPass
+
+    def get_fuse_iota() -> type[ModulePass]:
+        from soacc.passes.fuse_iota import FuseIotaPass
+
+        return FuseIotaPass
+
+    def get_soacc_pipeline() -> type[ModulePass]:
+        from soacc.pipeline import SoaccPipelinePass
+
+        return SoaccPipelinePass
+
+    return {
+        "convert-soac-to-mem": get_convert_soac_to_mem,
+        "convert-mem-to-gpu": get_convert_mem_to_gpu,
+        "soac-fusion": get_soac_fusion,
+        "fuse-iota": get_fuse_iota,
+        "soacc-pipeline": get_soacc_pipeline,
+        "reduce-device-syncs": get_reduce_device_syncs,
+        "merge-gpu-bodies": get_merge_gpu_bodies,
+        "hoist-allocations": get_hoist_allocations,
+        "short-circuit": get_short_circuit,
+        "memory-reuse": get_memory_reuse,
+    }
+
+
+def get_all_targets() -> dict[str, Callable[[], type]]:
+    def get_cuda_target():
+        from soacc.lowering.emit_cuda import CudaTarget
+
+        return CudaTarget
+
+    def get_python_target():
+        from soacc.lowering.emit_host import PythonTarget
+
+        return PythonTarget
+
+    return {"cuda": get_cuda_target, "python": get_python_target}
+
+
+def pass_registry() -> dict[str, Callable[[], type[ModulePass]]]:
+    """xDSL's passes and soacc's, by name: what a pipeline's text may name."""
+    from xdsl.transforms import get_all_passes as get_xdsl_passes
+
+    return {**get_xdsl_passes(), **get_all_passes()}

@@ -1,0 +1,1 @@
+"""Rewriting helpers that several passes (and lowerings) share: not passes themselves."""

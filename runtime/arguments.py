@@ -1,0 +1,57 @@
+"""Arguments against an entry point's level-1 parameter types: what a caller may pass
+(NumPy arrays of the exact dtype and rank, NumPy or Python scalars that fit), checked
+before anything runs, with a message that names the parameter."""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.ir import Attribute
+
+from soacc.dialects.dtypes import numpy_dtype
+from soacc.runtime.errors import ArgumentError
+
+
+def _describe_type(t: Attribute) -> str:
+    if isinstance(t, TensorType):
+        dims = "x".join("?" if d == DYNAMIC_INDEX else str(d) for d in t.get_shape())
+        return f"{numpy_dtype(t).name} array of shape [{dims}] ({t})"
+    return f"{numpy_dtype(t).name} scalar ({t})"
+
+
+def convert_argument(value, t: Attribute, what: str):
+    """Checks one argument against its parameter type; returns what the executor takes.
+    Arrays must have the exact dtype (no silent conversion); Python scalars are
+    accepted for scalar parameters when they fit the type."""
+    dtype = numpy_dtype(t)
+    if isinstance(t, TensorType):
+        if not isinstance(value, np.ndarray):
+            raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {type(value).__name__}")
+        shape = t.get_shape()
+        if value.dtype != dtype or value.ndim != len(shape):
+            raise ArgumentError(
+                f"{what}: expected {_describe_type(t)}, got {value.dtype.name} array of shape "
+                f"{list(value.shape)}"
+            )
+        for axis, (want, got) in enumerate(zip(shape, value.shape)):
+            if want != DYNAMIC_INDEX and want != got:
+                raise ArgumentError(
+                    f"{what}: expected {_describe_type(t)}, got shape {list(value.shape)} "
+                    f"(dimension {axis} must be {want})"
+                )
+        return value
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
+    if isinstance(value, np.generic):
+        if value.dtype != dtype:
+            raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {value.dtype.name} scalar")
+        return value
+    if isinstance(value, bool | int | float) and not isinstance(value, np.ndarray):
+        if isinstance(value, float) and dtype.kind != "f":
+            raise ArgumentError(f"{what}: expected {_describe_type(t)}, got float {value}")
+        if (dtype.kind == "b") != isinstance(value, bool):
+            raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {value!r}")
+        if dtype.kind in "iu" and not (np.iinfo(dtype).min <= value <= np.iinfo(dtype).max):
+            raise ArgumentError(f"{what}: {value} does not fit {_describe_type(t)}")
+        return dtype.type(value)
+    raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {type(value).__name__}")
