@@ -83,8 +83,6 @@ from xdsl.traits import (
     HasParent,
     IsTerminator,
     MemoryAllocEffect,
-    MemoryReadEffect,
-    MemoryWriteEffect,
     NoMemoryEffect,
     Pure,
     RecursiveMemoryEffect,
@@ -93,6 +91,7 @@ from xdsl.pattern_rewriter import RewritePattern
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.utils.exceptions import VerifyException
 
+from soacc.dialects.traits import KernelOp, OperandEffects
 from soacc.dialects.soac import (
     FusedSyntax,
     PermutedSyntax,
@@ -571,7 +570,7 @@ class CopyOp(IRDLOperation):
     name = "mem.copy"
     source = operand_def(MemRefType)
     dest = operand_def(MemRefType)
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    traits = traits_def(OperandEffects(reads=("source",), creates=("dest",)))
     assembly_format = "$source `,` $dest attr-dict `:` type($source) `,` type($dest)"
 
     def __init__(self, source: SSAValue, dest: SSAValue):
@@ -613,7 +612,7 @@ class LoadOp(IRDLOperation):
     view = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
     result = result_def()
-    traits = traits_def(MemoryReadEffect())
+    traits = traits_def(OperandEffects(reads=("view",)))
 
     def __init__(self, view: SSAValue, indices: Sequence[SSAValue]):
         t = view.type
@@ -662,7 +661,7 @@ class StoreOp(IRDLOperation):
     value = operand_def()
     view = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
-    traits = traits_def(MemoryWriteEffect())
+    traits = traits_def(OperandEffects(writes=("view",)))
 
     def __init__(self, value: SSAValue, view: SSAValue, indices: Sequence[SSAValue]):
         super().__init__(operands=[value, view, indices])
@@ -754,7 +753,7 @@ class MapOp(IRDLOperation):
     outputs = var_operand_def(MemRefType)
     indexed = opt_prop_def(UnitAttr)
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("inputs",), creates=("outputs",)))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = _DPS_FORMAT + " (`indexed` $indexed^)? attr-dict-with-keyword $body"
 
@@ -852,7 +851,7 @@ class ReduceOp(_OperatorOp):
     commutative = opt_prop_def(UnitAttr)
     results_ = var_result_def()
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("inputs", "neutral"), creates=("outputs",)))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "`ins` `(` $inputs `:` type($inputs) `)` `neutral` `(` $neutral `:` type($neutral) `)` "
@@ -879,7 +878,7 @@ class ScanOp(_OperatorOp):
     outputs = var_operand_def(MemRefType)
     commutative = opt_prop_def(UnitAttr)
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("inputs", "neutral"), creates=("outputs",)))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "`ins` `(` $inputs `:` type($inputs) `)` `neutral` `(` $neutral `:` type($neutral) `)` "
@@ -912,7 +911,7 @@ class ScatterOp(IRDLOperation):
     dest = operand_def(MemRefType)
     indices = operand_def(MemRefType)
     values = operand_def(MemRefType)
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    traits = traits_def(KernelOp(), OperandEffects(reads=("dest", "indices", "values"), writes=("dest",)))
     assembly_format = "$dest `[` $indices `]` `=` $values attr-dict `:` type($dest) `,` type($indices) `,` type($values)"
 
     def __init__(self, dest: SSAValue, indices: SSAValue, values: SSAValue):
@@ -943,7 +942,7 @@ class HistOp(IRDLOperation):
     values = operand_def(MemRefType)
     neutral = operand_def()
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("dest", "indices", "values", "neutral"), writes=("dest",)))
     assembly_format = (
         "$dest `[` $indices `]` `,` $values `neutral` `(` $neutral `:` type($neutral) `)` "
         "`:` type($dest) `,` type($indices) `,` type($values) attr-dict-with-keyword $body"
@@ -979,7 +978,7 @@ class GpuBodyOp(IRDLOperation):
     name = "mem.gpu_body"
     outputs = var_operand_def(MemRefType)
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(parallel=False), OperandEffects(creates=("outputs",)))
     assembly_format = "`outs` `(` $outputs `:` type($outputs) `)` attr-dict-with-keyword $body"
 
     def verify_(self) -> None:
@@ -1141,7 +1140,7 @@ class RedomapOp(IndexedRows, IRDLOperation):
     results_ = var_result_def()
     map_body = region_def("single_block")
     operators = var_region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("inputs", "neutral"), creates=("outputs",)))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     @property
@@ -1242,7 +1241,7 @@ class ScanomapOp(IndexedRows, IRDLOperation):
     map_body = region_def("single_block")
     operators = var_region_def("single_block")
     post = opt_region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("inputs", "neutral"), creates=("outputs",)))
     irdl_options = (AttrSizedOperandSegments(as_property=True), AttrSizedRegionSegments(as_property=True))
 
     @property
@@ -1357,7 +1356,7 @@ class ScatteromapOp(IndexedRows, IRDLOperation):
     outputs = var_operand_def(MemRefType)
     row_count = opt_operand_def(IndexType)
     map_body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("dest", "inputs"), writes=("dest",), creates=("outputs",)))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def print(self, printer: Printer) -> None:
@@ -1403,7 +1402,7 @@ class HistomapOp(IndexedRows, IRDLOperation):
     row_count = opt_operand_def(IndexType)
     map_body = region_def("single_block")
     operator = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), MemoryReadEffect(), MemoryWriteEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("dest", "inputs", "neutral"), writes=("dest",), creates=("outputs",)))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def print(self, printer: Printer) -> None:
@@ -1457,7 +1456,7 @@ class IotaOp(IRDLOperation):
 
     name = "mem.iota"
     output = operand_def(MemRefType)
-    traits = traits_def(MemoryWriteEffect())
+    traits = traits_def(KernelOp(), OperandEffects(creates=("output",)))
     assembly_format = "`outs` `(` $output `:` type($output) `)` attr-dict"
 
     def __init__(self, output: SSAValue):
@@ -1482,7 +1481,7 @@ class FillOp(IRDLOperation):
     name = "mem.fill"
     value = operand_def()
     output = operand_def(MemRefType)
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    traits = traits_def(KernelOp(), OperandEffects(reads=("value",), creates=("output",)))
     assembly_format = "$value `,` $output attr-dict `:` type($value) `,` type($output)"
 
     def __init__(self, value: SSAValue, output: SSAValue):
@@ -1507,7 +1506,7 @@ class ArrayOp(IRDLOperation):
     name = "mem.array"
     elements = var_operand_def()
     output = operand_def(MemRefType)
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    traits = traits_def(OperandEffects(reads=("elements",), creates=("output",)))
 
     def __init__(self, elements: Sequence[SSAValue], output: SSAValue):
         super().__init__(operands=[elements, output])
@@ -1548,9 +1547,6 @@ class ArrayOp(IRDLOperation):
             if not types_compatible(e.type, row_view_type(t)):
                 raise VerifyException(f"mem.array element {i} has type {e.type}; expected {row_view_type(t)}")
 
-
-KERNELS = (MapOp, ReduceOp, ScanOp, ScatterOp, HistOp, GpuBodyOp, IotaOp, FillOp, *FUSED_KERNELS)
-"""The ops that run as kernels (convert-mem-to-gpu outlines them at host level)."""
 
 MEM = Dialect(
     "mem",

@@ -80,6 +80,8 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
+from soacc.dialects.traits import ConsumesOperand, KernelOp
+
 # --------------------------------------------------------------------------------------
 # Types: what soac arrays may hold, and the row type of an array
 # --------------------------------------------------------------------------------------
@@ -257,7 +259,7 @@ class MapOp(IRDLOperation):
     inputs = var_operand_def(TensorType)
     outputs = var_result_def(TensorType)
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
     assembly_format = "`(` $inputs `)` attr-dict `:` functional-type($inputs, $outputs) $body"
 
     def __init__(
@@ -338,7 +340,7 @@ class ReduceOp(IRDLOperation):
     outputs = var_result_def()
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
     assembly_format = (
         "`(` $inputs `)` `neutral` `(` $neutral `:` type($neutral) `)` "
         "(`commutative` $commutative^)? attr-dict `:` functional-type($inputs, $outputs) $body"
@@ -408,7 +410,7 @@ class ScanOp(IRDLOperation):
     outputs = var_result_def(TensorType)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
     assembly_format = (
         "`(` $inputs `)` `neutral` `(` $neutral `:` type($neutral) `)` "
         "(`commutative` $commutative^)? attr-dict `:` functional-type($inputs, $outputs) $body"
@@ -488,7 +490,7 @@ class ScatterOp(IRDLOperation):
     indices = operand_def(TensorType)
     values = operand_def(TensorType)
     result = result_def(T)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), KernelOp(), ConsumesOperand("dest"))
     assembly_format = (
         "$dest `[` $indices `]` `=` $values attr-dict `:` "
         "type($dest) `,` type($indices) `,` type($values)"
@@ -533,7 +535,7 @@ class HistOp(IRDLOperation):
     neutral = operand_def()
     result = result_def(T)
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), ConsumesOperand("dest"))
     assembly_format = (
         "$dest `[` $indices `]` `,` $values `neutral` `(` $neutral `:` type($neutral) `)` "
         "attr-dict `:` type($dest) `,` type($indices) `,` type($values) $body"
@@ -589,7 +591,7 @@ class GpuBodyOp(IRDLOperation):
     name = "soac.gpu_body"
     outputs = var_result_def(TensorType)
     body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(parallel=False))
     assembly_format = "attr-dict `->` type($outputs) $body"
 
     def __init__(self, result_types: Sequence[Attribute], body: Region):
@@ -868,7 +870,7 @@ class RedomapOp(FusedSyntax, IRDLOperation):
     map_body = region_def("single_block")
     operators = var_region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
 
     def __init__(
         self,
@@ -974,7 +976,7 @@ class ScanomapOp(FusedSyntax, IRDLOperation):
     operators = var_region_def("single_block")
     post = opt_region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True), AttrSizedRegionSegments(as_property=True))
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
 
     def __init__(
         self,
@@ -1102,7 +1104,7 @@ class ScatteromapOp(FusedSyntax, IRDLOperation):
     inputs = var_operand_def(TensorType)
     outputs = var_result_def(TensorType)
     map_body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), ConsumesOperand("dest"))
 
     def __init__(
         self,
@@ -1184,7 +1186,7 @@ class HistomapOp(FusedSyntax, IRDLOperation):
     outputs = var_result_def(TensorType)
     map_body = region_def("single_block")
     operator = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), ConsumesOperand("dest"))
 
     def __init__(
         self,
@@ -1668,7 +1670,7 @@ class UpdateOp(IRDLOperation):
     value = operand_def()
     kinds = prop_def(DenseArrayBase.constr(I64))
     result = result_def(T)
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), ConsumesOperand("source"))
 
     def __init__(self, source: SSAValue, kinds: Sequence[int], spec: Sequence[SSAValue], value: SSAValue):
         super().__init__(

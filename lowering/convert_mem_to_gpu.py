@@ -45,6 +45,7 @@ from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import mem, soacc_gpu
+from soacc.dialects.traits import runs_on_device
 
 from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,
@@ -314,7 +315,7 @@ class ConvertMemToGpuPass(ModulePass):
             for f in op.ops
             if isinstance(f, func.FuncOp)
             for k in f.walk()
-            if type(k) in _LOWERINGS and not _inside_kernel(k)
+            if type(k) in _LOWERINGS and not runs_on_device(k)
         ]
 
         def add_kernel(kernel: gpu.FuncOp) -> str:
@@ -425,11 +426,5 @@ _LOWERINGS = {
 (op, name, builder before the op, add_kernel) that adds kernels and writes the launches."""
 
 
-def _inside_kernel(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None:
-        if isinstance(parent, mem.KERNELS):
-            return True
-        parent = parent.parent_op()
-    return False
+
 

@@ -48,6 +48,7 @@ from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import mem, soac
+from soacc.dialects.traits import used_only_on_device
 from soacc.passes.utils.memory_motion import stop_carrying
 from soacc.dialects.dtypes import numpy_dtype
 
@@ -67,20 +68,6 @@ class DeviceScalar:
     (a 0-d view) and is loaded where a lambda or gpu_body uses it, never by the host."""
 
     view: SSAValue
-
-
-def used_only_on_device(value: SSAValue) -> bool:
-    """Every use of `value` is inside a kernel lambda or a gpu_body."""
-
-    def on_device(op: Operation) -> bool:
-        parent = op.parent_op()
-        while parent is not None and not isinstance(parent, func.FuncOp):
-            if isinstance(parent, (soac.GpuBodyOp, soac.MapOp, soac.ReduceOp, soac.ScanOp, soac.HistOp, *soac.FUSED_OPS)):
-                return True
-            parent = parent.parent_op()
-        return False
-
-    return all(on_device(use.operation) for use in value.uses)
 
 
 class CannotBufferise(Exception):

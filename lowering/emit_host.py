@@ -39,13 +39,9 @@ from soacc.dialects.soac import SliceSpec
 from soacc.lowering.emit_cuda import EmissionError
 from soacc.passes.analysis.liveness import LastUses, last_uses, scope_end_uses
 from soacc.dialects.host_abi import is_cast, scalar_function
+from soacc.dialects.traits import is_kernel
 from soacc.dialects.dtypes import constant_value, numpy_dtype
 from soacc.dialects.kernel_abi import argument_format
-
-_KERNEL_OPS = (
-    mem.MapOp, mem.ReduceOp, mem.ScanOp, mem.ScatterOp, mem.HistOp,
-    mem.GpuBodyOp, mem.IotaOp, mem.FillOp,
-)
 
 _GLOBALS = {"rt", "np", "arith", "math", "KERNELS"}
 """Names the emitted module itself uses."""
@@ -333,7 +329,7 @@ class _ModuleEmitter:
         handler = _HANDLERS.get(type(op))
         if handler is not None:
             handler(self, op)
-        elif isinstance(op, _KERNEL_OPS):
+        elif is_kernel(op):
             raise _error(op, "is a kernel that convert-mem-to-gpu has not turned into a gpu.launch_func "
                          "(the host code can only launch kernels)")
         elif op.name.startswith("soac."):

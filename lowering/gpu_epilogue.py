@@ -30,6 +30,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from soacc.dialects import mem
+from soacc.dialects.traits import is_kernel
 from soacc.lowering.kernel_body import captured_values
 from soacc.passes.analysis.memory_access import access_of
 from soacc.passes.analysis.memory_aliases import MemoryAliases
@@ -65,7 +66,7 @@ def find_epilogue(reduction: Operation, aliases: MemoryAliases) -> Epilogue | No
     between: list[Operation] = []
     op = reduction.next_op
     while op is not None and not isinstance(op, mem.GpuBodyOp):
-        if op.regions or isinstance(op, mem.KERNELS) or op.has_trait(IsTerminator):
+        if op.regions or is_kernel(op) or op.has_trait(IsTerminator):
             return None
         between.append(op)
         op = op.next_op

@@ -34,6 +34,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from soacc.dialects import mem
+from soacc.dialects.traits import runs_on_device
 from soacc.passes.analysis.stated_sizes import stated_size
 
 
@@ -153,14 +154,7 @@ def _reads_as_input(op: Operation, array: SSAValue) -> bool:
         return array not in op.outputs
     if not isinstance(op, mem.FUSED_KERNELS) or sum(v is array for v in op.operands) != sum(v is array for v in op.inputs):
         return False
-    return not any(isinstance(p, mem.KERNELS) for p in _ancestors(op))
-
-
-def _ancestors(op: Operation):
-    parent = op.parent_op()
-    while parent is not None:
-        yield parent
-        parent = parent.parent_op()
+    return not runs_on_device(op)
 
 
 def _as_value(size: SSAValue | int, before: Operation) -> SSAValue:

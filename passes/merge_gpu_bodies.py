@@ -34,7 +34,7 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from soacc.dialects import soac
-from soacc.passes.analysis.migration_table import runs_on_device
+from soacc.dialects.traits import consumed_operand, runs_on_device
 from soacc.dialects.soac import index_of_row_zero
 from soacc.dialects.utils import defined_inside
 
@@ -73,18 +73,14 @@ def root_aliases(value: SSAValue) -> set[SSAValue]:
         roots.add(value)
 
 
-_CONSUMED = {soac.UpdateOp: "source", soac.ScatterOp: "dest", soac.HistOp: "dest"}
-
-
 def consumed_values(op: Operation) -> set[SSAValue]:
     """The root aliases of the arrays `op` consumes (updates in place), in it or in its
     regions, that are defined outside it."""
     consumed: set[SSAValue] = set()
     for inner in [op, *[o for r in op.regions for o in r.walk()]]:
-        field_name = _CONSUMED.get(type(inner))
-        if field_name is None:
+        value = consumed_operand(inner)
+        if value is None:
             continue
-        value = getattr(inner, field_name)
         if inner is op or not defined_inside(value, op):
             consumed |= root_aliases(value)
     return consumed
@@ -95,8 +91,7 @@ def is_consumed(value: SSAValue) -> bool:
     roots = root_aliases(value)
     for root in roots:
         for use in root.uses:
-            field_name = _CONSUMED.get(type(use.operation))
-            if field_name is not None and getattr(use.operation, field_name) is root:
+            if consumed_operand(use.operation) is root:
                 return True
     return False
 

@@ -40,12 +40,12 @@ from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects.utils import defined_inside
 from soacc.dialects import soac
+from soacc.dialects.traits import is_kernel, is_parallel_kernel, runs_on_device
 from soacc.passes.analysis.migration_table import (
     MigrationTable,
     Placement,
     analyse_module,
     is_constant,
-    is_kernel,
     is_scalar,
     single_element,
 )
@@ -89,7 +89,7 @@ class _Migration:
             if self.table.should_move(op):
                 self.to_move.add(op)
                 continue
-            if is_kernel(op):
+            if is_parallel_kernel(op):
                 self.device_direct.update(
                     r for r in op.results if is_scalar(r) and self.table.status(r) is Placement.DEVICE
                 )
@@ -130,7 +130,7 @@ class _Migration:
             self.process_for(op)
         elif isinstance(op, scf.WhileOp):
             self.process_while(op)
-        elif isinstance(op, soac.GpuBodyOp) or is_kernel(op):
+        elif is_kernel(op):
             self.localize(op)
         elif isinstance(op, soac.UpdateOp) and is_scalar(op.value):
             self.rewrite_update(op)
@@ -520,14 +520,7 @@ def rotate_while(op: scf.WhileOp) -> None:
 def rotate_host_loops(function: func.FuncOp) -> None:
     """rotate_while for every while loop of the function that runs on the host."""
     for op in [o for o in function.walk() if isinstance(o, scf.WhileOp)]:
-        parent = op.parent_op()
-        on_device = False
-        while parent is not None and not isinstance(parent, func.FuncOp):
-            if isinstance(parent, soac.GpuBodyOp) or is_kernel(parent):
-                on_device = True
-                break
-            parent = parent.parent_op()
-        if not on_device:
+        if not runs_on_device(op):
             rotate_while(op)
 
 

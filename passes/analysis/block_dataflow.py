@@ -17,23 +17,7 @@ from collections.abc import Iterable
 
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
-from soacc.dialects import soac
-
-_CONSUMED_OPERAND = {
-    soac.UpdateOp: "source",
-    soac.ScatterOp: "dest",
-    soac.HistOp: "dest",
-    soac.ScatteromapOp: "dest",
-    soac.HistomapOp: "dest",
-}
-"""Ops that consume an operand, by the operand's field name."""
-
-
-def consumed_operand(op: Operation) -> SSAValue | None:
-    """The operand `op` itself consumes (updates in place), if any."""
-    field = _CONSUMED_OPERAND.get(type(op))
-    return getattr(op, field) if field else None
-
+from soacc.dialects.traits import consumed_operand
 
 def consumed_values(op: Operation) -> set[SSAValue]:
     """Values consumed by `op` or by any op nested in it."""

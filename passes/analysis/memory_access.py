@@ -1,13 +1,11 @@
 """What an op does to memory content at level 2: which views it reads, which it
 writes, and which it writes whole without reading them first (an array *creation*).
 
-This is the one place that knows how kernels address their operands, and it knows it
-from the memory-effect interface and the names of the operand groups of the op's
-definition, not from a list of kernels: an op of the `mem` dialect that declares a write
-effect creates its `outputs`/`output` operands, updates its `dest` operand in place and
-reads every other view it is given (`mem.copy`, `mem.load` and `mem.store` are the
-exceptions spelled out below). An op with unknown effects (a call, an op of another
-dialect) is *opaque*: it may read, write and keep every block and view it is given.
+It knows it from what each op declares (the `OperandEffects` trait of
+dialects/traits.py: the operand groups it reads, writes and creates), not from a list of
+ops; a kernel's yield reads the rows its kernel copies out. An op with other or unknown
+effects (a call, an op of another dialect) is *opaque*: it may read, write and keep
+every block and view it is given.
 Pure ops (views, slices, sizes, arithmetic) and structured control flow touch no memory
 themselves; what their regions do is counted where the regions' ops are. Never
 changes IR.
@@ -20,14 +18,10 @@ from dataclasses import dataclass
 from xdsl.dialects import scf
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Operation, SSAValue
-from xdsl.traits import (
-    IsTerminator,
-    MemoryWriteEffect,
-    RecursiveMemoryEffect,
-    get_effects,
-)
+from xdsl.traits import IsTerminator, RecursiveMemoryEffect, get_effects
 
 from soacc.dialects import mem
+from soacc.dialects.traits import OperandEffects, is_kernel
 
 
 @dataclass(frozen=True)
@@ -49,9 +43,6 @@ class Access:
 
 NO_ACCESS = Access()
 
-_CREATED_GROUPS = ("outputs", "output")
-_UPDATED_GROUPS = ("dest",)
-
 
 def is_memory_value(value: SSAValue) -> bool:
     """A block or a view."""
@@ -60,23 +51,6 @@ def is_memory_value(value: SSAValue) -> bool:
 
 def _structural(op: Operation) -> bool:
     return isinstance(op, scf.IfOp | scf.ForOp | scf.WhileOp) or op.has_trait(IsTerminator)
-
-
-def _operand_groups(op: Operation) -> list[tuple[str, tuple[SSAValue, ...]]] | None:
-    """(name, operands) per operand group of an IRDL op, None for other ops."""
-    try:
-        definition = op.get_irdl_definition()  # type: ignore[attr-defined]
-    except AttributeError:
-        return None
-    groups = []
-    for name, _ in definition.operands:
-        values = getattr(op, name)
-        if values is None:  # an optional operand left out
-            values = ()
-        elif isinstance(values, SSAValue):
-            values = (values,)
-        groups.append((name, tuple(values)))
-    return groups
 
 
 def access_of(op: Operation) -> Access:
@@ -88,34 +62,14 @@ def access_of(op: Operation) -> Access:
         return Access(reads=_rows_copied_out(op))
     if _structural(op):
         return NO_ACCESS
-    if isinstance(op, mem.CopyOp):
-        return Access(reads=(op.source,), writes=(op.dest,), creates=(op.dest,))
-    if isinstance(op, mem.LoadOp):
-        return Access(reads=(op.view,))
-    if isinstance(op, mem.StoreOp):
-        return Access(writes=(op.view,))
+    declared = op.get_trait(OperandEffects)
+    if declared is not None:
+        creates = declared.views(op, declared.creates)
+        return Access(declared.views(op, declared.reads), declared.views(op, declared.writes) + creates, creates)
     effects = get_effects(op)
-    if effects is None:
+    if effects is None or effects or op.has_trait(RecursiveMemoryEffect):
         return Access(opaque=tuple(memory_operands))
-    if not effects and not op.has_trait(RecursiveMemoryEffect):
-        return NO_ACCESS  # pure: views, slices, sizes
-    groups = _operand_groups(op) if op.dialect_name() == "mem" else None
-    if groups is None or not op.has_trait(MemoryWriteEffect):
-        return Access(opaque=tuple(memory_operands))
-    reads: list[SSAValue] = []
-    writes: list[SSAValue] = []
-    creates: list[SSAValue] = []
-    for name, values in groups:
-        views = [v for v in values if isinstance(v.type, MemRefType)]
-        if name in _CREATED_GROUPS:
-            writes += views
-            creates += views
-        elif name in _UPDATED_GROUPS:
-            reads += views
-            writes += views
-        else:
-            reads += views
-    return Access(tuple(reads), tuple(writes), tuple(creates))
+    return NO_ACCESS  # pure: views, slices, sizes
 
 
 def _rows_copied_out(op: mem.YieldOp) -> tuple[SSAValue, ...]:
@@ -137,17 +91,11 @@ def nested_accesses(op: Operation):
             yield inner, access
 
 
-def is_kernel(op: Operation) -> bool:
-    """An op of the `mem` dialect that runs a lambda (a map, reduce, scan, hist,
-    gpu_body, or a kernel added later): a "kernel" in the study's sense."""
-    return op.dialect_name() == "mem" and bool(op.regions)
-
-
 def is_loop(op: Operation) -> bool:
     return isinstance(op, scf.ForOp | scf.WhileOp)
 
 
 def repeats(op: Operation) -> bool:
-    """Ops whose regions run many times: loops and kernels (whose lambdas run once per
-    row)."""
+    """Ops whose regions may run many times: loops and kernels (whose lambdas run once
+    per row; a gpu_body's once, but on the device, where nothing of it can move out)."""
     return is_loop(op) or is_kernel(op)

@@ -48,6 +48,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 from xdsl.traits import IsTerminator
 
 from soacc.dialects import soac
+from soacc.dialects.traits import is_kernel, is_parallel_kernel
 from soacc.passes.analysis.migration_graph import IN, MigrationGraph, Reachability
 
 
@@ -124,24 +125,6 @@ def is_constant(v: SSAValue) -> bool:
 
 
 _STRUCTURED = (scf.IfOp, scf.ForOp, scf.WhileOp)
-
-
-def is_kernel(op: Operation) -> bool:
-    """A parallel kernel launched from the host: an op with lambda regions (map,
-    reduce, scan, hist and any fused form), and scatter."""
-    if isinstance(op, soac.ScatterOp):
-        return True
-    return bool(op.regions) and not isinstance(op, (*_STRUCTURED, soac.GpuBodyOp, func.FuncOp))
-
-
-def runs_on_device(op: Operation) -> bool:
-    """`op` is nested in a kernel lambda or a gpu_body (so it runs on the device)."""
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, func.FuncOp):
-        if isinstance(parent, soac.GpuBodyOp) or is_kernel(parent):
-            return True
-        parent = parent.parent_op()
-    return False
 
 
 # --------------------------------------------------------------------------------------
@@ -252,7 +235,7 @@ class MigrationTable:
             return any(self.status(v) is Placement.DEVICE for v in (op.lb, op.ub, op.step))
         if isinstance(op, scf.WhileOp):
             return self.status(op.before_region.block.last_op.condition) is Placement.DEVICE
-        if is_kernel(op) or isinstance(op, soac.GpuBodyOp) or op.has_trait(IsTerminator):
+        if is_kernel(op) or op.has_trait(IsTerminator):
             return False
         return bool(op.results) and self.moves(op.results[0])
 
@@ -576,7 +559,7 @@ class _Grapher:
                     self.host_only(op.arguments)
                 else:
                     self.graph_simple(op.results, op.arguments)
-            case _ if is_kernel(op):
+            case _ if is_parallel_kernel(op):
                 # a kernel: its scalar operands (neutral elements) are needed on the host,
                 # what its lambdas capture is not; its scalar results live on the device
                 self.host_only(op.operands)

@@ -83,6 +83,27 @@ func.func @consumes_what_the_group_reads(%A: tensor<1xi64>, %v: i64) -> (tensor<
   func.return %r_dev, %B_dev : tensor<1xi64>, tensor<1x1xi64>
 }
 
+// A fused scatter (soac.scatteromap, made by soac-fusion) consumes its destination as a
+// scatter does: it may not move above a gpu_body that reads the destination. Before the
+// consumption rule was a trait of the ops, merge-gpu-bodies knew only update, scatter
+// and hist, and moved it up here; the program then needed a whole copy of %a.
+// CHECK-LABEL: func.func @fused_scatter_consumes_what_a_gpu_body_reads
+// CHECK:         %y_dev = soac.gpu_body
+// CHECK:         %b = soac.scatteromap %a
+func.func @fused_scatter_consumes_what_a_gpu_body_reads(%a: tensor<?xf32>, %is: tensor<?xindex>, %vs: tensor<?xf32>) -> (tensor<?xf32>, tensor<1xf32>) {
+  %y_dev = soac.gpu_body -> tensor<1xf32> {
+    %c0 = arith.constant 0 : index
+    %x = soac.index %a[%c0] : tensor<?xf32>
+    %y = arith.addf %x, %x : f32
+    soac.yield %y : f32
+  }
+  %b = soac.scatteromap %a(%is, %vs) : tensor<?xf32>, (tensor<?xindex>, tensor<?xf32>) -> tensor<?xf32> map {
+  ^bb0(%i: index, %v: f32):
+    soac.yield %i, %v : index, f32
+  }
+  func.return %b, %y_dev : tensor<?xf32>, tensor<1xf32>
+}
+
 // Results only the merged kernel itself uses are dropped, reads of them inside become
 // the values, and duplicate reads merge (CSE): one kernel, one result, one read.
 // CHECK-LABEL: func.func @drops_results_and_duplicates

@@ -1,0 +1,111 @@
+"""Facts about ops that analyses, passes, lowerings and emitters ask, declared once on
+the ops themselves (as MLIR declares them through op interfaces such as
+`MemoryEffectOpInterface`): which ops are kernels, which operand an op consumes, and
+which operands an op reads and writes.
+
+- `KernelOp`: the op is device code that host code launches. A data-parallel
+  combinator's regions run once per row or element; a `gpu_body`'s region runs once, on
+  one thread. Nested ops of a kernel run on the device (`runs_on_device`).
+- `ConsumesOperand`: the op takes over one array operand (Futhark's *consumption*): the
+  array may be written in place, so it must not be used after the op.
+- `OperandEffects`: a memory-effect trait that names, by operand group, the views an op
+  reads, writes, and creates (writes whole before anything reads them). Its effects are
+  xDSL's `EffectInstance`s tied to the operand values, so xDSL's own passes see them as
+  ordinary read and write effects, and soacc's analyses see which operand each is on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from xdsl.dialects import func
+from xdsl.dialects.builtin import MemRefType
+from xdsl.ir import Operation, SSAValue
+from xdsl.traits import EffectInstance, MemoryEffect, MemoryEffectKind, OpTrait
+
+
+@dataclass(frozen=True)
+class KernelOp(OpTrait):
+    """Device code launched from host code (a kernel, in the studies' sense)."""
+
+    parallel: bool = True
+    """Its regions run once per row or element (a combinator); False: once, on one
+    thread (a gpu_body)."""
+
+
+def is_kernel(op: Operation) -> bool:
+    """`op` is a kernel: a combinator, an array constructor that runs on the device at
+    level 2, or a gpu_body."""
+    return op.has_trait(KernelOp)
+
+
+def is_parallel_kernel(op: Operation) -> bool:
+    """`op` is a data-parallel kernel (not a single-threaded gpu_body)."""
+    trait = op.get_trait(KernelOp)
+    return trait is not None and trait.parallel
+
+
+def enclosing_kernel(op: Operation) -> Operation | None:
+    """The innermost kernel `op` is nested in (within its function), or None."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        if is_kernel(parent):
+            return parent
+        parent = parent.parent_op()
+    return None
+
+
+def runs_on_device(op: Operation) -> bool:
+    """`op` is nested in a kernel (a lambda, an operator or a gpu_body), so it runs on
+    the device, not in host code."""
+    return enclosing_kernel(op) is not None
+
+
+def used_only_on_device(value: SSAValue) -> bool:
+    """Every use of `value` is on the device (inside a kernel)."""
+    return all(runs_on_device(use.operation) for use in value.uses)
+
+
+@dataclass(frozen=True)
+class ConsumesOperand(OpTrait):
+    """The op consumes its operand named `operand` (an array it may write in place)."""
+
+    operand: str
+
+
+def consumed_operand(op: Operation) -> SSAValue | None:
+    """The array operand `op` consumes, or None."""
+    trait = op.get_trait(ConsumesOperand)
+    return getattr(op, trait.operand) if trait is not None else None
+
+
+@dataclass(frozen=True)
+class OperandEffects(MemoryEffect):
+    """The views an op reads and writes, by the names of its operand groups. `writes`
+    are written in part (the rest keeps its content); `creates` are written whole
+    without being read first (an array's creation); a group in both `reads` and
+    `writes` is updated in place. Operands that are not views (sizes, scalars) have no
+    memory effect."""
+
+    reads: tuple[str, ...] = ()
+    writes: tuple[str, ...] = ()
+    creates: tuple[str, ...] = ()
+
+    def views(self, op: Operation, groups: tuple[str, ...]) -> tuple[SSAValue, ...]:
+        """The view operands of `op` in the named groups, in order."""
+        return tuple(v for group in groups for v in _group(op, group) if isinstance(v.type, MemRefType))
+
+    def get_effects(self, op: Operation) -> set[EffectInstance]:  # type: ignore[override]
+        effects = {EffectInstance(MemoryEffectKind.READ, v) for v in self.views(op, self.reads)}
+        effects |= {EffectInstance(MemoryEffectKind.WRITE, v) for v in self.views(op, self.writes + self.creates)}
+        return effects
+
+
+def _group(op: Operation, name: str) -> Iterator[SSAValue]:
+    values = getattr(op, name)
+    if values is None:  # an optional operand left out
+        return iter(())
+    if isinstance(values, SSAValue):
+        return iter((values,))
+    return iter(values)
