@@ -274,12 +274,28 @@ def test_files_named_in_commands_exist(block: Block):
         assert (ROOT / path).exists(), f"{block.name} names {path}, which is not in the repository"
 
 
+def heading_anchors(doc: Path) -> set[str]:
+    """The anchors GitHub makes of a page's headings: lower case, punctuation dropped,
+    spaces as hyphens."""
+    anchors = set()
+    for line in doc.read_text().splitlines():
+        heading = re.match(r"^#+\s+(.*)", line)
+        if heading:
+            text = re.sub(r"[^\w\- ]", "", heading.group(1).strip().lower())
+            anchors.add(text.replace(" ", "-"))
+    return anchors
+
+
 def test_links_between_pages_resolve():
-    for doc in DOCS:
-        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", doc.read_text()):
+    for doc in [*DOCS, ROOT / "CHANGELOG.md"]:
+        for target, anchor in re.findall(r"\]\(([^)#\s]*)(?:#([^)\s]*))?\)", doc.read_text()):
             if re.match(r"\w+://", target):
                 continue
-            assert (doc.parent / target).exists(), f"{doc.relative_to(ROOT)} links to {target}, which does not exist"
+            page = doc.parent / target if target else doc
+            where = f"{doc.relative_to(ROOT)} links to {target}#{anchor}"
+            assert page.exists(), f"{where}, which does not exist"
+            if anchor:
+                assert anchor in heading_anchors(page), f"{where}: {target or doc.name} has no such heading"
 
 
 def test_docs_name_no_path_outside_the_repository():
