@@ -41,7 +41,7 @@ def make_context() -> Context:
 
 def parse_program(source: str, name: str = "<input>") -> ModuleOp:
     """Parses and verifies a program; a ProgramError says where and why it is bad."""
-    return _parse_with(LocatingParser(make_context(), source, name))
+    return _parse_with(_new_parser(source, name))
 
 
 def verify_program(module: ModuleOp) -> None:
@@ -299,11 +299,19 @@ def compile(  # noqa: A001
                 raise ProgramError(f"cannot read {source}: {error.strerror}") from None
         else:
             text, name = source, "<input>"
-        parser = LocatingParser(make_context(), text, name)
+        parser = _new_parser(text, name)
         module = _parse_with(parser)
     chosen = choose_backend(backend).name
     apply_pipeline(module, default_pipeline(chosen) if pipeline is None else pipeline, parser)
     return Program(module, backend)
+
+
+def _new_parser(text: str, name: str) -> LocatingParser:
+    """A parser of `text`; it lexes the first token at once, which may already be bad."""
+    try:
+        return LocatingParser(make_context(), text, name)
+    except ParseError as error:
+        raise ProgramError(str(error).strip()) from None
 
 
 def _parse_with(parser: LocatingParser) -> ModuleOp:

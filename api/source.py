@@ -3,11 +3,20 @@
 
 from __future__ import annotations
 
+import re
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
+from xdsl.utils.mlir_lexer import MLIRLexer
+
+# xDSL 0.74 lexes a string literal with `"(?:[^"\\\n\v\f]+|<escape>)*"`: a `+` nested in
+# a `*`, which backtracks exponentially when the literal is not closed (24 characters
+# take 2.4 s, and each more doubles it). The same language without the nested
+# quantifier fails in linear time. Every soacc tool parses through this module.
+MLIRLexer._unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
 
 class LocatingParser(Parser):
