@@ -20,13 +20,14 @@ from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
 
 from soacc.dialects.mem import BlockType, entry_signature
+from soacc.dialects.structural_checks import check_structure
 from soacc.lowering.convert_soac_to_mem import ConvertSoacToMemPass
 from soacc.pipeline import SoaccPipelinePass
 from soacc.registry import pass_registry
 from soacc.runtime.arguments import convert_argument
 from soacc.runtime.errors import ArgumentError, ProgramError
 from soacc.runtime.statistics import Statistics
-from soacc.source import LocatingParser, first_use_before_definition, located_message
+from soacc.source import LocatingParser, located_message
 
 
 def make_context() -> Context:
@@ -45,7 +46,9 @@ def parse_program(source: str, name: str = "<input>") -> ModuleOp:
 
 
 def verify_program(module: ModuleOp) -> None:
+    """xDSL's verifiers and the rules they miss (dialects/structural_checks.py)."""
     try:
+        check_structure(module)
         module.verify()
     except VerifyException as error:
         notes = "\n".join(getattr(error, "__notes__", []))
@@ -320,13 +323,8 @@ def _parse_with(parser: LocatingParser) -> ModuleOp:
     except ParseError as error:
         raise ProgramError(str(error).strip()) from None
     try:
+        check_structure(module)
         module.verify()
     except VerifyException as error:
         raise ProgramError(located_message(parser, module, error).removeprefix("error: ")) from None
-    misuse = first_use_before_definition(module)
-    if misuse is not None:
-        op, value = misuse
-        name = f"%{value.name_hint}" if value.name_hint else "a value"
-        where = parser.location(op) or "<input>"
-        raise ProgramError(f"{where}: error: {op.name} uses {name} before it is defined")
     return module

@@ -7,7 +7,7 @@ import re
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import DiagnosticException, VerifyException
 from xdsl.utils.mlir_lexer import MLIRLexer
@@ -47,27 +47,6 @@ class LocatingParser(Parser):
         line = self.source_text.count("\n", 0, offset) + 1 + self.line_offset
         column = offset - (self.source_text.rfind("\n", 0, offset) + 1) + 1
         return f"{self.source_name}:{line}:{column}"
-
-
-def first_use_before_definition(module: ModuleOp) -> tuple[Operation, SSAValue] | None:
-    """An op using a value that is not defined before it in its block or an enclosing
-    one (xDSL 0.74's verifier does not check this), or None."""
-
-    def walk(block: Block, visible: set[SSAValue]) -> tuple[Operation, SSAValue] | None:
-        visible = visible | set(block.args)
-        for op in block.ops:
-            for v in op.operands:
-                if v not in visible:
-                    return op, v
-            for region in op.regions:
-                for inner in region.blocks:
-                    found = walk(inner, visible)
-                    if found:
-                        return found
-            visible |= set(op.results)
-        return None
-
-    return walk(module.body.block, set())
 
 
 def failing_op(module: ModuleOp, error: DiagnosticException) -> Operation | None:

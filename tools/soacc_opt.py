@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
+from soacc.dialects.structural_checks import check_structure
 from soacc.runtime.errors import ArgumentError
 from soacc.source import LocatingParser, located_message
 from soacc.tools.cli import diagnostic_text, run_tool
@@ -35,6 +36,9 @@ class SoaccOptMain(xDSLOptMain):
             parser = LocatingParser(self.ctx, text, self.get_input_name(), self._chunk_line)
             module = parser.parse_module(not self.args.no_implicit_module)
             self.last_parse = (parser, module)
+            # xDSL's verifiers and the rules they miss, before any pass runs
+            check_structure(module)
+            module.verify()
             return module
 
         self.available_frontends["mlir"] = parse_mlir

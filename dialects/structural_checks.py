@@ -1,0 +1,138 @@
+"""Rules of valid IR that xDSL 0.74's verifiers do not check, checked in every soacc tool
+after its own verification (MLIR's verifiers check them): every value defined before its
+use; `scf.while`'s four signatures agree (inits, `before` block, `scf.condition`, results
+and `after` block, `after`'s yield); `scf.if` with results has an `else`, and both
+branches yield the results' types; `scf.for`'s yield gives the carried types; a constant
+loop step is positive; static dimensions fit 64 bits.
+
+Each failure is a `VerifyException` whose `op` is the op at fault, so the tools can say
+where it is in the source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
+from xdsl.utils.exceptions import VerifyException
+
+MAX_DIMENSION = 2**63 - 1
+"""The largest static dimension: sizes are 64-bit signed integers at run time."""
+
+
+def check_structure(module: ModuleOp) -> None:
+    """Raises a VerifyException (with `.op`) for the first rule `module` breaks. Runs
+    before xDSL's verifiers, some of which fail with a plain exception (an index error, a
+    bare Exception) on IR these rules reject."""
+    misuse = first_use_before_definition(module)
+    if misuse is not None:
+        op, value = misuse
+        name = f"%{value.name_hint}" if value.name_hint else "a value"
+        _fail(op, f"{op.name} uses {name} before it is defined")
+    for op in module.walk():
+        _check_dimensions(op)
+        if isinstance(op, scf.WhileOp):
+            _check_while(op)
+        elif isinstance(op, scf.IfOp):
+            _check_if(op)
+        elif isinstance(op, scf.ForOp):
+            _check_for(op)
+
+
+def first_use_before_definition(module: ModuleOp) -> tuple[Operation, SSAValue] | None:
+    """An op using a value that is not defined before it in its block or an enclosing
+    one, or None."""
+
+    def walk(block: Block, visible: set[SSAValue]) -> tuple[Operation, SSAValue] | None:
+        visible = visible | set(block.args)
+        for op in block.ops:
+            for v in op.operands:
+                if v not in visible:
+                    return op, v
+            for region in op.regions:
+                for inner in region.blocks:
+                    found = walk(inner, visible)
+                    if found:
+                        return found
+            visible |= set(op.results)
+        return None
+
+    return walk(module.body.block, set())
+
+
+def _fail(op: Operation, message: str) -> None:
+    error = VerifyException(message)
+    error.op = op  # type: ignore[attr-defined]  (read by the tools to locate it)
+    raise error
+
+
+def _types(values: Sequence[SSAValue]) -> list[Attribute]:
+    return [v.type for v in values]
+
+
+def _show(types: Sequence[Attribute]) -> str:
+    return "(" + ", ".join(str(t) for t in types) + ")"
+
+
+def _agree(op: Operation, what: str, found: Sequence[Attribute], expected: Sequence[Attribute], of: str) -> None:
+    if list(found) != list(expected):
+        _fail(op, f"{op.name}: {what} are of types {_show(found)}; expected {_show(expected)}, the types of {of}")
+
+
+def _block(op: Operation, region: Region) -> Block:
+    if len(region.blocks) != 1:
+        _fail(op, f"{op.name}: a region must have one block; it has {len(region.blocks)}")
+    return region.blocks[0]
+
+
+def _terminator(op: Operation, block: Block, kind: type[Operation]) -> Operation:
+    last = block.last_op
+    if not isinstance(last, kind):
+        _fail(op, f"{op.name}: a region must end with {kind.name}")
+    assert last is not None
+    return last
+
+
+def _check_while(op: scf.WhileOp) -> None:
+    inits = _types(op.arguments)
+    results = _types(op.res)
+    before = _block(op, op.before_region)
+    after = _block(op, op.after_region)
+    _agree(op, "the `before` block's parameters", _types(before.args), inits, "its initial values")
+    condition = _terminator(op, before, scf.ConditionOp)
+    _agree(op, "the values scf.condition passes on", _types(condition.args), results, "its results")  # type: ignore[attr-defined]
+    _agree(op, "the `do` block's parameters", _types(after.args), results, "its results")
+    yielded = _terminator(op, after, scf.YieldOp)
+    _agree(op, "the values the `do` block yields", _types(yielded.operands), inits, "its initial values")
+
+
+def _check_if(op: scf.IfOp) -> None:
+    results = _types(op.output)
+    branches = [("the `then` branch", op.true_region)]
+    if op.false_region.blocks:
+        branches.append(("the `else` branch", op.false_region))
+    elif results:
+        _fail(op, f"scf.if has results {_show(results)} but no `else` branch to give them when the condition is false")
+    for what, region in branches:
+        yielded = _terminator(op, _block(op, region), scf.YieldOp)
+        _agree(op, f"the values {what} yields", _types(yielded.operands), results, "its results")
+
+
+def _check_for(op: scf.ForOp) -> None:
+    step = const_evaluate_operand(op.step)
+    if step is not None and step <= 0:
+        _fail(op, f"scf.for has step {step}; a loop's step must be positive")
+    carried = _types(op.iter_args)
+    yielded = _terminator(op, _block(op, op.body), scf.YieldOp)
+    _agree(op, "the values its body yields", _types(yielded.operands), carried, "its carried values")
+    _agree(op, "its results", _types(op.res), carried, "its carried values")
+
+
+def _check_dimensions(op: Operation) -> None:
+    for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
+        t = value.type
+        if isinstance(t, TensorType | MemRefType) and any(d > MAX_DIMENSION for d in t.get_shape()):
+            _fail(op, f"{op.name}: type {t} has a dimension beyond 64 bits (at most {MAX_DIMENSION})")
