@@ -20,14 +20,14 @@ from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
 
 from soacc.dialects.mem import BlockType, entry_signature
-from soacc.dialects.structural_checks import check_structure
+from soacc.dialects.structural_checks import check_structure, check_structured_control_flow
 from soacc.lowering.convert_soac_to_mem import ConvertSoacToMemPass
 from soacc.pipeline import SoaccPipelinePass
 from soacc.registry import pass_registry
 from soacc.runtime.arguments import convert_argument
 from soacc.runtime.errors import ArgumentError, ProgramError
 from soacc.runtime.statistics import Statistics
-from soacc.source import LocatingParser, located_message
+from soacc.source import TOO_DEEP, LocatingParser, located_message, read_source
 
 
 def make_context() -> Context:
@@ -290,23 +290,44 @@ def compile(  # noqa: A001
     """Compiles a soac program (MLIR text, a path to a .mlir file, or a module) for the
     given backend (`auto`: the best available here), through `pipeline` (a pass
     pipeline; None: the backend's default; "": run the program as it is)."""
+    if pipeline is not None and not isinstance(pipeline, str):
+        raise ArgumentError(f"pipeline must be a pass pipeline's text (or None for the backend's), not {type(pipeline).__name__}")
+    if not isinstance(backend, str):
+        raise ArgumentError(f"backend must be a backend's name, not {type(backend).__name__}")
     parser = None
-    if isinstance(source, ModuleOp):
-        verify_program(source)
-        module = source.clone()
-    else:
-        if isinstance(source, Path):
-            try:
-                text, name = source.read_text(), str(source)
-            except OSError as error:
-                raise ProgramError(f"cannot read {source}: {error.strerror}") from None
+    try:
+        if isinstance(source, ModuleOp):
+            verify_program(source)
+            module = source.clone()
+        elif isinstance(source, str | Path):
+            if isinstance(source, Path):
+                try:
+                    text, name = read_source(source), str(source)
+                except OSError as error:
+                    raise ProgramError(f"cannot read {source}: {error.strerror}") from None
+                except ValueError as error:
+                    raise ProgramError(str(error)) from None
+            else:
+                if "\n" not in source and source.strip().endswith(".mlir"):
+                    raise ArgumentError(
+                        f"{source!r} is a file name, not a program's text: pass pathlib.Path({source.strip()!r}) to compile a file"
+                    )
+                text, name = source, "<input>"
+            parser = _new_parser(text, name)
+            module = _parse_with(parser)
         else:
-            text, name = source, "<input>"
-        parser = _new_parser(text, name)
-        module = _parse_with(parser)
-    chosen = choose_backend(backend).name
-    apply_pipeline(module, default_pipeline(chosen) if pipeline is None else pipeline, parser)
-    return Program(module, backend)
+            raise ArgumentError(
+                f"soacc.compile takes a program's text, a pathlib.Path to a .mlir file or a module, not {type(source).__name__}"
+            )
+        try:
+            check_structured_control_flow(module)
+        except VerifyException as error:
+            raise ProgramError(located_message(parser, module, error).removeprefix("error: ") if parser else str(error)) from None
+        chosen = choose_backend(backend).name
+        apply_pipeline(module, default_pipeline(chosen) if pipeline is None else pipeline, parser)
+        return Program(module, backend)
+    except RecursionError:
+        raise ProgramError(TOO_DEEP) from None
 
 
 def _new_parser(text: str, name: str) -> LocatingParser:

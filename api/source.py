@@ -19,6 +19,34 @@ from xdsl.utils.mlir_lexer import MLIRLexer
 MLIRLexer._unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
 
 
+MAX_SOURCE_BYTES = 256 * 2**20
+"""The largest program text soacc reads (a device such as /dev/zero never ends)."""
+
+
+def decode_source(data: bytes, name: str) -> str:
+    """Program text from bytes: UTF-8, or a ValueError that says where it is not."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{name} is not UTF-8 text: byte 0x{data[error.start]:02x} at offset {error.start}") from None
+
+
+def read_source(path) -> str:
+    """The text of a program file, of any name (read as MLIR); a ValueError for text
+    that is not UTF-8 or larger than MAX_SOURCE_BYTES, an OSError for a file that
+    cannot be read."""
+    with open(path, "rb") as f:
+        data = f.read(MAX_SOURCE_BYTES + 1)
+    if len(data) > MAX_SOURCE_BYTES:
+        raise ValueError(f"{path} is larger than {MAX_SOURCE_BYTES // 2**20} MiB; soacc reads programs up to that size")
+    return decode_source(data, str(path))
+
+
+TOO_DEEP = "the program nests regions too deeply for soacc (Python's recursion limit)"
+"""What a RecursionError while parsing, verifying or compiling means: nesting far past
+any real program's (about 150 levels)."""
+
+
 class LocatingParser(Parser):
     """A Parser that records the source offset of every op it parses."""
 
@@ -37,6 +65,9 @@ class LocatingParser(Parser):
             # a type constraint of the op's syntax failed while parsing it: say where
             line_end = self.source_text.find("\n", start)
             self.raise_error(str(error), start, line_end if line_end > start else self.pos)
+        except OverflowError as error:
+            # xDSL converts literals (0x7FF0000000000000 : f32, huge integers) unchecked
+            self.raise_error(f"a literal is out of range for its type ({error})", start, self.pos)
         self.op_offsets[op] = start
         return op
 

@@ -3,7 +3,7 @@ after its own verification (MLIR's verifiers check them): every value defined be
 use; `scf.while`'s four signatures agree (inits, `before` block, `scf.condition`, results
 and `after` block, `after`'s yield); `scf.if` with results has an `else`, and both
 branches yield the results' types; `scf.for`'s yield gives the carried types; a constant
-loop step is positive; static dimensions fit 64 bits.
+loop step is positive; static dimensions and `index` literals fit 64 bits.
 
 Each failure is a `VerifyException` whose `op` is the op at fault, so the tools can say
 where it is in the source.
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp, TensorType
+from xdsl.dialects import func, scf
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.utils.exceptions import VerifyException
@@ -34,6 +34,7 @@ def check_structure(module: ModuleOp) -> None:
         _fail(op, f"{op.name} uses {name} before it is defined")
     for op in module.walk():
         _check_dimensions(op)
+        _check_index_literals(op)
         if isinstance(op, scf.WhileOp):
             _check_while(op)
         elif isinstance(op, scf.IfOp):
@@ -131,8 +132,30 @@ def _check_for(op: scf.ForOp) -> None:
     _agree(op, "its results", _types(op.res), carried, "its carried values")
 
 
+def _check_index_literals(op: Operation) -> None:
+    """xDSL checks an integer literal's range for iN types, not for `index` (64 bits)."""
+    for name, attr in (*op.properties.items(), *op.attributes.items()):
+        if isinstance(attr, IntegerAttr) and isinstance(attr.type, IndexType):
+            value = attr.value.data
+            if not -(2**63) <= value < 2**64:
+                _fail(op, f"{op.name}: {name} {value} does not fit index (64 bits)")
+
+
 def _check_dimensions(op: Operation) -> None:
     for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
         t = value.type
         if isinstance(t, TensorType | MemRefType) and any(d > MAX_DIMENSION for d in t.get_shape()):
             _fail(op, f"{op.name}: type {t} has a dimension beyond 64 bits (at most {MAX_DIMENSION})")
+
+
+def check_structured_control_flow(module: ModuleOp) -> None:
+    """soacc's passes and executors take structured control flow only (scf): a VerifyException
+    (with `.op`) for a function of several blocks, which branches (`cf`) make."""
+    for op in module.walk():
+        if isinstance(op, func.FuncOp) and len(op.body.blocks) > 1:
+            _fail(
+                op,
+                f"func.func @{op.sym_name.data} has {len(op.body.blocks)} blocks; soacc compiles structured control "
+                "flow (scf.if, scf.for, scf.while), not branches between blocks",
+            )
+

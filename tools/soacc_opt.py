@@ -11,13 +11,16 @@ import tempfile
 from collections.abc import Sequence
 from typing import IO
 
+from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from soacc.dialects.structural_checks import check_structure
-from soacc.runtime.errors import ArgumentError
-from soacc.source import LocatingParser, located_message
+from soacc.dialects.structural_checks import check_structure, check_structured_control_flow
+from soacc.dialects.traits import is_kernel
+from soacc.registry import get_all_passes
+from soacc.runtime.errors import ArgumentError, ProgramError
+from soacc.source import MAX_SOURCE_BYTES, TOO_DEEP, LocatingParser, decode_source, located_message
 from soacc.tools.cli import diagnostic_text, run_tool
 
 
@@ -32,7 +35,11 @@ class SoaccOptMain(xDSLOptMain):
 
         def parse_mlir(io: IO[bytes]) -> ModuleOp:
             text = io.read()
-            text = text.decode() if isinstance(text, bytes) else text
+            if isinstance(text, bytes):
+                try:
+                    text = decode_source(text, self.get_input_name())
+                except ValueError as error:
+                    raise ProgramError(str(error)) from None
             parser = LocatingParser(self.ctx, text, self.get_input_name(), self._chunk_line)
             module = parser.parse_module(not self.args.no_implicit_module)
             self.last_parse = (parser, module)
@@ -42,6 +49,36 @@ class SoaccOptMain(xDSLOptMain):
             return module
 
         self.available_frontends["mlir"] = parse_mlir
+
+    def register_all_targets(self) -> None:
+        # only the targets that print soacc's levels: xDSL's others (llvm, mps, the
+        # assembly targets) fail on soacc's dialects
+        super().register_all_targets()
+        self.available_targets = {name: self.available_targets[name] for name in TARGETS if name in self.available_targets}
+
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        # any file name is read as MLIR, as soacc-run reads it; at most MAX_SOURCE_BYTES
+        # (a device such as /dev/zero never ends)
+        stream, _ = super().get_input_stream()
+        with stream:
+            data = stream.read(MAX_SOURCE_BYTES + 1)
+        if len(data) > MAX_SOURCE_BYTES:
+            raise ArgumentError(f"{self.get_input_name()} is larger than {MAX_SOURCE_BYTES // 2**20} MiB; soacc reads programs up to that size")
+        return io.BytesIO(data), "mlir"
+
+    def apply_passes(self, prog: ModuleOp) -> None:
+        if any(p.name in SOACC_PASSES for p in self.pipeline.passes):
+            check_structured_control_flow(prog)
+        super().apply_passes(prog)
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        target = self.args.target.split("{", 1)[0]
+        if target in ("cuda", "python") and not any(isinstance(op, gpu.ModuleOp | gpu.LaunchFuncOp) for op in prog.walk()) and _has_kernels(prog):
+            raise ArgumentError(
+                f"the {target} target prints level 3 (kernels and host code); this program still has combinators: "
+                "run -p soacc-pipeline (or convert-soac-to-mem,convert-mem-to-gpu) first"
+            )
+        return super().output_resulting_program(prog)
 
     def parse_chunk(self, chunk, file_extension: str, start_offset: int = 0):
         self._chunk_line = start_offset
@@ -70,6 +107,16 @@ class SoaccOptMain(xDSLOptMain):
         except BaseException:
             os.unlink(tmp)
             raise
+
+
+TARGETS = ("mlir", "cuda", "python")
+"""The targets soacc-opt offers: the IR itself, and level 3's kernels and host code."""
+
+SOACC_PASSES = frozenset(get_all_passes())
+
+
+def _has_kernels(module: ModuleOp) -> bool:
+    return any(is_kernel(op) for op in module.walk())
 
 
 class _PendingOutput(io.StringIO):
@@ -102,6 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ArgumentError(str(error)) from None
         try:
             opt.run()
+        except RecursionError:
+            raise ProgramError(TOO_DEEP) from None
         except DiagnosticException as error:
             if opt.last_parse is None:
                 raise

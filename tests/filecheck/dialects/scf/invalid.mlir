@@ -150,3 +150,12 @@ func.func @for_yield(%n: index) -> index {
 }
 
 // CHECK: scf.for: the values its body yields are of types (f32); expected (index), the types of its carried values
+
+// -----
+
+func.func @index_literal() -> index {
+  %a = arith.constant 99999999999999999999999 : index
+  func.return %a : index
+}
+
+// CHECK: arith.constant: value 99999999999999999999999 does not fit index (64 bits)
