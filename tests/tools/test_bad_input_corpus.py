@@ -1,0 +1,91 @@
+"""Bad input to soacc-opt and soacc-run, one case per class of the reliability review:
+each is a clear message and a non-zero exit (1 for a bad program, 2 for a bad call),
+never an internal error or a traceback, and never a hang."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from soacc.tools import soacc_opt, soacc_run
+
+DEEP = "func.func @main() {" + '"test.op"() ({' * 400 + "}) : () -> ()" * 400 + " func.return }"
+
+CASES: dict[str, tuple[str, bytes, list[str], str]] = {
+    # name: (tool, file content, extra arguments, a part of the expected message)
+    "not utf-8": ("opt", b"\xff\xfe bad", [], "is not UTF-8 text: byte 0xff at offset 0"),
+    "not utf-8 (run)": ("run", b"\xff\xfe bad", [], "is not UTF-8 text"),
+    "nested past the recursion limit": ("opt", DEEP.encode(), [], "nests regions too deeply"),
+    "nested past the recursion limit (run)": ("run", DEEP.encode(), [], "nests regions too deeply"),
+    "unclosed string literal": ("opt", b'"' + b"x" * 80, [], "closing string literal"),
+    "float literal out of range": (
+        "opt",
+        b"func.func @main() -> f32 {\n  %a = arith.constant 0x7FF0000000000000 : f32\n  func.return %a : f32\n}\n",
+        [],
+        "a literal is out of range for its type",
+    ),
+    "index literal beyond 64 bits": (
+        "run",
+        b"func.func @main() -> index {\n  %a = arith.constant 99999999999999999999999 : index\n  func.return %a : index\n}\n",
+        [],
+        "does not fit index (64 bits)",
+    ),
+    "branches between blocks": (
+        "run",
+        b"func.func @main(%c: i1) -> i32 {\n  cf.cond_br %c, ^a, ^b\n^a:\n  %x = arith.constant 1 : i32\n  func.return %x : i32\n"
+        b"^b:\n  %y = arith.constant 2 : i32\n  func.return %y : i32\n}\n",
+        ["--arg", "true"],
+        "soacc compiles structured control flow",
+    ),
+    "branches between blocks (passes)": (
+        "opt",
+        b"func.func @main(%c: i1) {\n  cf.cond_br %c, ^a, ^a\n^a:\n  func.return\n}\n",
+        ["-p", "soacc-pipeline"],
+        "soacc compiles structured control flow",
+    ),
+    "a target xDSL has but soacc cannot print": ("opt", b"func.func @main() {\n  func.return\n}\n", ["-t", "llvm"], "invalid choice: 'llvm'"),
+    "the cuda target on level 1": (
+        "opt",
+        Path("examples/dot_product.mlir").read_bytes() if Path("examples/dot_product.mlir").exists() else b"",
+        ["-t", "cuda"],
+        "run -p soacc-pipeline",
+    ),
+}
+
+
+def _run(tool: str, path: Path, extra: list[str], capsys) -> tuple[int, str]:
+    try:
+        if tool == "opt":
+            code = soacc_opt.main([str(path), *extra])
+        else:
+            code = soacc_run.main([str(path), "--quiet", *extra])
+    except SystemExit as exit:  # argparse's usage errors
+        code = exit.code
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_bad_input_is_a_clear_error(name, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    tool, content, extra, message = CASES[name]
+    path = tmp_path / "program.txt"  # any name is read as MLIR
+    path.write_bytes(content)
+    code, output = _run(tool, path, extra, capsys)
+    assert code in (1, 2), output
+    assert "internal error" not in output and "Traceback" not in output, output
+    assert message in output
+
+
+def test_any_file_name_is_read_as_mlir(tmp_path, capsys):
+    path = tmp_path / "program.txt"
+    path.write_text("func.func @main() {\n  func.return\n}\n")
+    assert soacc_opt.main([str(path)]) == 0
+    assert "func.func @main" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("tool", ["opt", "run"])
+def test_an_endless_device_is_refused_not_read_forever(tool, capsys):
+    code, output = _run(tool, Path("/dev/zero"), [], capsys)
+    assert code in (1, 2) and "larger than 256 MiB" in output
