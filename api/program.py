@@ -19,6 +19,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
 
+from soacc.dialects.dtypes import numpy_dtype
 from soacc.dialects.mem import BlockType, entry_signature
 from soacc.dialects.structural_checks import check_structure, check_structured_control_flow
 from soacc.lowering.convert_soac_to_mem import ConvertSoacToMemPass
@@ -136,6 +137,9 @@ def _own_results(results: Sequence, args: Sequence) -> tuple:
     return tuple(owned)
 
 
+_MISSING = object()
+
+
 class EntryPoint:
     """A callable public function of the program."""
 
@@ -156,7 +160,42 @@ class EntryPoint:
         results = ", ".join(str(t) for t in self.function_type.outputs.data)
         return f"@{self.name}({params}) -> ({results})"
 
+    def unsupported_type(self) -> str | None:
+        """Why NumPy values cannot be passed to or taken from this function (a type
+        with no NumPy equivalent: i7, bf16, complex), or None."""
+        for what, types in (("parameter", self.param_types), ("result", self.function_type.outputs.data)):
+            for i, t in enumerate(types):
+                try:
+                    numpy_dtype(t)
+                except TypeError:
+                    return (
+                        f"@{self.name} cannot be called from NumPy: its {what} {i} has type {t}, which has no NumPy "
+                        "equivalent (soacc passes i1, i8, i16, i32, i64, index, f16, f32, f64 and tensors of them)"
+                    )
+        return None
+
+    def bind(self, args: Sequence, kwargs: dict) -> list:
+        """The arguments in parameter order, from positional ones and ones named by
+        their parameter's name."""
+        if not kwargs:
+            return list(args)
+        bound: list = [*args, *[_MISSING] * (len(self.param_names) - len(args))]
+        for key, value in kwargs.items():
+            if key not in self.param_names:
+                raise ArgumentError(f"{self.signature} has no parameter %{key}")
+            position = self.param_names.index(key)
+            if position < len(args) or bound[position] is not _MISSING:
+                raise ArgumentError(f"{self.signature} was given %{key} twice")
+            bound[position] = value
+        missing = [f"%{n}" for n, v in zip(self.param_names, bound) if v is _MISSING]
+        if missing:
+            raise ArgumentError(f"{self.signature} was not given {', '.join(missing)}")
+        return bound
+
     def check_arguments(self, args: Sequence) -> list:
+        why = self.unsupported_type()
+        if why:
+            raise ArgumentError(why)
         if len(args) != len(self.param_types):
             raise ArgumentError(
                 f"{self.signature} takes {len(self.param_types)} argument(s), "
@@ -167,8 +206,8 @@ class EntryPoint:
             for i, (a, t, n) in enumerate(zip(args, self.param_types, self.param_names))
         ]
 
-    def __call__(self, *args):
-        checked = self.check_arguments(args)
+    def __call__(self, *args, **kwargs):
+        checked = self.check_arguments(self.bind(args, kwargs))
         results = _own_results(self.program.executor.call(self.name, checked), checked)
         return results[0] if len(results) == 1 else results
 

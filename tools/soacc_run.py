@@ -157,6 +157,9 @@ def run(options: argparse.Namespace) -> int:
     Path(options.file).open().close()  # an unreadable program file is a usage error (exit 2)
     program = compile(Path(options.file), backend=options.backend, pipeline=options.pipeline)
     entry: EntryPoint = program.entry(options.entry)
+    why = entry.unsupported_type()
+    if why:
+        raise ArgumentError(why)
     if len(options.arg) != len(entry.param_types):
         raise ArgumentError(
             f"{entry.signature} takes {len(entry.param_types)} argument(s), "

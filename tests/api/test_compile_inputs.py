@@ -1,0 +1,57 @@
+"""soacc.compile and entry points on bad and unusual input: clear SoaccErrors, never a
+Python exception from inside soacc; keyword arguments name parameters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import soacc
+
+ADD = """func.func @main(%a: tensor<?xf32>, %s: f32) -> tensor<?xf32> {
+  %r = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %y = arith.addf %x, %s : f32
+    soac.yield %y : f32
+  }
+  func.return %r : tensor<?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("source", "kwargs", "error", "message"),
+    [
+        (None, {}, soacc.ArgumentError, "not NoneType"),
+        (42, {}, soacc.ArgumentError, "not int"),
+        (ADD, {"pipeline": 42}, soacc.ArgumentError, "pipeline must be"),
+        (ADD, {"backend": None}, soacc.ArgumentError, "backend must be"),
+        ("examples/dot_product.mlir", {}, soacc.ArgumentError, "pass pathlib.Path"),
+        (Path("/nonexistent/x.mlir"), {}, soacc.ProgramError, "cannot read"),
+    ],
+)
+def test_bad_input_to_compile(source, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        soacc.compile(source, **kwargs)
+
+
+def test_keyword_arguments_name_parameters():
+    program = soacc.compile(ADD, backend="numpy")
+    a = np.arange(3, dtype=np.float32)
+    assert program.main(a=a, s=np.float32(1)).tolist() == [1.0, 2.0, 3.0]
+    assert program.main(a, s=np.float32(2)).tolist() == [2.0, 3.0, 4.0]
+    with pytest.raises(soacc.ArgumentError, match="has no parameter %t"):
+        program.main(a, t=np.float32(1))
+    with pytest.raises(soacc.ArgumentError, match="given %a twice"):
+        program.main(a, a=a, s=np.float32(1))
+    with pytest.raises(soacc.ArgumentError, match="not given %s"):
+        program.main(a=a)
+
+
+@pytest.mark.parametrize("t", ["i7", "bf16", "complex<f32>"])
+def test_a_type_without_a_numpy_equivalent_is_an_argument_error(t):
+    program = soacc.compile(f"func.func @main(%a: {t}) -> {t} {{\n  func.return %a : {t}\n}}\n", backend="numpy", pipeline="")
+    with pytest.raises(soacc.ArgumentError, match=f"type {t}, which has no NumPy equivalent"):
+        program.main(1)
