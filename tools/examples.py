@@ -19,7 +19,7 @@ from types import ModuleType
 
 import numpy as np
 
-from soacc.runtime.errors import ArgumentError, SoaccError
+from soacc.runtime.errors import ArgumentError, ProgramError, SoaccError
 from soacc.program import BACKENDS, Program, compile
 from soacc.tools.cli import run_tool
 
@@ -71,7 +71,10 @@ def load_examples(directory: Path) -> list[Example]:
         spec = importlib.util.spec_from_file_location(f"soacc_example_{definition_path.stem}", definition_path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        try:
+            spec.loader.exec_module(module)
+        except Exception as error:  # the example's own code is broken, not soacc
+            raise ProgramError(f"{definition_path}: the example's definition fails to load: {type(error).__name__}: {error}") from None
         if not program.exists():
             program = (definition_path.parent / module.PROGRAM).resolve()
         examples.append(Example(definition_path.stem, program, module))
@@ -106,15 +109,36 @@ def mismatch(got, expected, rtol: float, atol: float) -> str | None:
     return None
 
 
+def _positive(text: str) -> int:
+    value = _integer(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _seed(text: str) -> int:
+    value = _integer(text)
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"must be from 0 to 2**64 - 1, not {value}")
+    return value
+
+
+def _integer(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="soacc-examples",
         description="Run every example program and check it against its NumPy definition.",
     )
     parser.add_argument("--dir", type=Path, default=Path("examples"), help="the examples folder")
-    parser.add_argument("--size", type=int, help="problem size (default: each example's own)")
+    parser.add_argument("--size", type=_positive, help="problem size (default: each example's own)")
     parser.add_argument("--backend", default="auto", choices=["auto", *BACKENDS])
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=_seed, default=0, help="the inputs' random seed (0 to 2**64 - 1)")
     parser.add_argument("names", nargs="*", help="only these examples")
     options = parser.parse_args(argv)
 
@@ -132,10 +156,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{'example':20} {'size':>8} {'time':>9}  result")
         for example in examples:
             size = example.default_size if options.size is None else options.size
-            args = example.make_inputs(np.random.default_rng(options.seed), size)
+            try:
+                args = example.make_inputs(np.random.default_rng(options.seed), size)
+            except MemoryError:
+                raise ArgumentError(f"--size {size}: {example.name}'s inputs do not fit in this machine's memory") from None
             try:
                 program = example.compile(options.backend)
                 backend_note = program.runs_on
+                if "main" not in program.entry_points:
+                    raise ProgramError(f"{example.program_path.name} has no public function @main")
                 started = time.perf_counter()
                 got = program.main(*args)
                 elapsed = time.perf_counter() - started

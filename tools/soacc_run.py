@@ -36,13 +36,15 @@ def read_argument(text: str, t: Attribute, what: str):
     """One command-line argument as the value the entry point takes."""
     if text.endswith(".npy"):
         try:
-            array = np.load(text, allow_pickle=False)
+            with open(text, "rb") as f:
+                # read_array, not np.load: np.load takes a renamed .npz (or pickle) too
+                array = np.lib.format.read_array(f, allow_pickle=False)
             # A big-endian file holds the same values: take them in native order.
             return array if array.dtype.isnative else array.astype(array.dtype.newbyteorder("="))
         except OSError as error:
             raise ArgumentError(f"{what}: cannot read {text}: {error.strerror or error}") from None
-        except ValueError:
-            # np.load falls back to pickle for anything that is not a .npy array file
+        except (ValueError, EOFError, SyntaxError, OverflowError, MemoryError):
+            # empty, truncated, a malformed header, a .npz renamed, an object array
             raise ArgumentError(f"{what}: {text} is not a NumPy .npy array file") from None
     try:
         literal = json.loads(text)

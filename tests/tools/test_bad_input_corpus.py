@@ -89,3 +89,68 @@ def test_any_file_name_is_read_as_mlir(tmp_path, capsys):
 def test_an_endless_device_is_refused_not_read_forever(tool, capsys):
     code, output = _run(tool, Path("/dev/zero"), [], capsys)
     assert code in (1, 2) and "larger than 256 MiB" in output
+
+
+def _bad_npy_files(folder: Path) -> dict[str, Path]:
+    import io
+    import zipfile
+
+    import numpy as np
+
+    good = io.BytesIO()
+    np.save(good, np.arange(3, dtype=np.float32))
+    files = {
+        "empty": b"",
+        "truncated": good.getvalue()[:-4],
+        "a malformed header": b"\x93NUMPY\x01\x00\xff\xff" + b" " * 100,
+    }
+    archive = io.BytesIO()
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("a.npy", good.getvalue())
+    files["an .npz renamed"] = archive.getvalue()
+    paths = {}
+    for name, content in files.items():
+        paths[name] = folder / f"{name.replace(' ', '_')}.npy"
+        paths[name].write_bytes(content)
+    return paths
+
+
+@pytest.mark.parametrize("name", ["empty", "truncated", "a malformed header", "an .npz renamed"])
+def test_a_bad_npy_argument_is_a_usage_error(name, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    path = _bad_npy_files(tmp_path)[name]
+    code = soacc_run.main(["examples/vector_norm.mlir", "--quiet", "--arg", str(path)])
+    output = capsys.readouterr().err
+    assert code == 2 and "is not a NumPy .npy array file" in output, output
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--size", "-3"], "must be at least 1"),
+        (["--seed", "-1"], "must be from 0 to 2**64 - 1"),
+        (["--size", "99999999999999", "dot_product"], "do not fit in this machine's memory"),
+    ],
+)
+def test_soacc_examples_refuses_bad_arguments(argv, message, capsys, monkeypatch):
+    from soacc.tools import examples
+
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    try:
+        code = examples.main(argv)
+    except SystemExit as exit:
+        code = exit.code
+    output = capsys.readouterr().err
+    assert code == 2 and message in output, output
+
+
+def test_soacc_examples_on_broken_examples(tmp_path, capsys):
+    from soacc.tools import examples
+
+    (tmp_path / "a.mlir").write_text("func.func @other() {\n  func.return\n}\n")
+    (tmp_path / "a.py").write_text("def make_inputs(rng, n):\n    return ()\n\ndef reference():\n    return ()\n")
+    assert examples.main(["--dir", str(tmp_path)]) == 1
+    assert "a.mlir has no public function @main" in capsys.readouterr().out
+    (tmp_path / "a.py").write_text('raise RuntimeError("boom")\n')
+    assert examples.main(["--dir", str(tmp_path)]) == 1
+    assert "the example's definition fails to load: RuntimeError: boom" in capsys.readouterr().err
