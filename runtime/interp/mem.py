@@ -32,6 +32,8 @@ from soacc.runtime.interp.lanes import fill_lane_axis, lanes, nested_lanes, scal
 from soacc.runtime.interp.soac import (
     _sliced,
     _slice_index,
+    check_neutral,
+    check_static_shape,
     combine_operands,
     destination_writes,
     hist_into,
@@ -195,6 +197,7 @@ class MemFunctions(InterpreterFunctions):
         state = lanes(interpreter)
         kinds = op.kinds.get_values()
         result = _sliced(state, op, view, kinds, spec)
+        check_static_shape(op, op.result.type, np.shape(result)[state.depth :])
         if result.size and not np.shares_memory(result, view):
             # a lane-dependent slice is gathered: keep where it came from for writes
             gathered = result.view(GatheredSlice)
@@ -311,8 +314,9 @@ class MemFunctions(InterpreterFunctions):
 
     @impl(mem.HistOp)
     def run_hist(self, interpreter: Interpreter, op: mem.HistOp, args):
-        dest, indices, values, _neutral = args
+        dest, indices, values, neutral = args
         state = lanes(interpreter)
+        check_neutral(op, 0, np.shape(neutral)[state.depth :], np.shape(dest)[state.depth + 1 :])
         with _kernel(interpreter):
             out, coords, vals = destination_writes(state, dest, indices, values, fresh=False)
             hist_into(interpreter, op, state, out, coords, vals)

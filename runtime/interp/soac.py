@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import i1
+from xdsl.dialects.builtin import DYNAMIC_INDEX, i1
 from xdsl.interpreter import (
     Interpreter,
     InterpreterFunctions,
@@ -331,6 +331,8 @@ def reduce_or_scan(
     axis = lanes(interpreter).depth
     inputs = [np.asarray(x) for x in inputs]
     n = _outer_size(op, inputs, axis)
+    for i, (x, ne) in enumerate(zip(inputs, neutral)):
+        check_neutral(op, i, np.shape(ne)[axis:], x.shape[axis + 1 :])
     ufunc = recognised_ufunc(region) if len(inputs) == 1 else None
     if scan:
         if ufunc is not None:
@@ -445,6 +447,22 @@ def map_rows(interpreter: Interpreter, op: Operation, region: Region, arrays: Se
     return [fill_lane_axis(r, axis, n) for r in results]
 
 
+def check_neutral(op: Operation, i: int, neutral_shape: tuple, row_shape: tuple) -> None:
+    """A neutral element has the shape of the rows it combines (NumPy would broadcast a
+    narrower one; a compiled program fails or differs)."""
+    if tuple(neutral_shape) != tuple(row_shape):
+        raise ExecutionError(
+            f"{op.name}: neutral element {i} has shape {list(neutral_shape)}, but the rows it combines have shape {list(row_shape)}"
+        )
+
+
+def check_static_shape(op: Operation, t, shape: tuple) -> None:
+    """An array made at run time has the static sizes its type states."""
+    for d, (want, got) in enumerate(zip(t.get_shape(), shape)):
+        if want != DYNAMIC_INDEX and want != got:
+            raise ExecutionError(f"{op.name}: the result has {got} elements in dimension {d}, but its type {t} says {want}")
+
+
 def combine_operands(
     interpreter: Interpreter, op: Operation, operators: Sequence[Region], operands: Sequence, neutral: Sequence, *, scan: bool
 ) -> Arrays:
@@ -498,9 +516,10 @@ class SoacFunctions(InterpreterFunctions):
 
     @impl(soac.HistOp)
     def run_hist(self, interpreter: Interpreter, op: soac.HistOp, args):
-        dest, indices, values, _neutral = args
+        dest, indices, values, neutral = args
         state = lanes(interpreter)
         _outer_size(op, [indices, values], state.depth)
+        check_neutral(op, 0, np.shape(neutral)[state.depth :], np.shape(dest)[state.depth + 1 :])
         out, coords, vals = destination_writes(state, dest, indices, values, fresh=True)
         hist_into(interpreter, op, state, out, coords, vals)
         return (out,)
@@ -589,7 +608,10 @@ class SoacFunctions(InterpreterFunctions):
     @impl(soac.SliceOp)
     def run_slice(self, interpreter: Interpreter, op: soac.SliceOp, args):
         array, *spec = args
-        return (_sliced(lanes(interpreter), op, np.asarray(array), op.kinds.get_values(), spec),)
+        state = lanes(interpreter)
+        result = _sliced(state, op, np.asarray(array), op.kinds.get_values(), spec)
+        check_static_shape(op, op.result.type, np.shape(result)[state.depth :])
+        return (result,)
 
     @impl(soac.UpdateOp)
     def run_update(self, interpreter: Interpreter, op: soac.UpdateOp, args):
@@ -603,13 +625,13 @@ class SoacFunctions(InterpreterFunctions):
         )
         out = np.array(np.broadcast_to(array, lead + np.shape(array)[state.depth :]))
         index = _slice_index(state, op, out, op.kinds.get_values(), spec)
-        try:
-            out[index] = value
-        except ValueError:
+        part = out[index].shape[state.depth :]
+        if value.shape[state.depth :] != part:  # NumPy would broadcast a narrower value
             raise ExecutionError(
-                f"soac.update: value of shape {value.shape[state.depth:]} does not fit the "
-                f"updated part of shape {out[index].shape[state.depth:]}"
-            ) from None
+                f"soac.update: value of shape {list(value.shape[state.depth:])} does not fit the "
+                f"updated part of shape {list(part)}"
+            )
+        out[index] = value
         return (out,)
 
     @impl(soac.ConcatOp)

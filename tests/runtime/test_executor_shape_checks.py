@@ -1,0 +1,79 @@
+"""Level 1 does not broadcast where a compiled program fails: an update with a narrower
+value, a slice whose static size disagrees with its run-time size, and a reduce or hist
+whose neutral element is narrower than its rows are errors at level 1 as at level 2."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import soacc
+
+UPDATE = """func.func @main(%a: tensor<?xf32>, %v: tensor<?xf32>, %o: index, %n: index) -> tensor<?xf32> {
+  %r = soac.update %a[%o:%n] = %v : tensor<?xf32>, tensor<?xf32>
+  func.return %r : tensor<?xf32>
+}
+"""
+ROW_UPDATE = """func.func @main(%a: tensor<?x?xf32>, %v: tensor<?xf32>, %i: index) -> tensor<?x?xf32> {
+  %r = soac.update %a[%i] = %v : tensor<?x?xf32>, tensor<?xf32>
+  func.return %r : tensor<?x?xf32>
+}
+"""
+SLICE = """func.func @main(%a: tensor<?xf32>, %o: index) -> tensor<3xf32> {
+  %c2 = arith.constant 2 : index
+  %r = soac.slice %a[%o:%c2] : tensor<?xf32> -> tensor<3xf32>
+  func.return %r : tensor<3xf32>
+}
+"""
+REDUCE = """func.func @main(%a: tensor<?x?xf32>, %ne: tensor<?xf32>) -> tensor<?xf32> {
+  %r = soac.reduce(%a) neutral(%ne : tensor<?xf32>) : (tensor<?x?xf32>) -> tensor<?xf32> {
+  ^bb0(%l: tensor<?xf32>, %q: tensor<?xf32>):
+    %s = soac.map(%l, %q) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+    ^bb1(%x: f32, %y: f32):
+      %z = arith.addf %x, %y : f32
+      soac.yield %z : f32
+    }
+    soac.yield %s : tensor<?xf32>
+  }
+  func.return %r : tensor<?xf32>
+}
+"""
+HIST = """func.func @main(%d: tensor<?x?xf32>, %is: tensor<?xindex>, %vs: tensor<?x?xf32>, %ne: tensor<?xf32>) -> tensor<?x?xf32> {
+  %r = soac.hist %d[%is], %vs neutral(%ne : tensor<?xf32>) : tensor<?x?xf32>, tensor<?xindex>, tensor<?x?xf32> {
+  ^bb0(%l: tensor<?xf32>, %q: tensor<?xf32>):
+    %s = soac.map(%l, %q) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+    ^bb1(%x: f32, %y: f32):
+      %z = arith.addf %x, %y : f32
+      soac.yield %z : f32
+    }
+    soac.yield %s : tensor<?xf32>
+  }
+  func.return %r : tensor<?x?xf32>
+}
+"""
+f32 = np.float32
+CASES = {
+    "update with a one-element value": (UPDATE, (np.arange(4, dtype=f32), np.array([9], f32), 1, 2), r"shape \[1\] does not fit|shape \[1\] into one of shape \[2\]"),
+    "row update with a shorter row": (ROW_UPDATE, (np.ones((2, 3), f32), np.array([9, 8], f32), 1), r"shape \[2\] does not fit|shape \[2\] into one of shape \[3\]"),
+    "slice whose static size disagrees": (SLICE, (np.arange(4, dtype=f32), 0), "the result has 2 elements in dimension 0, but its type"),
+    "reduce with a narrower neutral": (REDUCE, (np.ones((2, 3), f32), np.zeros(1, f32)), r"neutral element 0 has shape \[1\], but the rows it combines have shape \[3\]"),
+    "hist with a narrower neutral": (
+        HIST,
+        (np.zeros((2, 3), f32), np.array([0, 1], np.int64), np.ones((2, 3), f32), np.zeros(1, f32)),
+        r"neutral element 0 has shape \[1\], but the rows it combines have shape \[3\]",
+    ),
+}
+
+
+@pytest.mark.parametrize("pipeline", ["", "convert-soac-to-mem"], ids=["level 1", "level 2"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_no_broadcasting_where_a_compiled_program_fails(name, pipeline):
+    source, args, message = CASES[name]
+    program = soacc.compile(source, backend="numpy", pipeline=pipeline)
+    with pytest.raises(soacc.ExecutionError, match=message):
+        program.main(*args)
+
+
+def test_values_of_the_right_shape_still_update():
+    program = soacc.compile(UPDATE, backend="numpy", pipeline="")
+    assert program.main(np.arange(4, dtype=f32), np.array([9, 8], f32), 1, 2).tolist() == [0, 9, 8, 3]
