@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter
+from xdsl.utils.exceptions import InterpretationError
 from xdsl.ir import Operation
 
 from soacc.dialects.mem import entry_signature
@@ -109,6 +110,13 @@ class ReferenceExecutor:
                 message = str(error)
                 if tracker.stack and message.startswith(tracker.stack[-1].name + ": "):
                     message = message[len(tracker.stack[-1].name) + 2 :]
+            elif isinstance(error, MemoryError):
+                message = f"out of memory: {error or 'an array does not fit in this machine'}"
+            elif isinstance(error, RecursionError):
+                message = "the program nests calls or regions too deeply for the reference executor (Python's recursion limit)"
+            elif isinstance(error, InterpretationError) and "Could not find interpretation function" in str(error):
+                op_name = tracker.stack[-1].name if tracker.stack else "an op"
+                message = f"the reference executor has no implementation of {op_name}"
             else:
                 message = f"{type(error).__name__}: {error}"
             raise ExecutionError(f"{where}: {message}") from None

@@ -20,6 +20,7 @@ from xdsl.interpreter import (
     register_impls,
 )
 
+from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import (
     LaneState,
     active_values,
@@ -65,6 +66,10 @@ class ScfFunctions(InterpreterFunctions):
         lb, ub, step, *carried = args
         state = lanes(interpreter)
         carried = tuple(carried)
+        steps = active_values(state, step) if state.depth else np.asarray(step).reshape(-1)
+        if steps.size and steps.min() <= 0:
+            # MLIR requires a positive step; a loop of step 0 would never end
+            raise ExecutionError(f"scf.for: step {steps.min()} is not positive (a loop's step must be at least 1)")
         if is_uniform(lb) and is_uniform(ub) and is_uniform(step):
             iv_dtype = np.asarray(lb).dtype
             for i in range(int(np.asarray(lb).item()), int(np.asarray(ub).item()), int(np.asarray(step).item())):

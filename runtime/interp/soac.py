@@ -341,7 +341,7 @@ def reduce_or_scan(
     if n == 0:
         return list(neutral)
     if ufunc is not None:
-        return [ufunc.reduce(inputs[0], axis=axis, dtype=inputs[0].dtype)]
+        return [_interruptible_reduce(ufunc, inputs[0], axis)]
     return tree_reduce(inputs, axis, lambda_combine(interpreter, region, axis, op.name))
 
 
@@ -445,6 +445,22 @@ def map_rows(interpreter: Interpreter, op: Operation, region: Region, arrays: Se
     with nested_lanes(interpreter, n, region):
         results = interpreter.run_ssacfg_region(region, (*arrays, *extra), op.name)
     return [fill_lane_axis(r, axis, n) for r in results]
+
+
+_REDUCE_CHUNK = 1 << 24
+"""Rows a NumPy reduction takes at once: between chunks Python sees Ctrl-C (a reduction
+over a huge broadcast replicate runs for minutes inside NumPy otherwise)."""
+
+
+def _interruptible_reduce(ufunc, x: np.ndarray, axis: int) -> np.ndarray:
+    n = x.shape[axis]
+    if n <= _REDUCE_CHUNK:
+        return ufunc.reduce(x, axis=axis, dtype=x.dtype)
+    total = None
+    for start in range(0, n, _REDUCE_CHUNK):
+        part = ufunc.reduce(x[(slice(None),) * axis + (slice(start, start + _REDUCE_CHUNK),)], axis=axis, dtype=x.dtype)
+        total = part if total is None else ufunc(total, part, dtype=x.dtype)
+    return total
 
 
 def check_neutral(op: Operation, i: int, neutral_shape: tuple, row_shape: tuple) -> None:

@@ -77,3 +77,37 @@ def test_no_broadcasting_where_a_compiled_program_fails(name, pipeline):
 def test_values_of_the_right_shape_still_update():
     program = soacc.compile(UPDATE, backend="numpy", pipeline="")
     assert program.main(np.arange(4, dtype=f32), np.array([9, 8], f32), 1, 2).tolist() == [0, 9, 8, 3]
+
+
+STEP_IN_A_LAMBDA = """func.func @main(%a: tensor<?xindex>) -> tensor<?xindex> {
+  %r = soac.map(%a) : (tensor<?xindex>) -> tensor<?xindex> {
+  ^bb0(%s: index):
+    %z = arith.constant 0 : index
+    %n = arith.constant 10 : index
+    %t = scf.for %i = %z to %n step %s iter_args(%acc = %z) -> (index) {
+      %b = arith.addi %acc, %i : index
+      scf.yield %b : index
+    }
+    soac.yield %t : index
+  }
+  func.return %r : tensor<?xindex>
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", ["", "convert-soac-to-mem"], ids=["level 1", "level 2"])
+def test_a_loop_of_step_0_in_a_lambda_is_an_error_not_a_hang(pipeline):
+    program = soacc.compile(STEP_IN_A_LAMBDA, backend="numpy", pipeline=pipeline)
+    assert program.main(np.array([1, 3, 2], np.int64)).tolist() == [45, 18, 20]
+    with pytest.raises(soacc.ExecutionError, match="step 0 is not positive"):
+        program.main(np.array([1, 0, 2], np.int64))
+
+
+def test_a_long_reduction_runs_in_chunks_with_the_same_result(monkeypatch):
+    """Between chunks Python sees Ctrl-C; the result is the unchunked one."""
+    from soacc.runtime.interp import soac as implementations
+
+    monkeypatch.setattr(implementations, "_REDUCE_CHUNK", 7)
+    x = np.arange(50, dtype=np.int64).reshape(2, 25)
+    assert implementations._interruptible_reduce(np.add, x, 1).tolist() == x.sum(1).tolist()
+    assert implementations._interruptible_reduce(np.maximum, x, 0).tolist() == x.max(0).tolist()
