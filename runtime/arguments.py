@@ -21,8 +21,14 @@ def _describe_type(t: Attribute) -> str:
 
 def convert_argument(value, t: Attribute, what: str):
     """Checks one argument against its parameter type; returns what the executor takes.
-    Arrays must have the exact dtype (no silent conversion); Python scalars are
-    accepted for scalar parameters when they fit the type."""
+
+    The rule is NumPy's own for scalars (NEP 50): NumPy values are strongly typed, Python
+    scalars weakly. An array or a NumPy scalar must have the parameter's exact dtype (no
+    silent conversion: np.float64(0.5) is not an f32, np.int32(1) not an index); a Python
+    scalar is accepted when it is of the parameter's kind and fits it: a bool for i1, an
+    int for an integer type (in range) or a float type, a float for a float type (so 7
+    is an i32 and an f32, 2**40 is not an i32, 3.0 is not an index). soacc-run's
+    literals are Python scalars and follow the same rule."""
     dtype = numpy_dtype(t)
     if isinstance(t, TensorType):
         if not isinstance(value, np.ndarray):
