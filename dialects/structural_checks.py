@@ -1,6 +1,6 @@
 """Rules of valid IR that xDSL 0.74's verifiers do not check, checked in every soacc tool
 after its own verification (MLIR's verifiers check them): every value defined before its
-use; `scf.while`'s four signatures agree (inits, `before` block, `scf.condition`, results
+use; every block that needs a terminator ends with one; `scf.while`'s four signatures agree (inits, `before` block, `scf.condition`, results
 and `after` block, `after`'s yield); `scf.if` with results has an `else`, and both
 branches yield the results' types; `scf.for`'s yield gives the carried types; a constant
 loop step is positive; static dimensions and `index` literals fit 64 bits.
@@ -17,6 +17,7 @@ from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
+from xdsl.traits import IsTerminator, NoTerminator, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
 
 MAX_DIMENSION = 2**63 - 1
@@ -33,6 +34,7 @@ def check_structure(module: ModuleOp) -> None:
         name = f"%{value.name_hint}" if value.name_hint else "a value"
         _fail(op, f"{op.name} uses {name} before it is defined")
     for op in module.walk():
+        _check_terminators(op)
         _check_dimensions(op)
         _check_index_literals(op)
         if isinstance(op, scf.WhileOp):
@@ -130,6 +132,20 @@ def _check_for(op: scf.ForOp) -> None:
     yielded = _terminator(op, _block(op, op.body), scf.YieldOp)
     _agree(op, "the values its body yields", _types(yielded.operands), carried, "its carried values")
     _agree(op, "its results", _types(op.res), carried, "its carried values")
+
+
+def _check_terminators(op: Operation) -> None:
+    """Each block of a region that needs terminators ends with one (xDSL's message for
+    this names no place)."""
+    if op.has_trait(NoTerminator) or op.has_trait(SingleBlockImplicitTerminator):
+        return
+    for region in op.regions:
+        for block in region.blocks:
+            last = block.last_op
+            if last is None:
+                _fail(op, f"{op.name} has an empty block; it must end with a terminator (such as func.return)")
+            elif not last.has_trait(IsTerminator):
+                _fail(last, f"{last.name} ends a block of {op.name} but is not a terminator (such as func.return)")
 
 
 def _check_index_literals(op: Operation) -> None:

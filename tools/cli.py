@@ -4,6 +4,7 @@ message, never a traceback (set SOACC_TRACEBACK=1 to see one for an internal err
 from __future__ import annotations
 
 import os
+import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -11,6 +12,8 @@ from collections.abc import Callable
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
 
 from soacc.runtime.errors import ArgumentError, SoaccError
+
+_LOCATED = re.compile(r"^[^\n]*:\d+:\d+: error: ")
 
 EXIT_PROGRAM_ERROR = 1  # the program is bad, or failed while running
 EXIT_USAGE_ERROR = 2  # the tool was called wrongly (arguments, files)
@@ -30,7 +33,9 @@ def run_tool(tool: str, body: Callable[[], int | None]) -> int:
         print(f"{tool}: error: {error}", file=sys.stderr)
         return EXIT_USAGE_ERROR
     except SoaccError as error:
-        print(f"{tool}: error: {error}", file=sys.stderr)
+        message = str(error)
+        # a located message says `error:` itself: `soacc-run: f.mlir:2:3: error: ...`
+        print(f"{tool}: {message}" if _LOCATED.match(message) else f"{tool}: error: {message}", file=sys.stderr)
         return EXIT_PROGRAM_ERROR
     except (ParseError, DiagnosticException) as error:
         print(diagnostic_text(error), file=sys.stderr)

@@ -154,3 +154,22 @@ def test_soacc_examples_on_broken_examples(tmp_path, capsys):
     (tmp_path / "a.py").write_text('raise RuntimeError("boom")\n')
     assert examples.main(["--dir", str(tmp_path)]) == 1
     assert "the example's definition fails to load: RuntimeError: boom" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("func.func @main(%a: index) -> index {\n  %x = arith.addi %a, %a : index\n}\n", ":2:3: error: arith.addi ends a block of func.func but is not a terminator"),
+        ("func.func @main(%a: index) -> index {\n}\n", ":1:1: error: func.func has an empty block"),
+        ("func.func @main(%a: index) -> index {\n  %x = arith.addi %a, %a : index\n  %x = arith.addi %a, %a : index\n  func.return %x : index\n}\n", ":3:3"),
+    ],
+    ids=["not a terminator", "empty block", "redefinition"],
+)
+def test_every_diagnostic_about_the_text_is_located_and_says_error_once(content, message, tmp_path, capsys):
+    path = tmp_path / "p.mlir"
+    path.write_text(content)
+    for main in (soacc_opt.main, soacc_run.main):
+        code = main([str(path)])
+        err = capsys.readouterr().err
+        assert code == 1 and message in err, err
+        assert err.count("error:") <= 1 or "SSA value" in err, err
