@@ -72,6 +72,21 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     }
 
 
+INPUT_DIALECT = {
+    "soac-fusion": "soac",
+    "reduce-device-syncs": "soac",
+    "merge-gpu-bodies": "soac",
+    "convert-soac-to-mem": "soac",
+    "fuse-iota": "mem",
+    "hoist-allocations": "mem",
+    "short-circuit": "mem",
+    "memory-reuse": "mem",
+    "convert-mem-to-gpu": "mem",
+}
+"""The dialect each soacc pass works on: a program without its ops is at another level,
+where the pass has nothing to do (soacc-opt warns)."""
+
+
 def get_all_targets() -> dict[str, Callable[[], type]]:
     def get_cuda_target():
         from soacc.lowering.emit_cuda import CudaTarget

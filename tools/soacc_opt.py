@@ -4,6 +4,7 @@ located diagnostics rather than tracebacks."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import sys
@@ -18,7 +19,7 @@ from xdsl.xdsl_opt_main import xDSLOptMain
 
 from soacc.dialects.structural_checks import check_structure, check_structured_control_flow
 from soacc.dialects.traits import is_kernel
-from soacc.registry import get_all_passes
+from soacc.registry import INPUT_DIALECT, get_all_passes
 from soacc.runtime.errors import ArgumentError, ProgramError
 from soacc.source import MAX_SOURCE_BYTES, TOO_DEEP, LocatingParser, decode_source, located_message
 from soacc.tools.cli import diagnostic_text, run_tool
@@ -69,7 +70,20 @@ class SoaccOptMain(xDSLOptMain):
     def apply_passes(self, prog: ModuleOp) -> None:
         if any(p.name in SOACC_PASSES for p in self.pipeline.passes):
             check_structured_control_flow(prog)
-        super().apply_passes(prog)
+        callback = self.pipeline.callback
+
+        def warn_off_level(previous, module: ModuleOp, next_pass) -> None:
+            if callback is not None:
+                callback(previous, module, next_pass)
+            dialect = INPUT_DIALECT.get(next_pass.name) if next_pass is not None else None
+            if dialect is not None and not any(op.dialect_name() == dialect for op in module.walk()):
+                print(
+                    f"soacc-opt: warning: {next_pass.name} works on {dialect} ops; the program has none "
+                    f"(it is at another level), so the pass does nothing",
+                    file=sys.stderr,
+                )
+
+        dataclasses.replace(self.pipeline, callback=warn_off_level).apply(self.ctx, prog)
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
         target = self.args.target.split("{", 1)[0]

@@ -173,3 +173,11 @@ def test_every_diagnostic_about_the_text_is_located_and_says_error_once(content,
         err = capsys.readouterr().err
         assert code == 1 and message in err, err
         assert err.count("error:") <= 1 or "SSA value" in err, err
+
+
+def test_a_pass_on_a_program_of_another_level_warns(capsys, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    assert soacc_opt.main(["examples/dot_product.mlir", "-p", "convert-soac-to-mem,soac-fusion,memory-reuse"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: soac-fusion works on soac ops; the program has none" in err
+    assert "memory-reuse" not in err  # level 2 is memory-reuse's level
