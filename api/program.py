@@ -22,7 +22,6 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from soacc.dialects.dtypes import numpy_dtype
 from soacc.dialects.mem import BlockType, entry_signature
 from soacc.dialects.structural_checks import check_structure, check_structured_control_flow
-from soacc.lowering.convert_soac_to_mem import ConvertSoacToMemPass
 from soacc.pipeline import SoaccPipelinePass
 from soacc.registry import pass_registry
 from soacc.runtime.arguments import convert_argument
@@ -230,10 +229,12 @@ def parse_pipeline(pipeline: str) -> PassPipeline:
 
 def default_pipeline(backend: str) -> PassPipeline:
     """What a backend runs when the caller names no pipeline: the cuda backend the whole
-    of soacc-pipeline, the reference executor the program at level 2."""
+    of soacc-pipeline; the reference executor the same passes down to level 2 (fusion,
+    device syncs, memory block merging), so that a run on the CPU checks and counts what
+    the GPU runs."""
     if backend == "cuda":
         return PassPipeline((SoaccPipelinePass(),))
-    return PassPipeline((ConvertSoacToMemPass(),))
+    return PassPipeline(tuple(SoaccPipelinePass().level2_passes()))
 
 
 def apply_pipeline(module: ModuleOp, pipeline: str | PassPipeline, parser: LocatingParser | None = None) -> None:
