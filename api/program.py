@@ -24,8 +24,10 @@ from soacc.dialects.mem import BlockType, entry_signature
 from soacc.dialects.structural_checks import check_structure, check_structured_control_flow
 from soacc.pipeline import SoaccPipelinePass
 from soacc.registry import pass_registry
+from soacc.passes.analysis.argument_sizes import Requirement, SameOuterSize, argument_requirements
 from soacc.runtime.arguments import convert_argument
 from soacc.runtime.errors import ArgumentError, ProgramError
+from soacc.runtime.reference import describe_op
 from soacc.runtime.statistics import Statistics
 from soacc.source import TOO_DEEP, LocatingParser, located_message, read_source
 
@@ -139,6 +141,39 @@ def _own_results(results: Sequence, args: Sequence) -> tuple:
 _MISSING = object()
 
 
+@dataclass(frozen=True)
+class SizeCheck:
+    """One requirement of an entry point on its arguments' sizes (argument_sizes.py),
+    with the op that makes it, described as the source names it."""
+
+    requirement: Requirement
+    where: str
+
+    def __call__(self, entry: EntryPoint, args: Sequence) -> None:
+        r = self.requirement
+        names = entry.param_names
+        if isinstance(r, SameOuterSize):
+            sizes = [np.shape(args[p])[0] for p in r.params]
+            if len(set(sizes)) > 1:
+                given = ", ".join(f"%{names[p]} {n}" for p, n in zip(r.params, sizes))
+                raise ArgumentError(f"@{entry.name}: the arrays {self.where} takes together must have one outer size; given {given}")
+        elif int(args[r.param]) < 0:
+            raise ArgumentError(f"@{entry.name}: %{names[r.param]} is {int(args[r.param])}, a count {self.where} takes, which must not be negative")
+
+
+def argument_size_checks(module: ModuleOp, parser: LocatingParser | None) -> dict[str, list[SizeCheck]]:
+    """Each function's argument size requirements, read before a pipeline changes it."""
+    checks: dict[str, list[SizeCheck]] = {}
+    for f in module.ops:
+        if isinstance(f, func.FuncOp) and entry_signature(f) is None:
+            found = []
+            for r in argument_requirements(f):
+                where = parser.location(r.op) if parser else None
+                found.append(SizeCheck(r, f"{r.op.name} at {where}" if where else describe_op(r.op)))
+            checks[f.sym_name.data] = found
+    return checks
+
+
 class EntryPoint:
     """A callable public function of the program."""
 
@@ -207,6 +242,8 @@ class EntryPoint:
 
     def __call__(self, *args, **kwargs):
         checked = self.check_arguments(self.bind(args, kwargs))
+        for check in self.program.size_checks.get(self.name, ()):
+            check(self, checked)
         results = _own_results(self.program.executor.call(self.name, checked), checked)
         return results[0] if len(results) == 1 else results
 
@@ -274,8 +311,11 @@ class Program:
     """A compiled soacc program. Its public functions are attributes: `prog.main(x, y)`;
     `statistics` says what the last call cost."""
 
-    def __init__(self, module: ModuleOp, backend: str = "auto"):
+    def __init__(self, module: ModuleOp, backend: str = "auto", size_checks: dict[str, list[SizeCheck]] | None = None):
+        """`size_checks`: what each entry point requires of its arguments' sizes, read
+        from the program before it was lowered (argument_size_checks)."""
         self.module = module
+        self.size_checks = size_checks or {}
         choice = choose_backend(backend)
         self.backend = choice.name
         self.executor = BACKENDS[self.backend](module)
@@ -364,8 +404,9 @@ def compile(  # noqa: A001
         except VerifyException as error:
             raise ProgramError(located_message(parser, module, error).removeprefix("error: ") if parser else str(error)) from None
         chosen = choose_backend(backend).name
+        checks = argument_size_checks(module, parser)
         apply_pipeline(module, default_pipeline(chosen) if pipeline is None else pipeline, parser)
-        return Program(module, backend)
+        return Program(module, backend, checks)
     except RecursionError:
         raise ProgramError(TOO_DEEP) from None
 

@@ -55,3 +55,32 @@ def test_a_type_without_a_numpy_equivalent_is_an_argument_error(t):
     program = soacc.compile(f"func.func @main(%a: {t}) -> {t} {{\n  func.return %a : {t}\n}}\n", backend="numpy", pipeline="")
     with pytest.raises(soacc.ArgumentError, match=f"type {t}, which has no NumPy equivalent"):
         program.main(1)
+
+
+TWO = """func.func @main(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %r = soac.map(%a, %b) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.addf %x, %y : f32
+    soac.yield %z : f32
+  }
+  func.return %r : tensor<?xf32>
+}
+"""
+COUNT = """func.func @main(%n: index) -> tensor<?xindex> {
+  %r = soac.iota %n : tensor<?xindex>
+  func.return %r : tensor<?xindex>
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", [None, "", "convert-soac-to-mem"])
+def test_argument_sizes_are_checked_in_terms_of_the_parameters(pipeline):
+    """Not `mem.map ... different outer sizes` or `negative allocation size`, whatever
+    level the program runs at."""
+    two = soacc.compile(TWO, backend="numpy", pipeline=pipeline)
+    with pytest.raises(soacc.ArgumentError, match=r"the arrays soac.map at <input>:2:3 takes together must have one outer size; given %a 3, %b 4"):
+        two.main(np.zeros(3, np.float32), np.zeros(4, np.float32))
+    count = soacc.compile(COUNT, backend="numpy", pipeline=pipeline)
+    with pytest.raises(soacc.ArgumentError, match=r"%n is -4, a count soac.iota at <input>:2:3 takes, which must not be negative"):
+        count.main(-4)
+    assert count.main(3).tolist() == [0, 1, 2]
