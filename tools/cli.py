@@ -27,8 +27,18 @@ def diagnostic_text(error: BaseException) -> str:
 
 def run_tool(tool: str, body: Callable[[], int | None]) -> int:
     """Runs a tool's body and turns every error into a message and an exit code."""
+    if sys.stdout is None:  # started with standard output closed: print() would drop everything
+        print(f"{tool}: error: standard output is closed: there is nowhere to write the output", file=sys.stderr)
+        return EXIT_USAGE_ERROR
     try:
-        return body() or 0
+        code = body() or 0
+        sys.stdout.flush()  # a write that fails late still fails the tool
+        return code
+    except BrokenPipeError:
+        # the reader went away (`| head`): say so once, and stop writing to the pipe
+        sys.stdout = None
+        print(f"{tool}: error: standard output was closed before everything was written", file=sys.stderr)
+        return EXIT_PROGRAM_ERROR
     except ArgumentError as error:
         print(f"{tool}: error: {error}", file=sys.stderr)
         return EXIT_USAGE_ERROR

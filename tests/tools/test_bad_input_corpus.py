@@ -181,3 +181,22 @@ def test_a_pass_on_a_program_of_another_level_warns(capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "warning: soac-fusion works on soac ops; the program has none" in err
     assert "memory-reuse" not in err  # level 2 is memory-reuse's level
+
+
+@pytest.mark.parametrize("command", ["soacc-run examples/vector_norm.mlir --arg '[1,2]' --quiet", "soacc-opt examples/vector_norm.mlir"])
+def test_a_closed_standard_output_is_an_error_not_lost_output(command):
+    import os
+    import subprocess
+    import sys
+
+    bin_dir = Path(sys.executable).parent
+    done = subprocess.run(
+        ["bash", "-c", f"{command} >&-"],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=False,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"},
+        timeout=120,
+    )
+    assert done.returncode == 2 and "standard output is closed" in done.stderr, done.stderr
