@@ -14,11 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp, TensorType
+from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, MemRefType, ModuleOp, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.traits import IsTerminator, NoTerminator, SingleBlockImplicitTerminator
 from xdsl.utils.exceptions import VerifyException
+
+from soacc.dialects.mem import ENTRY_SIGNATURE, BlockType
 
 MAX_DIMENSION = 2**63 - 1
 """The largest static dimension: sizes are 64-bit signed integers at run time."""
@@ -34,6 +36,7 @@ def check_structure(module: ModuleOp) -> None:
         name = f"%{value.name_hint}" if value.name_hint else "a value"
         _fail(op, f"{op.name} uses {name} before it is defined")
     for op in module.walk():
+        _check_entry_signature(op)
         _check_terminators(op)
         _check_dimensions(op)
         _check_index_literals(op)
@@ -132,6 +135,20 @@ def _check_for(op: scf.ForOp) -> None:
     yielded = _terminator(op, _block(op, op.body), scf.YieldOp)
     _agree(op, "the values its body yields", _types(yielded.operands), carried, "its carried values")
     _agree(op, "its results", _types(op.res), carried, "its carried values")
+
+
+def _check_entry_signature(op: Operation) -> None:
+    """convert-soac-to-mem's record of an entry point's level-1 signature is a function
+    type with as many parameters as the function has values that are not blocks."""
+    if ENTRY_SIGNATURE not in op.attributes:
+        return
+    signature = op.attributes[ENTRY_SIGNATURE]
+    if not isinstance(op, func.FuncOp) or not isinstance(signature, FunctionType):
+        _fail(op, f"{op.name}: {ENTRY_SIGNATURE} must be a function type on a func.func, not {signature}")
+    assert isinstance(op, func.FuncOp)
+    views = [t for t in op.function_type.inputs.data if not isinstance(t, BlockType)]
+    if len(signature.inputs.data) != len(views):
+        _fail(op, f"{op.name}: {ENTRY_SIGNATURE} has {len(signature.inputs.data)} parameters; the function takes {len(views)} values")
 
 
 def _check_terminators(op: Operation) -> None:

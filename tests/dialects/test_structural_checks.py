@@ -27,6 +27,10 @@ CASES = {
         "func.func @main(%n: index) -> index {\n  %r = arith.addi %q, %n : index\n  %q = arith.constant 1 : index\n  func.return %r : index\n}\n",
         "<input>:2:3: error: arith.addi uses %q before it is defined",
     ),
+    "an entry signature of the wrong kind": (
+        "func.func @main(%a: index) -> index attributes {soacc.entry_signature = 3 : i32} {\n  func.return %a : index\n}\n",
+        "<input>:1:1: error: func.func: soacc.entry_signature must be a function type on a func.func, not 3 : i32",
+    ),
     "dimension beyond 64 bits": (
         "func.func @main(%a: tensor<99999999999999999999xf32>) {\n  func.return\n}\n",
         "dimension beyond 64 bits",
