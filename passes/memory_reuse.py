@@ -72,10 +72,10 @@ from soacc.dialects.dtypes import numpy_dtype
 from soacc.passes.analysis.interference import Interference
 from soacc.passes.analysis.memory_access import nested_accesses
 from soacc.passes.analysis.memory_aliases import MemoryAliases
-from soacc.passes.analysis.memory_liveness import block_liveness
 from soacc.passes.analysis.symbolic import Poly, Symbolic
 from soacc.passes.utils.colouring import Candidate, Problem, colouring, first_fit, scenarios, weights
-from soacc.passes.utils.loop_reuse import LoopReuse, ReuseLog, block_name, fact_ops
+from soacc.passes.utils.function_analyses import FunctionAnalyses, new_symbolic
+from soacc.passes.utils.loop_reuse import LoopReuse, ReuseLog, block_name
 from soacc.passes.utils.memory_motion import dominates, erase, sink_allocation
 
 STRATEGIES = ("colouring", "linear-scan")
@@ -91,10 +91,11 @@ class Reuse:
 
     def __post_init__(self) -> None:
         self.log = ReuseLog(Symbolic(self.function))
+        self.analyses = FunctionAnalyses(self.function)
 
     def run(self) -> None:
         if self.loops:
-            steps = LoopReuse(self.function, self.log)
+            steps = LoopReuse(self.function, self.log, self.analyses)
             for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
                 steps.carry_in_destination(loop)
             for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
@@ -109,10 +110,12 @@ class Reuse:
     def reuse_in(self, block: Block) -> None:
         for alloc in [op for op in block.ops if isinstance(op, mem.AllocOp)]:
             sink_allocation(alloc)
-        aliases = MemoryAliases(self.function)
-        symbolic = Symbolic(self.function)
-        symbolic.assume_facts_of(fact_ops(block))
-        live = block_liveness(block, aliases)
+        self.analyses.moved()
+        aliases = self.analyses.aliases
+        # sizes of our own, not the loop steps': the scenarios weigh the first atoms
+        # by number, and atoms are numbered in the order they are asked for
+        symbolic = new_symbolic(self.function, block)
+        live = self.analyses.liveness(block)
         positions = {op: i for i, op in enumerate(block.ops)}
         allocs = [op for op in block.ops if isinstance(op, mem.AllocOp) and op.block in live.first_use]
         sizes = {op.block: symbolic.canonical(symbolic.expr(op.bytes)) for op in allocs}
@@ -178,6 +181,7 @@ class Reuse:
             self.log.record(block_name(c.block), block_name(rep.block), self.log.sizes.expr(c.bytes))
             c.block.replace_all_uses_with(rep.block)
             erase(c)
+            self.analyses.replaced_memory(c.block, rep.block)
 
 
 def _allocates_unseen(op: Operation) -> bool:

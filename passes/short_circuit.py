@@ -64,8 +64,9 @@ from soacc.dialects.soac import SliceSpec
 from soacc.passes.analysis.interference import lambda_params, map_exception
 from soacc.passes.analysis.memory_access import nested_accesses
 from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
-from soacc.passes.analysis.memory_liveness import BlockLiveness, block_liveness
+from soacc.passes.analysis.memory_liveness import BlockLiveness
 from soacc.passes.analysis.symbolic import Poly, Symbolic
+from soacc.passes.utils.function_analyses import FunctionAnalyses
 from soacc.passes.utils.memory_motion import (
     Materialiser,
     dominates,
@@ -95,17 +96,18 @@ class ShortCircuit:
 
     def __post_init__(self) -> None:
         self.sizes = Symbolic(self.function)  # for the report: one set of atoms throughout
-        self._refresh()
+        self.analyses = FunctionAnalyses(self.function)
 
-    def _refresh(self) -> None:
-        self.aliases = MemoryAliases(self.function)
-        self.symbolic = Symbolic(self.function)
-        self._live: dict[Block, BlockLiveness] = {}
+    @property
+    def aliases(self) -> MemoryAliases:
+        return self.analyses.aliases
+
+    @property
+    def symbolic(self) -> Symbolic:
+        return self.analyses.symbolic()
 
     def live(self, block: Block) -> BlockLiveness:
-        if block not in self._live:
-            self._live[block] = block_liveness(block, self.aliases)
-        return self._live[block]
+        return self.analyses.liveness(block)
 
     def run(self) -> None:
         self.visit(self.function.body.block)
@@ -119,7 +121,7 @@ class ShortCircuit:
                 continue  # erased by an earlier merge
             if isinstance(op, mem.CopyOp):
                 if self.coalesce(op):
-                    self._refresh()
+                    self.analyses.changed()
                 continue
             for region in op.regions:
                 for inner in region.blocks:
@@ -143,19 +145,21 @@ class ShortCircuit:
                 continue
             if yielded.owner.parent_block() is not body or any(use.operation is not terminator for use in row.uses):
                 continue
+            kept = self.analyses.kept()
             copy = mem.CopyOp(yielded, row)
             body.insert_op_before(copy, terminator)
             terminator.operands = [row if i == index else v for i, v in enumerate(terminator.operands)]
-            self._refresh()
+            self.analyses.changed()
             branch_op = yielded.owner
             if self.coalesce(copy):
                 # every branch now leaves its rows in the output row: the `if` need not
                 # yield them (and a kernel need not carry a view out of it)
                 _drop_unused_result(branch_op, yielded.index)
+                self.analyses.changed()
             else:
                 terminator.operands = [yielded if i == index else v for i, v in enumerate(terminator.operands)]
                 erase(copy)
-            self._refresh()
+                self.analyses.restore(kept)  # the IR is as it was
 
     # --- the safety conditions ------------------------------------------------------------
 

@@ -131,6 +131,17 @@ class MemoryAliases:
         may be (transitively)."""
         return self.memories(block)
 
+    def replace_memory(self, old: SSAValue, new: SSAValue) -> None:
+        """Follows `old.replace_all_uses_with(new)` of an allocation's block by another
+        actual memory (and the erasure of `old`'s allocation): whatever may have been
+        in `old` may now be in `new`, as the fixpoint would find again, without it.
+        Updates this analysis only; the IR is the caller's."""
+        self._memories.pop(old, None)
+        for value, memories in self._memories.items():
+            if old in memories:
+                self._memories[value] = (memories - {old}) | {new}
+        self.allocs = [a for a in self.allocs if a.block is not old]
+
     # --- the fixpoint ------------------------------------------------------------------
 
     def _set(self, value: SSAValue, memories: Memories) -> bool:

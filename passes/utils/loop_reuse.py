@@ -24,8 +24,9 @@ from soacc.dialects import mem
 from soacc.passes.analysis.interference import map_exception
 from soacc.passes.analysis.memory_access import nested_accesses
 from soacc.passes.analysis.memory_aliases import MemoryAliases, lambda_row_sources
-from soacc.passes.analysis.memory_liveness import BlockLiveness, block_liveness, touched_memories, written_memories
+from soacc.passes.analysis.memory_liveness import BlockLiveness, touched_memories, written_memories
 from soacc.passes.analysis.symbolic import IndexFunction, Poly, Symbolic
+from soacc.passes.utils.function_analyses import FunctionAnalyses
 from soacc.passes.utils.memory_motion import Materialiser, dominates, erase, stop_carrying
 
 
@@ -50,6 +51,8 @@ class LoopReuse:
 
     function: func.FuncOp
     log: ReuseLog
+    analyses: FunctionAnalyses
+    """Kept across loops and attempts: an attempt that fails changes nothing."""
 
     def reuse_carried(self, loop: scf.ForOp) -> None:
         """Iterates in place (the study's L3): the block a loop body makes for the
@@ -100,10 +103,9 @@ class LoopReuse:
         array = body.args[r + 1]
         carried = body.args[q + 1] if q is not None else None
         start_view = loop.iter_args[r]
-        aliases = MemoryAliases(self.function)
-        symbolic = Symbolic(self.function)
-        symbolic.assume_facts_of(fact_ops(body))
-        live = block_liveness(body, aliases)
+        aliases = self.analyses.aliases
+        symbolic = self.analyses.symbolic(body)
+        live = self.analyses.liveness(body)
         if alloc.block not in live.first_use or live.first_use[alloc.block] >= live.results:
             return False
         first = live.first_use[alloc.block]
@@ -161,6 +163,7 @@ class LoopReuse:
         if identity is not None:
             erase(identity)
             self.log.copies_removed += 1
+        self.analyses.changed()
         return True
 
     def carry_in_destination(self, loop: scf.ForOp) -> None:
@@ -209,9 +212,8 @@ class LoopReuse:
         parent = loop.parent_block()
         if not (isinstance(copy, mem.CopyOp) and copy.source is loop.results[r] and copy.parent_block() is parent):
             return None
-        aliases = MemoryAliases(self.function)
-        symbolic = Symbolic(self.function)
-        symbolic.assume_facts_of(fact_ops(body))
+        aliases = self.analyses.aliases
+        symbolic = self.analyses.symbolic(body)
         carried_ixfun = symbolic.index_function(array)
         target = symbolic.index_function(copy.dest)
         made = symbolic.index_function(yielded[r])
@@ -252,7 +254,7 @@ class LoopReuse:
                             return None
         # the body iterates in place: the carried array is dead once the new block is
         # first written, or that statement reads it row by row first
-        live = block_liveness(body, aliases)
+        live = self.analyses.liveness(body)
         if alloc.block not in live.first_use:
             return None
         start = symbolic.index_function(loop.iter_args[r])
@@ -298,6 +300,7 @@ class LoopReuse:
             erase(dest.owner)
             dest = source
         self.log.record(*report, saved)
+        self.analyses.changed()
         return loop
 
     def reuse_carried_block(self, loop: scf.ForOp) -> None:
@@ -333,18 +336,17 @@ class LoopReuse:
             and _consumed_by(start, loop)
         ):
             return False
-        aliases = MemoryAliases(self.function)
+        aliases = self.analyses.aliases
         if any(k != q and start in aliases.memories(v) for k, v in enumerate(yielded)):
             return False  # the body passes on the carried block: it outlives the iteration
         carried_memories = aliases.memories(carried)
         if carried_memories != frozenset((start, following.block)):
             return False
-        symbolic = Symbolic(self.function)
-        symbolic.assume_facts_of(fact_ops(body))
+        symbolic = self.analyses.symbolic(body)
         size = symbolic.expr(start.owner.bytes)
         if not symbolic.equal(size, symbolic.expr(following.bytes)):
             return False
-        live = block_liveness(body, aliases)
+        live = self.analyses.liveness(body)
         statements = live.statements
         last_use = max((i for i, op in enumerate(statements) if start in touched_memories(op, aliases)), default=-1)
         for alloc in [op for op in body.ops if isinstance(op, mem.AllocOp)]:
@@ -371,6 +373,7 @@ class LoopReuse:
             self.log.record(block_name(alloc.block), f"{block_name(carried)} (the loop's carried block, once its array is dead)", saved)
             alloc.block.replace_all_uses_with(carried)
             erase(alloc)
+            self.analyses.changed()
             return True
         return False
 
@@ -528,18 +531,6 @@ def _consumed_by(block: SSAValue, loop: scf.ForOp) -> bool:
                 return False
     return True
 
-
-
-def fact_ops(block: Block) -> list[Operation]:
-    """The ops whose size checks hold wherever `block` runs to its end: those of the
-    block and of the blocks around it."""
-    ops: list[Operation] = []
-    current: Block | None = block
-    while current is not None:
-        ops += list(current.ops)
-        parent = current.parent_op()
-        current = parent.parent_block() if parent is not None else None
-    return ops
 
 
 def block_name(value: SSAValue) -> str:
