@@ -65,6 +65,8 @@ from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import mem
@@ -76,7 +78,7 @@ from soacc.passes.analysis.symbolic import Poly, Symbolic
 from soacc.passes.utils.colouring import Candidate, Problem, colouring, first_fit, scenarios, weights
 from soacc.passes.utils.function_analyses import FunctionAnalyses, new_symbolic
 from soacc.passes.utils.loop_reuse import LoopReuse, ReuseLog, block_name
-from soacc.passes.utils.memory_motion import dominates, erase, sink_allocation
+from soacc.passes.utils.memory_motion import dominates, sink_allocation
 
 STRATEGIES = ("colouring", "linear-scan")
 
@@ -92,10 +94,11 @@ class Reuse:
     def __post_init__(self) -> None:
         self.log = ReuseLog(Symbolic(self.function))
         self.analyses = FunctionAnalyses(self.function)
+        self.rewriter = PatternRewriter(self.function)  # every change to the function goes through it
 
     def run(self) -> None:
         if self.loops:
-            steps = LoopReuse(self.function, self.log, self.analyses)
+            steps = LoopReuse(self.function, self.log, self.analyses, self.rewriter)
             for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
                 steps.carry_in_destination(loop)
             for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
@@ -179,8 +182,8 @@ class Reuse:
             rep.operands = [_max_tree([s.bytes for s in sizes], rep)]
         for c in members[1:]:
             self.log.record(block_name(c.block), block_name(rep.block), self.log.sizes.expr(c.bytes))
-            c.block.replace_all_uses_with(rep.block)
-            erase(c)
+            self.rewriter.replace_all_uses_with(c.block, rep.block)
+            self.rewriter.erase(c)
             self.analyses.replaced_memory(c.block, rep.block)
 
 
@@ -212,14 +215,12 @@ def _size_of(memory: SSAValue, block: Block, aliases: MemoryAliases, symbolic: S
 
 def _max_tree(values: list[SSAValue], before: Operation) -> SSAValue:
     """A balanced tree of unsigned maxima, inserted before `before`."""
-    block = before.parent_block()
-    assert block is not None
     layer = list(values)
     while len(layer) > 1:
         nxt = []
         for a, b in zip(layer[0::2], layer[1::2]):
             op = arith.MaxUIOp(a, b)
-            block.insert_op_before(op, before)
+            Rewriter.insert_op(op, InsertPoint.before(before))
             nxt.append(op.result)
         if len(layer) % 2:
             nxt.append(layer[-1])

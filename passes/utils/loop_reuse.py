@@ -18,16 +18,18 @@ from dataclasses import dataclass, field
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
 from soacc.dialects import mem
 from soacc.passes.analysis.interference import map_exception
 from soacc.passes.analysis.memory_access import nested_accesses
-from soacc.passes.analysis.memory_aliases import MemoryAliases, lambda_row_sources
+from soacc.passes.analysis.memory_aliases import MemoryAliases, lambda_row_sources, visit_once
 from soacc.passes.analysis.memory_liveness import BlockLiveness, touched_memories, written_memories
 from soacc.passes.analysis.symbolic import IndexFunction, Poly, Symbolic
 from soacc.passes.utils.function_analyses import FunctionAnalyses
-from soacc.passes.utils.memory_motion import Materialiser, dominates, erase, stop_carrying
+from soacc.passes.utils.memory_motion import Materialiser, dominates, move, stop_carrying
 
 
 @dataclass
@@ -53,6 +55,7 @@ class LoopReuse:
     log: ReuseLog
     analyses: FunctionAnalyses
     """Kept across loops and attempts: an attempt that fails changes nothing."""
+    rewriter: PatternRewriter
 
     def reuse_carried(self, loop: scf.ForOp) -> None:
         """Iterates in place (the study's L3): the block a loop body makes for the
@@ -158,10 +161,10 @@ class LoopReuse:
         size = self.log.sizes.expr(alloc.bytes)
         how = "the loop's carried block" if consumed else "the loop's carried block, copied into once before the loop"
         self.log.record(block_name(alloc.block), f"{block_name(start)} ({how})", size)
-        alloc.block.replace_all_uses_with(carried if carried is not None else start)
-        erase(alloc)
+        self.rewriter.replace_all_uses_with(alloc.block, carried if carried is not None else start)
+        self.rewriter.erase(alloc)
         if identity is not None:
-            erase(identity)
+            self.rewriter.erase(identity)
             self.log.copies_removed += 1
         self.analyses.changed()
         return True
@@ -276,28 +279,27 @@ class LoopReuse:
         saved = self.log.sizes.expr(alloc.bytes)
         if moved:
             destination.operands = [before.value(destination.bytes)]
-            destination.detach()
-            parent.insert_op_before(destination, loop)
+            move(destination, InsertPoint.before(loop))
         place = before.value(copy.dest)
-        parent.insert_op_before(mem.CopyOp(loop.iter_args[r], place), loop)
+        self.rewriter.insert(mem.CopyOp(loop.iter_args[r], place), InsertPoint.before(loop))
         offset = len(loop.operands) - len(loop.iter_args)
         operands = list(loop.operands)
         operands[offset + r] = place
         operands[offset + q] = destination.block
         loop.operands = operands
         result_name = loop.results[r].name_hint
-        view_op.results[0].replace_all_uses_with(place)
+        self.rewriter.replace_all_uses_with(view_op.results[0], place)
         if result_name:
             place.name_hint = result_name  # (it holds the loop's result)
-        erase(view_op)
-        alloc.block.replace_all_uses_with(destination.block)
-        erase(alloc)
+        self.rewriter.erase(view_op)
+        self.rewriter.replace_all_uses_with(alloc.block, destination.block)
+        self.rewriter.erase(alloc)
         loop = stop_carrying(loop, [r, q])
         dest = copy.dest
-        erase(copy)
+        self.rewriter.erase(copy)
         while not dest.uses and isinstance(dest.owner, mem.SliceOp | mem.TransposeOp):
             source = dest.owner.operands[0]
-            erase(dest.owner)
+            self.rewriter.erase(dest.owner)
             dest = source
         self.log.record(*report, saved)
         self.analyses.changed()
@@ -371,8 +373,8 @@ class LoopReuse:
                 continue
             saved = self.log.sizes.expr(alloc.bytes)
             self.log.record(block_name(alloc.block), f"{block_name(carried)} (the loop's carried block, once its array is dead)", saved)
-            alloc.block.replace_all_uses_with(carried)
-            erase(alloc)
+            self.rewriter.replace_all_uses_with(alloc.block, carried)
+            self.rewriter.erase(alloc)
             self.analyses.changed()
             return True
         return False
@@ -389,9 +391,7 @@ class LoopReuse:
         new_view = view_op.clone()
         offset = len(loop.operands) - len(loop.iter_args)
         new_copy = mem.CopyOp(loop.iter_args[r], new_view.results[0])
-        parent = loop.parent_block()
-        assert parent is not None
-        parent.insert_ops_before([new_alloc, new_view, new_copy], loop)
+        self.rewriter.insert([new_alloc, new_view, new_copy], InsertPoint.before(loop))
         new_view.operands = [new_alloc.block, *layout]
         array = loop.body.block.args[r + 1]
         if array.name_hint:
@@ -468,12 +468,8 @@ def _derived_from(view: SSAValue, array: SSAValue, aliases: MemoryAliases) -> bo
     """`view` is the carried array, a slice, transpose or lambda row of it, or a
     carried array of the same loop body that may share its memory."""
     body = array.owner
-    pending, seen = [view], set()
-    while pending:
-        v = pending.pop()
-        if v in seen:
-            continue
-        seen.add(v)
+    pending = [view]
+    for v in visit_once(pending):
         if v is array:
             return True
         owner = v.owner
@@ -506,12 +502,8 @@ def _consumed_by(block: SSAValue, loop: scf.ForOp) -> bool:
     parent = loop.parent_block()
     assert parent is not None
     position = {op: i for i, op in enumerate(parent.ops)}
-    pending, seen = [block], set()
-    while pending:
-        value = pending.pop()
-        if value in seen:
-            continue
-        seen.add(value)
+    pending = [block]
+    for value in visit_once(pending):
         for use in value.uses:
             user = use.operation
             if user is loop:
