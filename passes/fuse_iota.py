@@ -31,7 +31,8 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem
 from soacc.dialects.traits import runs_on_device
@@ -61,18 +62,14 @@ def size_value(value: SSAValue) -> SSAValue | int:
 
 
 @dataclass
-class IotaFusion:
-    """fuse-iota in one function."""
+class FuseIota(RewritePattern):
+    """fuse-iota of one iota: each iota on its own, in the order the walk meets them."""
 
-    function: func.FuncOp
     fused: list[tuple[str, int]] = field(default_factory=list)
     """(the iota's array, how many maps took it) per iota fused away."""
 
-    def run(self) -> None:
-        for iota in [op for op in self.function.walk() if isinstance(op, mem.IotaOp)]:
-            self.fuse(iota)
-
-    def fuse(self, iota: mem.IotaOp) -> None:
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, iota: mem.IotaOp, rewriter: PatternRewriter) -> None:
         array = iota.output
         view = array.owner
         if not isinstance(view, mem.ViewOp):
@@ -90,20 +87,20 @@ class IotaFusion:
         takers = [m for m in maps if self.sizes_agree(m, array, size)]
         for m in takers:
             if isinstance(m, mem.MapOp):
-                self.take_iota(m, array)
+                self.take_iota(m, array, rewriter)
             else:
-                self.take_iota_fused(m, array, size)
+                self.take_iota_fused(m, array, size, rewriter)
         if len(takers) != len(maps):
             return
         for use in list(array.uses):
             if isinstance(use.operation, mem.SizeOp):
-                self.replace_size(use.operation, size)
+                self.replace_size(use.operation, size, rewriter)
         if any(use.operation is not iota for use in array.uses):
             return
         self.fused.append((array.name_hint or "?", len(takers)))
-        Rewriter.erase_op(iota)
-        Rewriter.erase_op(view)
-        Rewriter.erase_op(alloc)
+        rewriter.erase(iota)
+        rewriter.erase(view)
+        rewriter.erase(alloc)
 
     @staticmethod
     def sizes_agree(m: mem.MapOp | mem.FusedKernel, array: SSAValue, size: SSAValue | int) -> bool:
@@ -115,29 +112,30 @@ class IotaFusion:
         return any(outer_size(v) == size for v in others)
 
     @staticmethod
-    def replace_size(op: mem.SizeOp, size: SSAValue | int) -> None:
-        op.result.replace_all_uses_with(_as_value(size, op))
-        Rewriter.erase_op(op)
+    def replace_size(op: mem.SizeOp, size: SSAValue | int, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, [], [_as_value(size, op, rewriter)])
 
     @staticmethod
-    def take_iota(m: mem.MapOp, array: SSAValue) -> None:
+    def take_iota(m: mem.MapOp, array: SSAValue, rewriter: PatternRewriter) -> None:
         """`m` without `array` among its inputs: indexed, the element it read is the row
         number."""
         lam = m.body.block
-        _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], _row_number(lam, m.indexed is not None))
+        row = _row_number(lam, m.indexed is not None, rewriter)
+        _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], row, rewriter)
         inputs = [v for v in m.inputs if v is not array]
-        new = mem.MapOp(inputs, list(m.outputs), m.detach_region(m.body), indexed=True)
-        Rewriter.replace_op(m, new)
+        new = mem.MapOp(inputs, list(m.outputs), rewriter.move_region_contents_to_new_regions(m.body), indexed=True)
+        rewriter.replace(m, new)
 
     @staticmethod
-    def take_iota_fused(m: mem.FusedKernel, array: SSAValue, size: SSAValue | int) -> None:
+    def take_iota_fused(m: mem.FusedKernel, array: SSAValue, size: SSAValue | int, rewriter: PatternRewriter) -> None:
         """`m` without `array` among its inputs: `indexed(%size)`, the element its map
         lambda read is the row number."""
         lam = m.map_body.block
-        _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], _row_number(lam, m.row_count is not None))
-        count = m.row_count if m.row_count is not None else _as_value(size, m)
+        row = _row_number(lam, m.row_count is not None, rewriter)
+        _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], row, rewriter)
+        count = m.row_count if m.row_count is not None else _as_value(size, m, rewriter)
         inputs = [v for v in m.inputs if v is not array]
-        Rewriter.replace_op(m, _rebuilt(m, inputs, count))
+        rewriter.replace(m, _rebuilt(m, inputs, count, rewriter))
 
 
 def _rows_out(m: mem.MapOp | mem.FusedKernel) -> list[SSAValue]:
@@ -157,25 +155,25 @@ def _reads_as_input(op: Operation, array: SSAValue) -> bool:
     return not runs_on_device(op)
 
 
-def _as_value(size: SSAValue | int, before: Operation) -> SSAValue:
+def _as_value(size: SSAValue | int, before: Operation, rewriter: PatternRewriter) -> SSAValue:
     """A size as an SSA value (a constant made before `before`)."""
     if isinstance(size, SSAValue):
         return size
     constant = arith.ConstantOp(IntegerAttr(size, IndexType()))
-    Rewriter.insert_op(constant, InsertPoint.before(before))
+    rewriter.insert(constant, InsertPoint.before(before))
     return constant.result
 
 
-def _row_number(lam: Block, indexed: bool) -> SSAValue:
+def _row_number(lam: Block, indexed: bool, rewriter: PatternRewriter) -> SSAValue:
     """The lambda's row-number parameter: its last, added where the op was not indexed."""
     if indexed:
         return lam.args[-1]
-    index = lam.insert_arg(IndexType(), len(lam.args))
+    index = rewriter.insert_block_argument(lam, len(lam.args), IndexType())
     index.name_hint = "row"
     return index
 
 
-def _replace_params(lam: Block, positions: list[int], index: SSAValue) -> None:
+def _replace_params(lam: Block, positions: list[int], index: SSAValue, rewriter: PatternRewriter) -> None:
     """The lambda parameters at `positions` replaced by the row number `index` (cast to
     their type) and removed."""
     for p in reversed(positions):
@@ -184,13 +182,13 @@ def _replace_params(lam: Block, positions: list[int], index: SSAValue) -> None:
             value = index
             if not isinstance(param.type, IndexType):
                 cast = arith.IndexCastOp(index, param.type)
-                lam.insert_op_before(cast, lam.first_op)  # (a lambda ends in its yield)
+                rewriter.insert(cast, InsertPoint.at_start(lam))  # (a lambda ends in its yield)
                 value = cast.result
-            param.replace_all_uses_with(value)
-        lam.erase_arg(param)
+            rewriter.replace_all_uses_with(param, value)
+        rewriter.erase_block_argument(param)
 
 
-def _rebuilt(m: mem.FusedKernel, inputs: list[SSAValue], count: SSAValue) -> Operation:
+def _rebuilt(m: mem.FusedKernel, inputs: list[SSAValue], count: SSAValue, rewriter: PatternRewriter) -> Operation:
     """`m` with these inputs and row count, built anew from its own operand, region and
     result groups (in its definition's order); its regions are moved over."""
     definition = type(m).get_irdl_definition()
@@ -203,7 +201,8 @@ def _rebuilt(m: mem.FusedKernel, inputs: list[SSAValue], count: SSAValue) -> Ope
     replaced = {"inputs": inputs, "row_count": [count]}
     operands = [replaced.get(name, group(getattr(m, name))) for name, _ in definition.operands]
     regions = [group(getattr(m, name)) for name, _ in definition.regions]  # (all found before any moves)
-    regions = [[m.detach_region(r) for r in g] if isinstance(g, list) else m.detach_region(g) for g in regions]
+    move = rewriter.move_region_contents_to_new_regions
+    regions = [[move(r) for r in g] if isinstance(g, list) else move(g) for g in regions]
     results = [[r.type for r in group(getattr(m, name))] for name, _ in definition.results]
     properties = {k: v for k, v in m.properties.items() if k not in ("operandSegmentSizes", "regionSegmentSizes")}
     new = type(m).build(operands=operands, result_types=results, regions=regions, properties=properties, attributes=dict(m.attributes))
@@ -226,8 +225,8 @@ class FuseIotaPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for f in _host_functions(op):
-            fusion = IotaFusion(f)
-            fusion.run()
+            fusion = FuseIota()
+            PatternRewriteWalker(fusion, apply_recursively=False).rewrite_region(f.body)
             if self.report:
                 for name, maps in fusion.fused:
                     print(f"fuse-iota: @{f.sym_name.data}: %{name} read as the row number by {maps} map(s); its block is gone", file=sys.stderr)

@@ -45,11 +45,8 @@ from soacc.dialects import mem
 from soacc.passes.analysis.stated_sizes import stated_size
 from soacc.passes.analysis.memory_access import access_of, is_kernel, is_loop
 from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
-from soacc.passes.analysis.memory_liveness import (
-    BlockLiveness,
-    block_liveness,
-    memories_in_run,
-)
+from soacc.passes.analysis.memory_liveness import BlockLiveness, memories_in_run
+from soacc.passes.utils.function_analyses import FunctionAnalyses
 from soacc.passes.utils.memory_motion import dependencies_after, erase, hoist_as_high_as_possible, is_pure, move_before
 from xdsl.passes import ModulePass
 
@@ -161,15 +158,16 @@ class Hoisting:
             self.hoist_destinations()
 
     def hoist_destinations(self) -> None:
+        # hoisting only moves ops within their blocks: the aliases hold throughout,
+        # a block's liveness until something in it moves
+        analyses = FunctionAnalyses(self.function)
         copies = [op for op in self.function.walk() if isinstance(op, mem.CopyOp)]
         for copy in copies:
             if copy.parent is None:
                 continue
-            aliases = MemoryAliases(self.function)
             block = copy.parent_block()
             assert block is not None
-            live = block_liveness(block, aliases)
-            sources = candidate_copy(copy, aliases, live)
+            sources = candidate_copy(copy, analyses.aliases, analyses.liveness(block))
             found = destination_alloc(copy)
             if sources is None or found is None:
                 continue
@@ -179,19 +177,20 @@ class Hoisting:
             for view in [use.operation for use in alloc.block.uses]:
                 if isinstance(view, mem.ViewOp) and view.parent_block() is alloc.parent_block():
                     hoist_as_high_as_possible(view)
+            analyses.moved()
             self.allocations_moved += _position(alloc) != before
             if copy.dest is not root.result and alloc.parent_block() is block:
-                aliases = MemoryAliases(self.function)
-                self.creations_moved += self.hoist_creation(copy, alloc, root, aliases)
+                self.creations_moved += self.hoist_creation(copy, alloc, root, analyses)
 
     # --- in-place targets ------------------------------------------------------------------
 
-    def hoist_creation(self, copy: mem.CopyOp, alloc: mem.AllocOp, root: mem.ViewOp, aliases: MemoryAliases) -> bool:
+    def hoist_creation(self, copy: mem.CopyOp, alloc: mem.AllocOp, root: mem.ViewOp, analyses: FunctionAnalyses) -> bool:
         """Moves the statement that makes the in-place target above the arrays that
         will be merged into it, when it can and should."""
         block = copy.parent_block()
         assert block is not None
-        live = block_liveness(block, aliases)
+        aliases = analyses.aliases
+        live = analyses.liveness(block)
         target = alloc.block
         created_at = live.first_use.get(target)
         if created_at is None or created_at >= live.index(copy):
@@ -219,6 +218,7 @@ class Hoisting:
             downstream_here = downstream | (spoiled or frozenset())
             if self.may_cross(moving, live.statements[p:created_at], chain | {target}, downstream_here, aliases):
                 move_before(moving, anchor)
+                analyses.moved()
                 return True
         return False
 

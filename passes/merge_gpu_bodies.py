@@ -30,11 +30,14 @@ from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from soacc.dialects import soac
 from soacc.dialects.traits import consumed_operand, runs_on_device
+from soacc.passes.utils.memory_motion import move
 from soacc.dialects.soac import index_of_row_zero
 from soacc.dialects.utils import defined_inside
 
@@ -168,7 +171,7 @@ def place(ops: Iterable[Operation]) -> list[_Group]:
 # --------------------------------------------------------------------------------------
 
 
-def merge_group(gpus: list[soac.GpuBodyOp], reads: dict[SSAValue, SSAValue]) -> soac.GpuBodyOp:
+def merge_group(gpus: list[soac.GpuBodyOp], reads: dict[SSAValue, SSAValue], rewriter: PatternRewriter) -> soac.GpuBodyOp:
     """One gpu_body doing what `gpus` do in order. `reads` maps host reads of their
     results (`%x = soac.index %x_dev[%c0]`) to the results they read."""
     block = Block()
@@ -180,9 +183,7 @@ def merge_group(gpus: list[soac.GpuBodyOp], reads: dict[SSAValue, SSAValue]) -> 
         for inner in list(body.walk()):
             source = index_of_row_zero(inner)
             if source is not None and source in value_of:
-                inner.results[0].replace_all_uses_with(value_of[source])
-                inner.detach()
-                inner.erase()
+                rewriter.replace(inner, [], [value_of[source]])
                 continue
             for i, v in enumerate(inner.operands):
                 if v in reads and reads[v] in value_of:
@@ -190,26 +191,23 @@ def merge_group(gpus: list[soac.GpuBodyOp], reads: dict[SSAValue, SSAValue]) -> 
                 elif v in value_of:
                     # any other use of an earlier result: its one-row array, made here
                     literal = soac.ArrayOp([value_of[v]], v.type)
-                    inner.parent_block().insert_op_before(literal, inner)
+                    rewriter.insert(literal, InsertPoint.before(inner))
                     inner.operands[i] = literal.result
         for op in list(body.ops):
             if op is term:
                 break
-            op.detach()
-            block.add_op(op)
+            move(op, InsertPoint.at_end(block))
         for result, value in zip(gpu.outputs, term.operands):
             value_of[result] = value
     results = [r for g in gpus for r in g.outputs]
-    block.add_op(soac.YieldOp(*[value_of[r] for r in results]))
+    rewriter.insert(soac.YieldOp(*[value_of[r] for r in results]), InsertPoint.at_end(block))
     merged = soac.GpuBodyOp([r.type for r in results], Region(block))
-    first = gpus[0]
-    first.parent_block().insert_op_before(merged, first)
+    rewriter.insert(merged, InsertPoint.before(gpus[0]))
     for old, new in zip(results, merged.outputs):
         new.name_hint = old.name_hint
-        old.replace_all_uses_with(new)
+        rewriter.replace_all_uses_with(old, new)
     for g in gpus:
-        g.detach()
-        g.erase()
+        rewriter.erase(g)
     return merged
 
 
@@ -218,7 +216,7 @@ def merge_group(gpus: list[soac.GpuBodyOp], reads: dict[SSAValue, SSAValue]) -> 
 # --------------------------------------------------------------------------------------
 
 
-def drop_wasteful_copies(gpu: soac.GpuBodyOp) -> None:
+def drop_wasteful_copies(gpu: soac.GpuBodyOp, rewriter: PatternRewriter) -> None:
     """A result that merely copies a value from outside (a captured value, or an
     element `%a[%i]` of an array no op consumes, at indices known outside) and that is
     only read back (`soac.index %r[%c0]`) is read at the source instead: device code
@@ -232,8 +230,8 @@ def drop_wasteful_copies(gpu: soac.GpuBodyOp) -> None:
         if not defined_inside(value, gpu):
             if all(runs_on_device(r) for r in readers):
                 for reader in readers:
-                    reader.results[0].replace_all_uses_with(value)
-                    _erase_read(reader)
+                    rewriter.replace_all_uses_with(reader.results[0], value)
+                    _erase_read(reader, rewriter)
             continue
         element = value.owner
         if not (
@@ -249,59 +247,51 @@ def drop_wasteful_copies(gpu: soac.GpuBodyOp) -> None:
             for i in element.indices:
                 if defined_inside(i, gpu):
                     constant = i.owner.clone()
-                    reader.parent_block().insert_op_before(constant, reader)
+                    rewriter.insert(constant, InsertPoint.before(reader))
                     mapping[i] = constant.results[0]
             copy = element.clone(value_mapper=mapping)
-            reader.parent_block().insert_op_before(copy, reader)
+            rewriter.insert(copy, InsertPoint.before(reader))
             copy.result.name_hint = reader.results[0].name_hint
-            reader.results[0].replace_all_uses_with(copy.result)
-            _erase_read(reader)
+            rewriter.replace_all_uses_with(reader.results[0], copy.result)
+            _erase_read(reader, rewriter)
 
 
-def _erase_read(read: Operation) -> None:
+def _erase_read(read: Operation, rewriter: PatternRewriter) -> None:
     """Erases a read of row 0, and its constant 0 when nothing else uses it."""
     zero = read.operands[1]
-    read.detach()
-    read.erase()
+    rewriter.erase(read)
     if not zero.uses and isinstance(zero.owner, arith.ConstantOp) and zero.owner.parent is not None:
-        zero.owner.detach()
-        zero.owner.erase()
+        rewriter.erase(zero.owner)
 
 
-def drop_unused_results(gpu: soac.GpuBodyOp) -> soac.GpuBodyOp | None:
+def drop_unused_results(gpu: soac.GpuBodyOp, rewriter: PatternRewriter) -> soac.GpuBodyOp | None:
     """The gpu_body without results nobody uses (None when none is left)."""
     term = gpu.body.block.last_op
     keep = [i for i, r in enumerate(gpu.outputs) if r.uses]
     if len(keep) == len(gpu.outputs):
         return gpu
     if not keep:
-        gpu.detach()
-        gpu.erase()
+        rewriter.erase(gpu)
         return None
     values = [term.operands[i] for i in keep]
-    term.detach()
-    term.erase()
-    gpu.body.block.add_op(soac.YieldOp(*values))
-    region = gpu.detach_region(gpu.body)
-    new = soac.GpuBodyOp([gpu.outputs[i].type for i in keep], region)
-    gpu.parent_block().insert_op_before(new, gpu)
+    rewriter.replace(term, soac.YieldOp(*values))
+    new = soac.GpuBodyOp([gpu.outputs[i].type for i in keep], rewriter.move_region_contents_to_new_regions(gpu.body))
     for i, n in zip(keep, new.outputs):
         n.name_hint = gpu.outputs[i].name_hint
-        gpu.outputs[i].replace_all_uses_with(n)
-    gpu.detach()
-    gpu.erase()
+    kept = dict(zip(keep, new.outputs))
+    rewriter.replace(gpu, new, [kept.get(i) for i in range(len(gpu.outputs))])
     return new
 
 
-def simplify(gpu: soac.GpuBodyOp) -> None:
-    drop_wasteful_copies(gpu)
-    kept = drop_unused_results(gpu)
+def simplify(gpu: soac.GpuBodyOp, rewriter: PatternRewriter) -> None:
+    drop_wasteful_copies(gpu, rewriter)
+    kept = drop_unused_results(gpu, rewriter)
     if kept is not None:
         cse(kept.body)
         region_dce(kept.body)
 
 
-def sink_constants(gpu: soac.GpuBodyOp) -> None:
+def sink_constants(gpu: soac.GpuBodyOp, rewriter: PatternRewriter) -> None:
     """Constants a gpu_body uses are made inside it: they need not be kernel arguments,
     and they do not tie the kernel to where the host made them."""
     body = gpu.body.block
@@ -311,13 +301,12 @@ def sink_constants(gpu: soac.GpuBodyOp) -> None:
             if isinstance(v.owner, arith.ConstantOp) and not defined_inside(v, gpu):
                 if v not in made:
                     clone = v.owner.clone()
-                    body.insert_op_before(clone, body.first_op)
+                    rewriter.insert(clone, InsertPoint.at_start(body))
                     made[v] = clone.result
                 inner.operands[i] = made[v]
     for v in made:
         if not v.uses:
-            v.owner.detach()
-            v.owner.erase()
+            rewriter.erase(v.owner)
 
 
 # --------------------------------------------------------------------------------------
@@ -325,27 +314,24 @@ def sink_constants(gpu: soac.GpuBodyOp) -> None:
 # --------------------------------------------------------------------------------------
 
 
-def merge_block(block: Block) -> None:
+def merge_block(block: Block, rewriter: PatternRewriter) -> None:
     """Reorders and merges the gpu_bodies of a host-level block and of the host-level
     blocks nested in it."""
     for op in block.ops:
         if isinstance(op, _STRUCTURED):
             for region in op.regions:
                 for b in region.blocks:
-                    merge_block(b)
+                    merge_block(b, rewriter)
     for op in list(block.ops):
         if isinstance(op, soac.GpuBodyOp):
-            sink_constants(op)
+            sink_constants(op, rewriter)
     term = block.last_op
     ops = [op for op in block.ops if op is not term or not _is_terminator(op)]
     groups = place(ops)
-    for op in ops:
-        op.detach()
-    ordered = [op for g in groups for op in g.ops]
-    if term is not None and term not in ops:
-        block.insert_ops_before(ordered, term)
-    else:
-        block.add_ops(ordered)
+    # the block's ops in the groups' order, before its terminator
+    end = InsertPoint.before(term) if term is not None and term not in ops else InsertPoint.at_end(block)
+    for op in [op for g in groups for op in g.ops]:
+        move(op, end)
     reads = {
         op.results[0]: index_of_row_zero(op)
         for g in groups[::2]
@@ -356,11 +342,11 @@ def merge_block(block: Block) -> None:
     for g in groups[1::2]:
         members = [op for op in g.ops if isinstance(op, soac.GpuBodyOp)]
         if len(members) >= 2:
-            gpus.append(merge_group(members, reads))
+            gpus.append(merge_group(members, reads, rewriter))
         else:
             gpus.extend(members)
     for gpu in [op for op in block.ops if isinstance(op, soac.GpuBodyOp)]:
-        simplify(gpu)
+        simplify(gpu, rewriter)
 
 
 def _is_terminator(op: Operation) -> bool:
@@ -378,4 +364,4 @@ class MergeGpuBodiesPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for f in op.ops:
             if isinstance(f, func.FuncOp) and f.body.blocks:
-                merge_block(f.body.block)
+                merge_block(f.body.block, PatternRewriter(f))

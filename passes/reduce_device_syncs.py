@@ -36,11 +36,14 @@ from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects.utils import defined_inside
 from soacc.dialects import soac
 from soacc.dialects.traits import is_kernel, is_parallel_kernel, runs_on_device
+from soacc.passes.utils.memory_motion import move
 from soacc.passes.analysis.migration_table import (
     MigrationTable,
     Placement,
@@ -70,6 +73,7 @@ class _Migration:
         self.module = module
         self.function = table.function
         self.entry = self.function.body.block
+        self.rewriter = PatternRewriter(self.function)  # every change to the function goes through it
         self.stored: dict[SSAValue, SSAValue] = {}
         """A host value (possibly a tentative read) -> its one-row device storage."""
         self.off_host: set[SSAValue] = set()
@@ -111,11 +115,9 @@ class _Migration:
         for op in reversed(self.rebindings):
             if op.parent is not None and not any(r.uses for r in op.results):
                 zero = op.operands[1] if len(op.operands) > 1 else None
-                op.detach()
-                op.erase()
+                self.rewriter.erase(op)
                 if zero is not None and not zero.uses and isinstance(zero.owner, arith.ConstantOp):
-                    zero.owner.detach()
-                    zero.owner.erase()
+                    self.rewriter.erase(zero.owner)
 
     def process_block(self, block: Block) -> None:
         for op in list(block.ops):
@@ -157,30 +159,21 @@ class _Migration:
                 read = soac.IndexOp(self.stored[v], [zero.result])
                 read.result.name_hint = v.name_hint
                 reads.append(read)
-                v.replace_uses_with_if(read.result, lambda use, r=region: r.is_ancestor(use.operation))
-            first = block.first_op
-            if first is None:
-                block.add_ops(reads)
-            else:
-                block.insert_ops_before(reads, first)
+                self.rewriter.replace_uses_with_if(v, read.result, lambda use, r=region: r.is_ancestor(use.operation))
+            self.rewriter.insert(reads, InsertPoint.at_start(block))
 
     def replace_by_one_row(self, op: Operation, value: SSAValue) -> None:
         """`op`, whose one result is a one-element array of `value`, becomes a gpu_body
         that yields `value` (its result is that one-row array)."""
-        body = Block()
-        body.add_op(soac.YieldOp(value))
-        gpu = soac.GpuBodyOp([op.results[0].type], Region(body))
-        op.parent_block().insert_op_before(gpu, op)
-        op.results[0].replace_all_uses_with(gpu.outputs[0])
-        op.detach()
-        op.erase()
+        gpu = soac.GpuBodyOp([op.results[0].type], Region(Block([soac.YieldOp(value)])))
+        self.rewriter.replace(op, gpu)
         self.prepare_device_body(gpu)
 
     def prepare_device_body(self, gpu: soac.GpuBodyOp) -> None:
         """Makes a new gpu_body one kernel: nested gpu_bodies flattened, calls inlined,
         moved values read from their storage."""
         for nested in [o for o in gpu.walk() if isinstance(o, soac.GpuBodyOp) and o is not gpu]:
-            flatten_gpu_body(nested)
+            flatten_gpu_body(nested, self.rewriter)
         while True:
             calls = [o for o in gpu.walk() if isinstance(o, func.CallOp)]
             if not calls:
@@ -202,12 +195,11 @@ class _Migration:
         for op in body.ops:
             if isinstance(op, func.ReturnOp):
                 for r, v in zip(call.results, op.operands):
-                    r.replace_all_uses_with(mapping.get(v, v))
+                    self.rewriter.replace_all_uses_with(r, mapping.get(v, v))
                 break
             clone = op.clone(value_mapper=mapping)
-            block.insert_op_before(clone, call)
-        call.detach()
-        call.erase()
+            self.rewriter.insert(clone, InsertPoint.before(call))
+        self.rewriter.erase(call)
 
     # --- storage ---------------------------------------------------------------------------
 
@@ -220,17 +212,14 @@ class _Migration:
         if is_constant(value):
             return self.device_constant(value)
         if value not in self.copies:
-            body = Block()
-            body.add_op(soac.YieldOp(value))
-            gpu = soac.GpuBodyOp([soac.array_of(value.type, 1)], Region(body))
+            gpu = soac.GpuBodyOp([soac.array_of(value.type, 1)], Region(Block([soac.YieldOp(value)])))
             gpu.outputs[0].name_hint = f"{value.name_hint}_dev" if value.name_hint else None
             owner = value.owner
             if isinstance(owner, Block):
-                first = owner.first_op
-                assert first is not None
-                owner.insert_op_before(gpu, first)
+                assert owner.first_op is not None
+                self.rewriter.insert(gpu, InsertPoint.at_start(owner))
             else:
-                owner.parent_block().insert_op_after(gpu, owner)
+                self.rewriter.insert(gpu, InsertPoint.after(owner))
             self.copies[value] = gpu.outputs[0]
         return self.copies[value]
 
@@ -239,30 +228,22 @@ class _Migration:
         assert isinstance(constant, arith.ConstantOp)
         key = (constant.value, value.type)
         if key not in self.constants:
-            body = Block()
             inner = constant.clone()
-            body.add_ops([inner, soac.YieldOp(inner.result)])
-            gpu = soac.GpuBodyOp([soac.array_of(value.type, 1)], Region(body))
+            gpu = soac.GpuBodyOp([soac.array_of(value.type, 1)], Region(Block([inner, soac.YieldOp(inner.result)])))
             gpu.outputs[0].name_hint = "const_dev"
             self._at_entry([gpu])
             self.constants[key] = gpu.outputs[0]
         return self.constants[key]
 
     def _at_entry(self, ops: list[Operation]) -> None:
-        first = self.entry.first_op
-        if first is None:
-            self.entry.add_ops(ops)
-        else:
-            self.entry.insert_ops_before(ops, first)
+        self.rewriter.insert(ops, InsertPoint.at_start(self.entry))
 
     def rebind(self, storage: SSAValue, after: Operation, name: str | None, moved: bool) -> SSAValue:
         """`%v = soac.index storage[%c0]` after `after`: the value on the host. When the
         value `moved` off the host the read is tentative: device code reads the storage
         instead, and the read goes when nothing on the host uses it."""
         ops = read_row_zero(storage)
-        block = after.parent_block()
-        assert block is not None
-        block.insert_ops_after(ops, after)
+        self.rewriter.insert(ops, InsertPoint.after(after))
         host = ops[1].results[0]
         host.name_hint = name
         self.rebindings.append(ops[1])
@@ -274,9 +255,8 @@ class _Migration:
 
     def rebind_at_start(self, storage: SSAValue, block: Block, name: str | None, moved: bool) -> SSAValue:
         ops = read_row_zero(storage)
-        first = block.first_op
-        assert first is not None
-        block.insert_ops_before(ops, first)
+        assert block.first_op is not None
+        self.rewriter.insert(ops, InsertPoint.at_start(block))
         host = ops[1].results[0]
         host.name_hint = name
         self.rebindings.append(ops[1])
@@ -298,16 +278,16 @@ class _Migration:
         statuses = [self.table.status(r) for r in op.results]
         body = Block()
         gpu = soac.GpuBodyOp([soac.array_of(r.type, 1) for r in op.results], Region(body))
-        block.insert_op_before(gpu, op)
-        op.detach()
-        body.add_ops([op, soac.YieldOp(*op.results)])
+        self.rewriter.insert(gpu, InsertPoint.before(op))
+        move(op, InsertPoint.at_end(body))
+        self.rewriter.insert(soac.YieldOp(*op.results), InsertPoint.at_end(body))
         after: Operation = gpu
         for r, storage, status in zip(op.results, gpu.outputs, statuses):
             if r.name_hint:
                 storage.name_hint = f"{r.name_hint}_dev"
             host = self.rebind(storage, after, r.name_hint, moved=status is Placement.DEVICE)
             after = host.owner  # type: ignore[assignment]
-            r.replace_uses_with_if(host, lambda use, g=gpu: not g.is_ancestor(use.operation))
+            self.rewriter.replace_uses_with_if(r, host, lambda use, g=gpu: not g.is_ancestor(use.operation))
         self.prepare_device_body(gpu)
 
     # --- structured control flow that stays on the host --------------------------------------
@@ -331,58 +311,55 @@ class _Migration:
             for y in yields:
                 y.operands[i] = self.store(y.operands[i])
         types = [soac.array_of(r.type, 1) if i in changed else r.type for i, r in enumerate(op.results)]
-        regions = [op.detach_region(r) for r in list(op.regions)]
+        regions = [self.rewriter.move_region_contents_to_new_regions(r) for r in list(op.regions)]
         new = scf.IfOp(op.cond, types, regions[0], regions[1] if len(regions) > 1 else None)
-        op.parent_block().insert_op_before(new, op)
+        self.rewriter.insert(new, InsertPoint.before(op))
         self.replace_results(op, new, changed, statuses)
 
     def carry_on_device(self, block: Block, index: int, moved: bool) -> None:
         """Block argument `index` becomes a one-row array, read at the top of the block."""
         old = block.args[index]
-        new = block.insert_arg(soac.array_of(old.type, 1), index)
+        new = self.rewriter.insert_block_argument(block, index, soac.array_of(old.type, 1))
         new.name_hint = f"{old.name_hint}_dev" if old.name_hint else None
         host = self.rebind_at_start(new, block, old.name_hint, moved)
-        old.replace_all_uses_with(host)
+        self.rewriter.replace_all_uses_with(old, host)
         host.name_hint = old.name_hint
-        block.erase_arg(old)
+        self.rewriter.erase_block_argument(old)
+
+    def carry_scalars(self, block: Block, first: int, inits: list[SSAValue]) -> list[int]:
+        """The loop's scalar parameters (`block`'s arguments from `first` on) that are
+        not on the host are carried on the device: their initial values stored, each a
+        one-row device array read at the start of the body. Returns their positions."""
+        params = list(block.args[first:])
+        status = [self.table.status(p) for p in params]
+        carried = [i for i, p in enumerate(params) if is_scalar(p) and status[i] is not Placement.HOST]
+        for i in carried:
+            inits[i] = self.store(inits[i])
+            self.carry_on_device(block, i + first, moved=status[i] is Placement.DEVICE)
+        return carried
 
     def process_for(self, op: scf.ForOp) -> None:
         body = op.body.block
-        params = list(body.args[1:])
-        param_status = [self.table.status(p) for p in params]
         result_status = [self.table.status(r) for r in op.results]
-        carried = [
-            i for i, p in enumerate(params) if is_scalar(p) and param_status[i] is not Placement.HOST
-        ]
         inits = list(op.iter_args)
-        for i in carried:
-            inits[i] = self.store(inits[i])
-            self.carry_on_device(body, i + 1, moved=param_status[i] is Placement.DEVICE)
+        carried = self.carry_scalars(body, 1, inits)
         self.process_block(body)
         if not carried:
             return
         yield_op = body.last_op
         for i in carried:
             yield_op.operands[i] = self.store(yield_op.operands[i])
-        region = op.detach_region(op.body)
-        new = scf.ForOp(op.lb, op.ub, op.step, inits, region)
-        op.parent_block().insert_op_before(new, op)
+        new = scf.ForOp(op.lb, op.ub, op.step, inits, self.rewriter.move_region_contents_to_new_regions(op.body))
+        self.rewriter.insert(new, InsertPoint.before(op))
         self.replace_results(op, new, carried, result_status)
 
     def process_while(self, op: scf.WhileOp) -> None:
         before = op.before_region.block
         after = op.after_region.block
-        params = list(before.args)
-        param_status = [self.table.status(p) for p in params]
         arg_status = [self.table.status(a) for a in after.args]
         result_status = [self.table.status(r) for r in op.results]
-        carried = [
-            i for i, p in enumerate(params) if is_scalar(p) and param_status[i] is not Placement.HOST
-        ]
         inits = list(op.arguments)
-        for i in carried:
-            inits[i] = self.store(inits[i])
-            self.carry_on_device(before, i, moved=param_status[i] is Placement.DEVICE)
+        carried = self.carry_scalars(before, 0, inits)
         self.process_block(before)
         condition = before.last_op
         assert isinstance(condition, scf.ConditionOp)
@@ -397,9 +374,9 @@ class _Migration:
         for i in carried:
             yield_op.operands[i] = self.store(yield_op.operands[i])
         types = [v.type for v in condition.args]
-        regions = [op.detach_region(r) for r in (op.before_region, op.after_region)]
+        regions = [self.rewriter.move_region_contents_to_new_regions(r) for r in (op.before_region, op.after_region)]
         new = scf.WhileOp(inits, types, regions[0], regions[1])
-        op.parent_block().insert_op_before(new, op)
+        self.rewriter.insert(new, InsertPoint.before(op))
         self.replace_results(op, new, forwarded, result_status)
 
     def replace_results(self, old: Operation, new: Operation, changed: list[int], statuses: list[Placement]) -> None:
@@ -409,11 +386,10 @@ class _Migration:
                 n.name_hint = f"{o.name_hint}_dev" if o.name_hint else None
                 host = self.rebind(n, after, o.name_hint, moved=statuses[i] is Placement.DEVICE)
                 after = host.owner  # type: ignore[assignment]
-                o.replace_all_uses_with(host)
+                self.rewriter.replace_all_uses_with(o, host)
             else:
-                o.replace_all_uses_with(n)
-        old.detach()
-        old.erase()
+                self.rewriter.replace_all_uses_with(o, n)
+        self.rewriter.erase(old)
 
     # --- writes --------------------------------------------------------------------------------
 
@@ -428,21 +404,17 @@ class _Migration:
         kinds = list(op.kinds.get_values())
         spec = list(op.spec)
         one = _index(1)
-        op.parent_block().insert_op_before(one, op)
+        self.rewriter.insert(one, InsertPoint.before(op))
         kinds[-1] = soac.SliceSpec.RANGE
         new = soac.UpdateOp(op.source, kinds, [*spec, one.result], storage)
-        op.parent_block().insert_op_before(new, op)
         new.result.name_hint = op.result.name_hint
-        op.result.replace_all_uses_with(new.result)
-        op.detach()
-        op.erase()
+        self.rewriter.replace(op, new)
 
     def rewrite_replicate(self, op: soac.ReplicateOp) -> None:
         """Copies of a moved value are copies of its storage's row (§5.10)."""
         value = op.value
         if not self.off(value):
             return
-        block = op.parent_block()
         if single_element(op.result.type) and const_evaluate_operand(op.count) == 1:
             self.replace_by_one_row(op, value)
             return
@@ -456,14 +428,12 @@ class _Migration:
             [zero.result, op.count, zero.result],
             op.result.type,
         )
-        block.insert_ops_before([rows, zero, column], op)
+        self.rewriter.insert([rows, zero], InsertPoint.before(op))
         column.result.name_hint = op.result.name_hint
-        op.result.replace_all_uses_with(column.result)
-        op.detach()
-        op.erase()
+        self.rewriter.replace(op, column)
 
 
-def rotate_while(op: scf.WhileOp) -> None:
+def rotate_while(op: scf.WhileOp, rewriter: PatternRewriter) -> None:
     """Puts a while loop in the study's form: its condition (and the values it forwards)
     computed once before the loop and then at the end of each iteration, so that the
     loop's parameters are the condition and the forwarded values. The first condition
@@ -485,10 +455,7 @@ def rotate_while(op: scf.WhileOp) -> None:
             if inner is condition:
                 break
             clone = inner.clone(value_mapper=mapping)
-            if before_op is None:
-                at.add_op(clone)
-            else:
-                at.insert_op_before(clone, before_op)
+            rewriter.insert(clone, InsertPoint.at_end(at) if before_op is None else InsertPoint.before(before_op))
             for old, new in zip(inner.results, clone.results):
                 mapping[old] = new
         return [mapping.get(v, v) for v in condition.operands]
@@ -496,7 +463,7 @@ def rotate_while(op: scf.WhileOp) -> None:
     first = evaluate(list(op.arguments), block, op)
     types = [v.type for v in first]
     new_before = Block(arg_types=types)
-    new_before.add_op(scf.ConditionOp(new_before.args[0], *new_before.args[1:]))
+    rewriter.insert(scf.ConditionOp(new_before.args[0], *new_before.args[1:]), InsertPoint.at_end(new_before))
     for arg, old in zip(new_before.args[1:], condition.args):
         arg.name_hint = old.name_hint
     new_before.args[0].name_hint = condition.condition.name_hint
@@ -504,52 +471,49 @@ def rotate_while(op: scf.WhileOp) -> None:
     term = after.last_op
     assert isinstance(term, scf.YieldOp)
     next_inputs = list(term.operands)
-    term.detach()
-    term.erase()
+    rewriter.erase(term)
     following = evaluate(next_inputs, after, None)
-    after.add_op(scf.YieldOp(*following))
-    after_region = op.detach_region(op.after_region)
+    rewriter.insert(scf.YieldOp(*following), InsertPoint.at_end(after))
+    after_region = rewriter.move_region_contents_to_new_regions(op.after_region)
     new = scf.WhileOp(first, [r.type for r in op.results], Region(new_before), after_region)
-    block.insert_op_before(new, op)
-    for old, result in zip(op.results, new.results):
-        old.replace_all_uses_with(result)
-    op.detach()
-    op.erase()
+    rewriter.replace(op, new)
+
+
+class RotateHostWhile(RewritePattern):
+    """rotate_while for a while loop that runs on the host."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.WhileOp, rewriter: PatternRewriter) -> None:
+        if not runs_on_device(op):
+            rotate_while(op, rewriter)
 
 
 def rotate_host_loops(function: func.FuncOp) -> None:
-    """rotate_while for every while loop of the function that runs on the host."""
-    for op in [o for o in function.walk() if isinstance(o, scf.WhileOp)]:
-        if not runs_on_device(op):
-            rotate_while(op)
+    """rotate_while for every while loop of the function that runs on the host (each
+    once: the loops a rotation makes are in the rotated form already)."""
+    PatternRewriteWalker(RotateHostWhile(), apply_recursively=False).rewrite_region(function.body)
 
 
-def flatten_gpu_body(gpu: soac.GpuBodyOp) -> None:
+def flatten_gpu_body(gpu: soac.GpuBodyOp, rewriter: PatternRewriter) -> None:
     """A gpu_body inside another runs inline: its ops, then each result as a one-row
     literal of the value it yields (reads of its row 0 become the value itself)."""
-    block = gpu.parent_block()
-    assert block is not None
     body = gpu.body.block
     term = body.last_op
     values = list(term.operands)
     for op in list(body.ops):
         if op is term:
             break
-        op.detach()
-        block.insert_op_before(op, gpu)
+        move(op, InsertPoint.before(gpu))
     for result, value in zip(gpu.outputs, values):
         for use in list(result.uses):
             user = use.operation
             if soac.index_of_row_zero(user) is result:
-                user.results[0].replace_all_uses_with(value)
-                user.detach()
-                user.erase()
+                rewriter.replace(user, [], [value])
         if result.uses:
             literal = soac.ArrayOp([value], result.type)
-            block.insert_op_before(literal, gpu)
-            result.replace_all_uses_with(literal.result)
-    gpu.detach()
-    gpu.erase()
+            rewriter.insert(literal, InsertPoint.before(gpu))
+            rewriter.replace_all_uses_with(result, literal.result)
+    rewriter.erase(gpu)
 
 
 @dataclass(frozen=True)

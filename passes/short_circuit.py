@@ -58,18 +58,20 @@ from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import MemRefType, ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from soacc.dialects import mem
 from soacc.dialects.soac import SliceSpec
 from soacc.passes.analysis.interference import lambda_params, map_exception
 from soacc.passes.analysis.memory_access import nested_accesses
 from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
-from soacc.passes.analysis.memory_liveness import BlockLiveness, block_liveness
+from soacc.passes.analysis.memory_liveness import BlockLiveness
 from soacc.passes.analysis.symbolic import Poly, Symbolic
+from soacc.passes.utils.function_analyses import FunctionAnalyses
 from soacc.passes.utils.memory_motion import (
     Materialiser,
     dominates,
-    erase,
     erase_dead_ops,
     sink_allocation,
 )
@@ -95,17 +97,19 @@ class ShortCircuit:
 
     def __post_init__(self) -> None:
         self.sizes = Symbolic(self.function)  # for the report: one set of atoms throughout
-        self._refresh()
+        self.analyses = FunctionAnalyses(self.function)
+        self.rewriter = PatternRewriter(self.function)  # every change to the function goes through it
 
-    def _refresh(self) -> None:
-        self.aliases = MemoryAliases(self.function)
-        self.symbolic = Symbolic(self.function)
-        self._live: dict[Block, BlockLiveness] = {}
+    @property
+    def aliases(self) -> MemoryAliases:
+        return self.analyses.aliases
+
+    @property
+    def symbolic(self) -> Symbolic:
+        return self.analyses.symbolic()
 
     def live(self, block: Block) -> BlockLiveness:
-        if block not in self._live:
-            self._live[block] = block_liveness(block, self.aliases)
-        return self._live[block]
+        return self.analyses.liveness(block)
 
     def run(self) -> None:
         self.visit(self.function.body.block)
@@ -119,7 +123,7 @@ class ShortCircuit:
                 continue  # erased by an earlier merge
             if isinstance(op, mem.CopyOp):
                 if self.coalesce(op):
-                    self._refresh()
+                    self.analyses.changed()
                 continue
             for region in op.regions:
                 for inner in region.blocks:
@@ -143,19 +147,21 @@ class ShortCircuit:
                 continue
             if yielded.owner.parent_block() is not body or any(use.operation is not terminator for use in row.uses):
                 continue
+            kept = self.analyses.kept()
             copy = mem.CopyOp(yielded, row)
-            body.insert_op_before(copy, terminator)
+            self.rewriter.insert(copy, InsertPoint.before(terminator))
             terminator.operands = [row if i == index else v for i, v in enumerate(terminator.operands)]
-            self._refresh()
+            self.analyses.changed()
             branch_op = yielded.owner
             if self.coalesce(copy):
                 # every branch now leaves its rows in the output row: the `if` need not
                 # yield them (and a kernel need not carry a view out of it)
-                _drop_unused_result(branch_op, yielded.index)
+                _drop_unused_result(branch_op, yielded.index, self.rewriter)
+                self.analyses.changed()
             else:
                 terminator.operands = [yielded if i == index else v for i, v in enumerate(terminator.operands)]
-                erase(copy)
-            self._refresh()
+                self.rewriter.erase(copy)
+                self.analyses.restore(kept)  # the IR is as it was
 
     # --- the safety conditions ------------------------------------------------------------
 
@@ -188,7 +194,7 @@ class ShortCircuit:
             return False
         self.merged(_name(src), _name(dst), alloc)
         self.rewrite(root, alloc, dst, point)
-        erase(copy)
+        self.rewriter.erase(copy)
         self.copies_removed += 1
         return True
 
@@ -286,10 +292,10 @@ class ShortCircuit:
         new = _with_type(new, root.result.type, point, root)
         if root.result.name_hint and not new.name_hint:
             new.name_hint = root.result.name_hint
-        root.result.replace_all_uses_with(new)
-        erase(root)
+        self.rewriter.replace_all_uses_with(root.result, new)
+        self.rewriter.erase(root)
         if alloc is not None and not alloc.block.uses:
-            erase(alloc)
+            self.rewriter.erase(alloc)
 
     # --- if ------------------------------------------------------------------------------------
 
@@ -361,7 +367,7 @@ class ShortCircuit:
         for kind, inner, fresh in plans:
             if kind == "copy":
                 terminator = inner.last_op
-                inner.insert_op_before(mem.CopyOp(terminator.operands[k], Materialiser(terminator).value(dst)), terminator)
+                self.rewriter.insert(mem.CopyOp(terminator.operands[k], Materialiser(terminator).value(dst)), InsertPoint.before(terminator))
                 continue
             alloc, root = fresh
             where = inner if kind == "inside" else block
@@ -375,7 +381,7 @@ class ShortCircuit:
                 ]
             self.merged(_name(root.result) if root.result.name_hint else _name(src), _name(dst), alloc)
             self.rewrite(root, alloc, dst, point)
-        erase(copy)
+        self.rewriter.erase(copy)
         self.copies_removed += 1
         return True
 
@@ -434,21 +440,19 @@ class ShortCircuit:
         return point is not None and Materialiser(point).possible(dst)
 
 
-def _drop_unused_result(branch_op: scf.IfOp, k: int) -> None:
+def _drop_unused_result(branch_op: scf.IfOp, k: int, rewriter: PatternRewriter) -> None:
     """Result k of the `if`, now in the destination in every branch, when nothing
     uses it any more: dropped from the `if` and its branches' yields."""
     if branch_op.results[k].uses:
         return
     keep = [i for i in range(len(branch_op.results)) if i != k]
-    regions = [branch_op.detach_region(r) for r in list(branch_op.regions)]
+    regions = [rewriter.move_region_contents_to_new_regions(r) for r in list(branch_op.regions)]
     for region in regions:
         terminator = region.block.last_op
         terminator.operands = [terminator.operands[i] for i in keep]
     new = scf.IfOp(branch_op.cond, [branch_op.results[i].type for i in keep], *regions)
-    branch_op.parent_block().insert_op_before(new, branch_op)
-    for i, result in zip(keep, new.results):
-        branch_op.results[i].replace_all_uses_with(result)
-    erase(branch_op)
+    results = iter(new.results)
+    rewriter.replace(branch_op, new, [None if i == k else next(results) for i in range(len(branch_op.results))])
 
 
 def _with_type(view: SSAValue, wanted, point: Operation, root: mem.ViewOp) -> SSAValue:
@@ -466,7 +470,7 @@ def _with_type(view: SSAValue, wanted, point: Operation, root: mem.ViewOp) -> SS
         count = next(dynamic) if d < 0 else index_constant_before(point, d)
         spec += [zero, count]
     slice_op = mem.SliceOp(view, [SliceSpec.RANGE] * wanted.get_num_dims(), spec, wanted)
-    point.parent_block().insert_op_before(slice_op, point)
+    Rewriter.insert_op(slice_op, InsertPoint.before(point))
     return slice_op.result
 
 

@@ -56,6 +56,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 
@@ -72,7 +73,7 @@ MAP, REDUCE, SCAN, SCATTER, HIST = "map", "reduce", "scan", "scatter", "hist"
 
 def _identity_lambda(types: Sequence[Attribute]) -> Region:
     block = Block(arg_types=types)
-    block.add_op(soac.YieldOp(*block.args))
+    Rewriter.insert_op(soac.YieldOp(*block.args), InsertPoint.at_end(block))
     return Region(block)
 
 
@@ -502,6 +503,8 @@ class Fusion:
     refusals: dict[tuple[Operation, str, Operation], str] = field(default_factory=dict)
 
     def run(self, module: ModuleOp) -> None:
+        # every change to the module goes through it (each names where it inserts)
+        self.rewriter = PatternRewriter(InsertPoint.at_end(module.body.block))
         while any(self.fuse_in(block) for block in self._blocks(module)):
             pass
         if self.report:
@@ -553,16 +556,16 @@ class Fusion:
         self._replace(fused, c, [c])
         for rep in replicated.values():
             if rep.parent is not None and not rep.result.uses:
-                Rewriter.erase_op(rep)
+                self.rewriter.erase(rep)
 
     def _replace(self, fused: Fused, before: Operation, old_ops: Sequence[Operation]) -> None:
-        Rewriter.insert_op(fused.op, InsertPoint.before(before))
+        self.rewriter.insert(fused.op, InsertPoint.before(before))
         for old, new in fused.replaces:
             if new.name_hint is None and old.name_hint:
                 new.name_hint = old.name_hint
-            old.replace_all_uses_with(new)
+            self.rewriter.replace_all_uses_with(old, new)
         for op in old_ops:
-            Rewriter.erase_op(op)
+            self.rewriter.erase(op)
 
     def _attempt(self, fuse, first: Operation, second: Operation, how: str) -> bool:
         try:

@@ -18,7 +18,7 @@ from) and the root views made of each allocation. Never changes IR.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import MemRefType
@@ -46,16 +46,22 @@ def root_view(view: SSAValue) -> mem.ViewOp | None:
     return None
 
 
+def visit_once(pending: list[SSAValue]) -> Iterator[SSAValue]:
+    """Takes values off `pending`, to which the caller adds more, each value once: a
+    walk over values that may be reached in several ways."""
+    seen: set[SSAValue] = set()
+    while pending:
+        v = pending.pop()
+        if v not in seen:
+            seen.add(v)
+            yield v
+
+
 def made_only_of(view: SSAValue, roots: set[SSAValue]) -> bool:
     """The view is one of `roots`, or a slice, transpose or (nested) lambda row of
     them only."""
-    seen: set[SSAValue] = set()
     pending = [view]
-    while pending:
-        v = pending.pop()
-        if v in seen:
-            continue
-        seen.add(v)
+    for v in visit_once(pending):
         if v in roots:
             continue
         owner = v.owner
@@ -130,6 +136,17 @@ class MemoryAliases:
         """The study's memory-block aliases: the actual blocks an existential block
         may be (transitively)."""
         return self.memories(block)
+
+    def replace_memory(self, old: SSAValue, new: SSAValue) -> None:
+        """Follows `old.replace_all_uses_with(new)` of an allocation's block by another
+        actual memory (and the erasure of `old`'s allocation): whatever may have been
+        in `old` may now be in `new`, as the fixpoint would find again, without it.
+        Updates this analysis only; the IR is the caller's."""
+        self._memories.pop(old, None)
+        for value, memories in self._memories.items():
+            if old in memories:
+                self._memories[value] = (memories - {old}) | {new}
+        self.allocs = [a for a in self.allocs if a.block is not old]
 
     # --- the fixpoint ------------------------------------------------------------------
 

@@ -13,6 +13,8 @@ from collections.abc import Iterable
 
 from xdsl.dialects import arith, scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import MemoryAllocEffect, Pure, get_effects
 
 from soacc.dialects import mem
@@ -101,15 +103,17 @@ def dependencies_after(op: Operation, anchor: Operation, movable=None) -> list[O
     return sorted(needed, key=lambda o: block.get_operation_index(o))
 
 
+def move(op: Operation, point: InsertPoint) -> None:
+    """Moves `op` to `point` (xDSL's Rewriter inserts and erases, but does not move)."""
+    op.detach()
+    Rewriter.insert_op(op, point)
+
+
 def move_before(ops: Iterable[Operation], anchor: Operation) -> None:
     """Moves `ops` (in the given order) to just before `anchor`."""
-    block = anchor.parent_block()
-    assert block is not None
     for op in ops:
-        if op is anchor:
-            continue
-        op.detach()
-        block.insert_op_before(op, anchor)
+        if op is not anchor:
+            move(op, InsertPoint.before(anchor))
 
 
 def hoist_as_high_as_possible(op: Operation, done: set[Operation] | None = None) -> None:
@@ -142,8 +146,7 @@ def _hoist_one(op: Operation, block: Block) -> None:
     if latest is not None and not latest.is_before_in_block(op):
         return
     if latest is None or target.is_before_in_block(op):
-        op.detach()
-        block.insert_op_before(op, target)
+        move(op, InsertPoint.before(target))
 
 
 def sink_allocation(alloc: mem.AllocOp) -> None:
@@ -176,11 +179,7 @@ def sink_allocation(alloc: mem.AllocOp) -> None:
 
 def erase(op: Operation) -> None:
     """Removes an op whose results nothing uses any more."""
-    block = op.parent_block()
-    if block is not None:
-        block.erase_op(op)
-    else:
-        op.erase()
+    Rewriter.erase_op(op)
 
 
 def erase_dead_ops(root: Operation) -> int:
@@ -240,11 +239,10 @@ class Materialiser:
         if isinstance(op, mem.ViewOp):
             if any(a is not b for a, b in zip(op.operands, operands)):
                 op.operands = operands
-            op.detach()
-            self.block.insert_op_before(op, self.point)
+            move(op, InsertPoint.before(self.point))
             return value
         clone = op.clone(value_mapper=dict(zip(op.operands, operands)))
-        self.block.insert_op_before(clone, self.point)
+        Rewriter.insert_op(clone, InsertPoint.before(self.point))
         return clone.results[value.index]
 
 
@@ -252,36 +250,30 @@ def index_constant_before(point: Operation, n: int) -> SSAValue:
     from xdsl.dialects.builtin import IndexType, IntegerAttr
 
     op = arith.ConstantOp(IntegerAttr(n, IndexType()))
-    block = point.parent_block()
-    assert block is not None
-    block.insert_op_before(op, point)
+    Rewriter.insert_op(op, InsertPoint.before(point))
     return op.result
 
 
 def stop_carrying(loop: scf.ForOp, positions: list[int]) -> scf.ForOp:
     """The loop without the carried values at `positions`, each the value it starts
     with in every iteration and after the loop; returns the new loop."""
+    rewriter = PatternRewriter(loop)
     body = loop.body.block
     terminator = body.last_op
     assert terminator is not None
     inits = list(loop.iter_args)
     for k in positions:
-        body.args[k + 1].replace_all_uses_with(inits[k])
-        loop.results[k].replace_all_uses_with(inits[k])
+        rewriter.replace_all_uses_with(body.args[k + 1], inits[k])
+        rewriter.replace_all_uses_with(loop.results[k], inits[k])
     keep = [k for k in range(len(inits)) if k not in positions]
     dropped = [terminator.operands[k] for k in positions]
     terminator.operands = [terminator.operands[k] for k in keep]
     for k in sorted(positions, reverse=True):
-        body.erase_arg(body.args[k + 1])
+        rewriter.erase_block_argument(body.args[k + 1])
     for value in dropped:
         if isinstance(value, OpResult) and not value.uses and is_pure(value.op):
-            erase(value.op)
-    new = scf.ForOp(loop.lb, loop.ub, loop.step, [inits[k] for k in keep], loop.detach_region(loop.body))
-    parent = loop.parent_block()
-    assert parent is not None
-    parent.insert_op_before(new, loop)
-    for i, k in enumerate(keep):
-        new.results[i].name_hint = loop.results[k].name_hint
-        loop.results[k].replace_all_uses_with(new.results[i])
-    erase(loop)
+            rewriter.erase(value.op)
+    new = scf.ForOp(loop.lb, loop.ub, loop.step, [inits[k] for k in keep], rewriter.move_region_contents_to_new_regions(loop.body))
+    kept = {k: i for i, k in enumerate(keep)}
+    rewriter.replace(loop, new, [new.results[kept[k]] if k in kept else None for k in range(len(inits))])
     return new

@@ -71,3 +71,43 @@ func.func @main(%m: tensor<?x?xf32>, %i: index) -> tensor<?xf32> {
     for name in ("m", "row", "t", "r"):
         assert aliases.memories(value(f, name)) == {m}, name
     assert root_view(value(f, "row")).result is value(f, "m")
+
+
+
+def test_replacing_a_memory_matches_a_rebuild():
+    # memory-reuse merges one block into another of the same body: the aliases it
+    # updates in place are those a rebuild finds
+    source = """
+func.func @main(%a: tensor<?xf32>, %c: i1) -> tensor<?xf32> {
+  %one = arith.constant 1.0 : f32
+  %b = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %y = arith.addf %x, %one : f32
+    soac.yield %y : f32
+  }
+  %d = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %y = arith.mulf %x, %one : f32
+    soac.yield %y : f32
+  }
+  %r = scf.if %c -> (tensor<?xf32>) {
+    scf.yield %b : tensor<?xf32>
+  } else {
+    scf.yield %d : tensor<?xf32>
+  }
+  func.return %r : tensor<?xf32>
+}
+"""
+    f = level2(source)
+    aliases = MemoryAliases(f)
+    b, d = value(f, "b_mem"), value(f, "d_mem")
+    assert aliases.memories(value(f, "r_mem")) == {b, d}
+    d.replace_all_uses_with(b)
+    d.owner.parent_block().erase_op(d.owner)
+    aliases.replace_memory(d, b)
+    fresh = MemoryAliases(f)
+    values = [v for op in f.walk() for v in op.results]
+    values += [arg for op in f.walk() for region in op.regions for block in region.blocks for arg in block.args]
+    assert all(aliases.memories(v) == fresh.memories(v) for v in values)
+    assert aliases.memories(value(f, "r_mem")) == {b}
+    assert aliases.allocs == fresh.allocs
