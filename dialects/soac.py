@@ -31,7 +31,7 @@ the destination has no other use, and copies it otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import (
@@ -317,8 +317,73 @@ def _check_operator(
     check_lambda(op, region, [*elem_types, *elem_types], elem_types, yield_type)
 
 
+class _OperatorCombinator(IRDLOperation):
+    """Shared by soac.reduce and soac.scan: k arrays of the same outer size, k neutral
+    elements and an associative operator over k-tuples (2k parameters: the left tuple,
+    then the right tuple). A result has the type `_result_type` of its input."""
+
+    RESULTS_ARE: ClassVar[str] = ""
+    """How the verifier names the results' expected types."""
+
+    inputs = var_operand_def(TensorType)
+    neutral = var_operand_def()
+    commutative = opt_prop_def(UnitAttr)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
+    assembly_format = (
+        "`(` $inputs `)` `neutral` `(` $neutral `:` type($neutral) `)` "
+        "(`commutative` $commutative^)? attr-dict `:` functional-type($inputs, $outputs) $body"
+    )
+
+    @staticmethod
+    def _result_type(t: TensorType) -> Attribute:
+        raise NotImplementedError
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue | Operation],
+        neutral: Sequence[SSAValue | Operation],
+        body: Region,
+        commutative: bool = False,
+    ):
+        super().__init__(
+            operands=[inputs, neutral],
+            result_types=[[self._result_type(SSAValue.get(i).type) for i in inputs]],
+            regions=[body],
+            properties={"commutative": UnitAttr()} if commutative else {},
+        )
+
+    @classmethod
+    def from_lambda(
+        cls,
+        inputs: Sequence[SSAValue],
+        neutral: Sequence[SSAValue],
+        body: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
+        commutative: bool = False,
+    ) -> Self:
+        elems = [row_type(i.type) for i in inputs]
+        return cls(inputs, neutral, build_lambda([*elems, *elems], body), commutative)
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException(f"{self.name} needs at least one input array")
+        ins = [_check_array(f"{self.name} input {i}", v.type) for i, v in enumerate(self.inputs)]
+        _check_same_outer(f"{self.name} input", ins)
+        expected = [self._result_type(t) for t in ins]
+        if len(self.outputs) != len(ins) or not all(
+            types_compatible(r.type, e) for r, e in zip(self.outputs, expected)
+        ):
+            raise VerifyException(
+                f"{self.name} results are "
+                f"({', '.join(str(r.type) for r in self.outputs)}); expected {self.RESULTS_ARE} "
+                f"of its inputs ({', '.join(map(str, expected))})"
+            )
+        _check_operator(self, self.body, [row_type(t) for t in ins], self.neutral)
+
+
 @irdl_op_definition
-class ReduceOp(IRDLOperation):
+class ReduceOp(_OperatorCombinator):
     """Reduces k arrays of the same outer size with an associative operator over
     k-tuples (2k parameters: the left tuple, then the right tuple), giving k values.
     `commutative` allows the implementation to combine in any order. An empty input
@@ -334,63 +399,13 @@ class ReduceOp(IRDLOperation):
     """
 
     name = "soac.reduce"
-    inputs = var_operand_def(TensorType)
-    neutral = var_operand_def()
-    commutative = opt_prop_def(UnitAttr)
+    RESULTS_ARE: ClassVar[str] = "the row types"
     outputs = var_result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
-    assembly_format = (
-        "`(` $inputs `)` `neutral` `(` $neutral `:` type($neutral) `)` "
-        "(`commutative` $commutative^)? attr-dict `:` functional-type($inputs, $outputs) $body"
-    )
-
-    def __init__(
-        self,
-        inputs: Sequence[SSAValue | Operation],
-        neutral: Sequence[SSAValue | Operation],
-        body: Region,
-        commutative: bool = False,
-    ):
-        result_types = [row_type(SSAValue.get(i).type) for i in inputs]
-        super().__init__(
-            operands=[inputs, neutral],
-            result_types=[result_types],
-            regions=[body],
-            properties={"commutative": UnitAttr()} if commutative else {},
-        )
-
-    @classmethod
-    def from_lambda(
-        cls,
-        inputs: Sequence[SSAValue],
-        neutral: Sequence[SSAValue],
-        body: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
-        commutative: bool = False,
-    ) -> ReduceOp:
-        elems = [row_type(i.type) for i in inputs]
-        return cls(inputs, neutral, build_lambda([*elems, *elems], body), commutative)
-
-    def verify_(self) -> None:
-        if not self.inputs:
-            raise VerifyException("soac.reduce needs at least one input array")
-        ins = [_check_array(f"soac.reduce input {i}", v.type) for i, v in enumerate(self.inputs)]
-        _check_same_outer("soac.reduce input", ins)
-        elems = [row_type(t) for t in ins]
-        if len(self.outputs) != len(ins) or not all(
-            types_compatible(r.type, e) for r, e in zip(self.outputs, elems)
-        ):
-            raise VerifyException(
-                "soac.reduce results are "
-                f"({', '.join(str(r.type) for r in self.outputs)}); expected the row types "
-                f"of its inputs ({', '.join(map(str, elems))})"
-            )
-        _check_operator(self, self.body, elems, self.neutral)
+    _result_type = staticmethod(row_type)
 
 
 @irdl_op_definition
-class ScanOp(IRDLOperation):
+class ScanOp(_OperatorCombinator):
     """Inclusive scan of k arrays with an associative operator over k-tuples (as for
     soac.reduce): result row i combines input rows 0..i.
 
@@ -404,58 +419,12 @@ class ScanOp(IRDLOperation):
     """
 
     name = "soac.scan"
-    inputs = var_operand_def(TensorType)
-    neutral = var_operand_def()
-    commutative = opt_prop_def(UnitAttr)
+    RESULTS_ARE: ClassVar[str] = "the types"
     outputs = var_result_def(TensorType)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
-    assembly_format = (
-        "`(` $inputs `)` `neutral` `(` $neutral `:` type($neutral) `)` "
-        "(`commutative` $commutative^)? attr-dict `:` functional-type($inputs, $outputs) $body"
-    )
 
-    def __init__(
-        self,
-        inputs: Sequence[SSAValue | Operation],
-        neutral: Sequence[SSAValue | Operation],
-        body: Region,
-        commutative: bool = False,
-    ):
-        result_types = [SSAValue.get(i).type for i in inputs]
-        super().__init__(
-            operands=[inputs, neutral],
-            result_types=[result_types],
-            regions=[body],
-            properties={"commutative": UnitAttr()} if commutative else {},
-        )
-
-    @classmethod
-    def from_lambda(
-        cls,
-        inputs: Sequence[SSAValue],
-        neutral: Sequence[SSAValue],
-        body: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
-        commutative: bool = False,
-    ) -> ScanOp:
-        elems = [row_type(i.type) for i in inputs]
-        return cls(inputs, neutral, build_lambda([*elems, *elems], body), commutative)
-
-    def verify_(self) -> None:
-        if not self.inputs:
-            raise VerifyException("soac.scan needs at least one input array")
-        ins = [_check_array(f"soac.scan input {i}", v.type) for i, v in enumerate(self.inputs)]
-        _check_same_outer("soac.scan input", ins)
-        if len(self.outputs) != len(ins) or not all(
-            types_compatible(r.type, t) for r, t in zip(self.outputs, ins)
-        ):
-            raise VerifyException(
-                "soac.scan results are "
-                f"({', '.join(str(r.type) for r in self.outputs)}); expected the types of "
-                f"its inputs ({', '.join(map(str, ins))})"
-            )
-        _check_operator(self, self.body, [row_type(t) for t in ins], self.neutral)
+    @staticmethod
+    def _result_type(t: TensorType) -> Attribute:
+        return t
 
 
 def _check_index_array(what: str, t: Attribute) -> TensorType:
