@@ -163,6 +163,30 @@ def _check_same_outer(what: str, types: Sequence[TensorType]) -> int:
     return outer
 
 
+def lambda_yields(
+    op: Operation,
+    region: Region,
+    params: Sequence[Attribute],
+    yield_type: type[Operation] | None = None,
+    what: str = "",
+    expected: str = "",
+) -> list[Attribute]:
+    """The lambda (`what`: "map ", "post ", or "" for the op's only one) has exactly
+    `params` types (described as `expected`, if at all) and ends with a soac.yield (or
+    `yield_type`); returns the types it yields."""
+    yield_type = yield_type or YieldOp
+    found = [a.type for a in region.block.args]
+    if found != list(params):
+        raise VerifyException(
+            f"{op.name} {what}lambda parameters are ({', '.join(map(str, found))}); "
+            f"expected {expected}({', '.join(map(str, params))})"
+        )
+    term = region.block.last_op
+    if not isinstance(term, yield_type):
+        raise VerifyException(f"{op.name} {what}lambda must end with {yield_type.name}")
+    return [v.type for v in term.values]
+
+
 def check_lambda(
     op: Operation,
     region: Region,
@@ -172,18 +196,7 @@ def check_lambda(
 ) -> None:
     """The lambda's parameters have exactly `params` types and its yield (a soac.yield,
     or `yield_type`) gives values compatible with `results`."""
-    yield_type = yield_type or YieldOp
-    block = region.block
-    found = [a.type for a in block.args]
-    if found != list(params):
-        raise VerifyException(
-            f"{op.name} lambda parameters are ({', '.join(map(str, found))}); "
-            f"expected ({', '.join(map(str, params))})"
-        )
-    term = block.last_op
-    if not isinstance(term, yield_type):
-        raise VerifyException(f"{op.name} lambda must end with {yield_type.name}")
-    yielded = [v.type for v in term.values]
+    yielded = lambda_yields(op, region, params, yield_type)
     if len(yielded) != len(results) or not all(
         types_compatible(y, r) for y, r in zip(yielded, results)
     ):
@@ -611,19 +624,15 @@ def split_by_operators(values: Sequence, operators: Sequence[Region]) -> list[li
     return out
 
 
-def _map_lambda_yields(op: Operation, region: Region, inputs: Sequence[TensorType]) -> list[Attribute]:
-    """The map lambda takes one row of each input; returns the types it yields."""
-    params = [row_type(t) for t in inputs]
-    found = [a.type for a in region.block.args]
-    if found != params:
-        raise VerifyException(
-            f"{op.name} map lambda parameters are ({', '.join(map(str, found))}); "
-            f"expected the rows of its inputs ({', '.join(map(str, params))})"
-        )
-    term = region.block.last_op
-    if not isinstance(term, YieldOp):
-        raise VerifyException(f"{op.name} map lambda must end with soac.yield")
-    return [v.type for v in term.values]
+def _verify_fused_inputs(op: Operation) -> tuple[list[TensorType], int, list[Attribute]]:
+    """A fused combinator's inputs (arrays of one outer size, at least one), that outer
+    size, and the types its map lambda (taking one row of each input) yields."""
+    if not op.inputs:
+        raise VerifyException(f"{op.name} needs at least one input array")
+    ins = [_check_array(f"{op.name} input {i}", v.type) for i, v in enumerate(op.inputs)]
+    outer = _check_same_outer(f"{op.name} input", ins)
+    params = [row_type(t) for t in ins]
+    return ins, outer, lambda_yields(op, op.map_body, params, what="map ", expected="the rows of its inputs ")
 
 
 def _check_mapped_results(
@@ -782,6 +791,40 @@ class FusedSyntax:
             parser.raise_error(f"expected `{keyword}(...)` and its operator")
         return regions, neutral, flags
 
+    def _print_post(self, printer: Printer) -> None:
+        """A scanomap's ` post {lambda}` (at either level), where it has one."""
+        if self.post is not None:
+            printer.print_string(" post ")
+            printer.print_region(self.post)
+
+    @staticmethod
+    def _parse_post(parser: Parser) -> Region | None:
+        return parser.parse_region() if parser.parse_optional_keyword("post") is not None else None
+
+
+class MapOperators:
+    """Shared by redomap and scanomap (at either level), whose fields include `neutral`,
+    `commutative` and `operators`: the operators over the operands their map lambda
+    yields first. `KEYWORD` (reduce or scan) names the operators in the syntax and the
+    verifier; `POST`: the op has a post lambda (a scanomap)."""
+
+    KEYWORD: ClassVar[str] = ""
+    POST: ClassVar[bool] = False
+
+    @property
+    def num_operator_operands(self) -> int:
+        """K: the operands the operators take (reduced values or scanned arrays)."""
+        return sum(operator_arity(r) for r in self.operators)
+
+    def is_commutative(self, j: int) -> bool:
+        return bool(self.commutative.get_values()[j])
+
+    def _check_operators(self, yields: Sequence[Attribute], yield_type: type[Operation] | None = None) -> int:
+        """check_operators over what the map lambda yields; returns K."""
+        return check_operators(
+            self, self.KEYWORD, self.operators, self.neutral, self.commutative.get_values(), yields, yield_type
+        )
+
 
 Operator = tuple[Sequence[SSAValue], Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]], bool]
 """A builder's description of an operator: its neutral elements, its body (as for
@@ -794,6 +837,16 @@ def _outer_of(inputs: Sequence[SSAValue]) -> int:
         if d != DYNAMIC_INDEX:
             return d
     return DYNAMIC_INDEX
+
+
+def _map_lambda(inputs: Sequence[SSAValue], body: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]]) -> Region:
+    """A map lambda over the rows of `inputs` (as for build_lambda)."""
+    return build_lambda([row_type(SSAValue.get(v).type) for v in inputs], body)
+
+
+def _mapped_arrays(inputs: Sequence[SSAValue], rows: Sequence[Attribute]) -> list[TensorType]:
+    """The types of mapped results with rows of `rows`: arrays of the inputs' outer size."""
+    return [array_of(t, _outer_of(inputs)) for t in rows]
 
 
 def _operator_regions(operators: Sequence[Operator]) -> tuple[list[SSAValue], list[Region], list[bool]]:
@@ -810,8 +863,58 @@ def _commutative_flags(flags: Sequence[bool]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i1, [1 if f else 0 for f in flags])
 
 
+class _MapOperatorsOp(FusedSyntax, MapOperators, IRDLOperation):
+    """Shared by soac.redomap and soac.scanomap: their operands, syntax and the
+    verification of their inputs, map lambda and operators."""
+
+    inputs = var_operand_def(TensorType)
+    neutral = var_operand_def()
+    commutative = prop_def(DenseArrayBase.constr(I1))
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
+
+    def _regions(self, map_body: Region, operators: Sequence[Region], post: Region | None) -> list:
+        return [map_body, list(operators), *([[post] if post is not None else []] if self.POST else [])]
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue | Operation],
+        neutral: Sequence[SSAValue | Operation],
+        map_body: Region,
+        operators: Sequence[Region],
+        commutative: Sequence[bool],
+        result_types: Sequence[Attribute],
+        post: Region | None = None,
+    ):
+        super().__init__(
+            operands=[inputs, neutral],
+            result_types=[result_types],
+            regions=self._regions(map_body, operators, post),
+            properties={"commutative": _commutative_flags(commutative)},
+        )
+
+    def print(self, printer: Printer) -> None:
+        self._print_head(printer, None)
+        self._print_operators(printer, self.KEYWORD, self)
+        if self.POST:
+            self._print_post(printer)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        _, inputs, attrs, results, map_body = cls._parse_head(parser, False)
+        regions, neutral, flags = cls._parse_operators(parser, cls.KEYWORD)
+        post = cls._parse_post(parser) if cls.POST else None
+        op = cls(inputs, neutral, map_body, regions, flags, results, post)
+        op.attributes |= attrs
+        return op
+
+    def _verify_map_and_operators(self) -> tuple[int, list[Attribute], int]:
+        """(the inputs' outer size, what the map lambda yields, K)."""
+        _, outer, yields = _verify_fused_inputs(self)
+        return outer, yields, self._check_operators(yields)
+
+
 @irdl_op_definition
-class RedomapOp(FusedSyntax, IRDLOperation):
+class RedomapOp(_MapOperatorsOp):
     """A map fused with a reduce (Futhark's redomap): the map lambda runs on every row of
     the inputs and yields K operands and then M mapped values; each operator (over the
     next k operands, its neutral elements, `commutative` or not) reduces its operands
@@ -832,30 +935,11 @@ class RedomapOp(FusedSyntax, IRDLOperation):
     """
 
     name = "soac.redomap"
-    inputs = var_operand_def(TensorType)
-    neutral = var_operand_def()
-    commutative = prop_def(DenseArrayBase.constr(I1))
+    KEYWORD: ClassVar[str] = "reduce"
     outputs = var_result_def()
     map_body = region_def("single_block")
     operators = var_region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
-
-    def __init__(
-        self,
-        inputs: Sequence[SSAValue | Operation],
-        neutral: Sequence[SSAValue | Operation],
-        map_body: Region,
-        operators: Sequence[Region],
-        commutative: Sequence[bool],
-        result_types: Sequence[Attribute],
-    ):
-        super().__init__(
-            operands=[inputs, neutral],
-            result_types=[result_types],
-            regions=[map_body, list(operators)],
-            properties={"commutative": _commutative_flags(commutative)},
-        )
 
     @classmethod
     def from_lambdas(
@@ -868,38 +952,13 @@ class RedomapOp(FusedSyntax, IRDLOperation):
         """`map_lambda` gets the rows of `inputs` and returns the operators' operands,
         then values of `mapped_types` (the rows of the mapped results)."""
         neutral, regions, flags = _operator_regions(operators)
-        outer = _outer_of(inputs)
-        body = build_lambda([row_type(SSAValue.get(v).type) for v in inputs], map_lambda)
-        types = [v.type for v in neutral] + [array_of(t, outer) for t in mapped_types]
-        return cls(inputs, neutral, body, regions, flags, types)
+        types = [v.type for v in neutral] + _mapped_arrays(inputs, mapped_types)
+        return cls(inputs, neutral, _map_lambda(inputs, map_lambda), regions, flags, types)
 
-    @property
-    def num_operands_reduced(self) -> int:
-        """K: the operands the operators take (and reduced results)."""
-        return sum(operator_arity(r) for r in self.operators)
-
-    def is_commutative(self, j: int) -> bool:
-        return bool(self.commutative.get_values()[j])
-
-    def print(self, printer: Printer) -> None:
-        self._print_head(printer, None)
-        self._print_operators(printer, "reduce", self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> RedomapOp:
-        _, inputs, attrs, results, map_body = cls._parse_head(parser, False)
-        regions, neutral, flags = cls._parse_operators(parser, "reduce")
-        op = cls(inputs, neutral, map_body, regions, flags, results)
-        op.attributes |= attrs
-        return op
+    num_operands_reduced = MapOperators.num_operator_operands
 
     def verify_(self) -> None:
-        if not self.inputs:
-            raise VerifyException("soac.redomap needs at least one input array")
-        ins = [_check_array(f"soac.redomap input {i}", v.type) for i, v in enumerate(self.inputs)]
-        outer = _check_same_outer("soac.redomap input", ins)
-        yields = _map_lambda_yields(self, self.map_body, ins)
-        k = check_operators(self, "reduce", self.operators, self.neutral, self.commutative.get_values(), yields)
+        outer, yields, k = self._verify_map_and_operators()
         if len(self.outputs) != len(yields):
             raise VerifyException(
                 f"soac.redomap has {len(self.outputs)} results; expected {k} reduced values "
@@ -912,7 +971,7 @@ class RedomapOp(FusedSyntax, IRDLOperation):
 
 
 @irdl_op_definition
-class ScanomapOp(FusedSyntax, IRDLOperation):
+class ScanomapOp(_MapOperatorsOp):
     """A map fused with inclusive scans (Futhark's scanomap), and optionally with a map
     after them. The map lambda yields K operands and then M mapped values; each operator
     scans its operands over the rows. Without a `post` lambda the results are the K
@@ -937,32 +996,13 @@ class ScanomapOp(FusedSyntax, IRDLOperation):
     """
 
     name = "soac.scanomap"
-    inputs = var_operand_def(TensorType)
-    neutral = var_operand_def()
-    commutative = prop_def(DenseArrayBase.constr(I1))
+    KEYWORD: ClassVar[str] = "scan"
+    POST: ClassVar[bool] = True
     outputs = var_result_def(TensorType)
     map_body = region_def("single_block")
     operators = var_region_def("single_block")
     post = opt_region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True), AttrSizedRegionSegments(as_property=True))
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
-
-    def __init__(
-        self,
-        inputs: Sequence[SSAValue | Operation],
-        neutral: Sequence[SSAValue | Operation],
-        map_body: Region,
-        operators: Sequence[Region],
-        commutative: Sequence[bool],
-        result_types: Sequence[Attribute],
-        post: Region | None = None,
-    ):
-        super().__init__(
-            operands=[inputs, neutral],
-            result_types=[result_types],
-            regions=[map_body, list(operators), [post] if post is not None else []],
-            properties={"commutative": _commutative_flags(commutative)},
-        )
 
     @classmethod
     def from_lambdas(
@@ -975,58 +1015,21 @@ class ScanomapOp(FusedSyntax, IRDLOperation):
     ) -> ScanomapOp:
         """As RedomapOp.from_lambdas; `post` is a post lambda and its rows' types."""
         neutral, regions, flags = _operator_regions(operators)
-        outer = _outer_of(inputs)
-        body = build_lambda([row_type(SSAValue.get(v).type) for v in inputs], map_lambda)
         rows = [v.type for v in neutral] + list(mapped_types)
         post_region = None
         if post is not None:
             post_region = build_lambda(rows, post[0])
             rows = list(post[1])
-        return cls(inputs, neutral, body, regions, flags, [array_of(t, outer) for t in rows], post_region)
+        body = _map_lambda(inputs, map_lambda)
+        return cls(inputs, neutral, body, regions, flags, _mapped_arrays(inputs, rows), post_region)
 
-    @property
-    def num_operands_scanned(self) -> int:
-        """K: the operands the operators take (one scanned array each)."""
-        return sum(operator_arity(r) for r in self.operators)
-
-    def is_commutative(self, j: int) -> bool:
-        return bool(self.commutative.get_values()[j])
-
-    def print(self, printer: Printer) -> None:
-        self._print_head(printer, None)
-        self._print_operators(printer, "scan", self)
-        if self.post is not None:
-            printer.print_string(" post ")
-            printer.print_region(self.post)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ScanomapOp:
-        _, inputs, attrs, results, map_body = cls._parse_head(parser, False)
-        regions, neutral, flags = cls._parse_operators(parser, "scan")
-        post = parser.parse_region() if parser.parse_optional_keyword("post") is not None else None
-        op = cls(inputs, neutral, map_body, regions, flags, results, post)
-        op.attributes |= attrs
-        return op
+    num_operands_scanned = MapOperators.num_operator_operands
 
     def verify_(self) -> None:
-        if not self.inputs:
-            raise VerifyException("soac.scanomap needs at least one input array")
-        ins = [_check_array(f"soac.scanomap input {i}", v.type) for i, v in enumerate(self.inputs)]
-        outer = _check_same_outer("soac.scanomap input", ins)
-        yields = _map_lambda_yields(self, self.map_body, ins)
-        check_operators(self, "scan", self.operators, self.neutral, self.commutative.get_values(), yields)
+        outer, yields, _ = self._verify_map_and_operators()
         rows = yields
         if self.post is not None:
-            found = [a.type for a in self.post.block.args]
-            if found != list(yields):
-                raise VerifyException(
-                    f"soac.scanomap post lambda parameters are ({', '.join(map(str, found))}); "
-                    f"expected the scanned and mapped values ({', '.join(map(str, yields))})"
-                )
-            term = self.post.block.last_op
-            if not isinstance(term, YieldOp):
-                raise VerifyException("soac.scanomap post lambda must end with soac.yield")
-            rows = [v.type for v in term.values]
+            rows = lambda_yields(self, self.post, yields, what="post ", expected="the scanned and mapped values ")
         if len(self.outputs) != len(rows):
             raise VerifyException(
                 f"soac.scanomap has {len(self.outputs)} results; its "
@@ -1051,8 +1054,35 @@ def _check_index_and_value(op: Operation, yields: Sequence[Attribute], dest: Ten
         )
 
 
+class _DestinationMapOp(FusedSyntax, IRDLOperation):
+    """Shared by soac.scatteromap and soac.histomap: their verification, around the
+    check of the operator that only histomap has (`_check_combiner`)."""
+
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), ConsumesOperand("dest"))
+
+    def print(self, printer: Printer) -> None:
+        self._print_head(printer, self.dest)
+
+    def _check_combiner(self, dest: TensorType) -> None:
+        pass
+
+    def verify_(self) -> None:
+        dest = _check_array(f"{self.name} destination", self.dest.type)
+        _, outer, yields = _verify_fused_inputs(self)
+        _check_index_and_value(self, yields, dest)
+        self._check_combiner(dest)
+        if not self.outputs or self.outputs[0].type != dest:
+            raise VerifyException(f"{self.name} result 0 must have the destination's type {dest}")
+        if len(self.outputs) != len(yields) - 1:
+            raise VerifyException(
+                f"{self.name} has {len(self.outputs)} results; expected the destination "
+                f"and {len(yields) - 2} mapped arrays"
+            )
+        _check_mapped_results(self, self.outputs[1:], yields[2:], outer, 1)
+
+
 @irdl_op_definition
-class ScatteromapOp(FusedSyntax, IRDLOperation):
+class ScatteromapOp(_DestinationMapOp):
     """A map fused with a scatter: for every row i of the inputs the map lambda yields an
     index j, a value v and then M mapped values; v is written to element j of `dest`
     (out-of-bounds indices are ignored; which value a repeated index gets is
@@ -1073,7 +1103,6 @@ class ScatteromapOp(FusedSyntax, IRDLOperation):
     inputs = var_operand_def(TensorType)
     outputs = var_result_def(TensorType)
     map_body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), ConsumesOperand("dest"))
 
     def __init__(
         self,
@@ -1096,11 +1125,7 @@ class ScatteromapOp(FusedSyntax, IRDLOperation):
     ) -> ScatteromapOp:
         """`map_lambda` gets the rows of `inputs` and returns an index, a value, then
         values of `mapped_types`."""
-        body = build_lambda([row_type(SSAValue.get(v).type) for v in inputs], map_lambda)
-        return cls(dest, inputs, body, [array_of(t, _outer_of(inputs)) for t in mapped_types])
-
-    def print(self, printer: Printer) -> None:
-        self._print_head(printer, self.dest)
+        return cls(dest, inputs, _map_lambda(inputs, map_lambda), _mapped_arrays(inputs, mapped_types))
 
     @classmethod
     def parse(cls, parser: Parser) -> ScatteromapOp:
@@ -1109,26 +1134,9 @@ class ScatteromapOp(FusedSyntax, IRDLOperation):
         op.attributes |= attrs
         return op
 
-    def verify_(self) -> None:
-        dest = _check_array("soac.scatteromap destination", self.dest.type)
-        if not self.inputs:
-            raise VerifyException("soac.scatteromap needs at least one input array")
-        ins = [_check_array(f"soac.scatteromap input {i}", v.type) for i, v in enumerate(self.inputs)]
-        outer = _check_same_outer("soac.scatteromap input", ins)
-        yields = _map_lambda_yields(self, self.map_body, ins)
-        _check_index_and_value(self, yields, dest)
-        if not self.outputs or self.outputs[0].type != dest:
-            raise VerifyException(f"soac.scatteromap result 0 must have the destination's type {dest}")
-        if len(self.outputs) != len(yields) - 1:
-            raise VerifyException(
-                f"soac.scatteromap has {len(self.outputs)} results; expected the destination "
-                f"and {len(yields) - 2} mapped arrays"
-            )
-        _check_mapped_results(self, self.outputs[1:], yields[2:], outer, 1)
-
 
 @irdl_op_definition
-class HistomapOp(FusedSyntax, IRDLOperation):
+class HistomapOp(_DestinationMapOp):
     """A map fused with a hist (reduce-by-index): for every row of the inputs the map
     lambda yields an index j, a value v and then M mapped values; v is combined into
     element j of `dest` by the associative and commutative operator (out-of-bounds
@@ -1155,7 +1163,6 @@ class HistomapOp(FusedSyntax, IRDLOperation):
     outputs = var_result_def(TensorType)
     map_body = region_def("single_block")
     operator = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), ConsumesOperand("dest"))
 
     def __init__(
         self,
@@ -1183,15 +1190,14 @@ class HistomapOp(FusedSyntax, IRDLOperation):
         mapped_types: Sequence[Attribute] = (),
     ) -> HistomapOp:
         """As ScatteromapOp.from_lambda, with the operator's body."""
-        body = build_lambda([row_type(SSAValue.get(v).type) for v in inputs], map_lambda)
         elem = row_type(SSAValue.get(dest).type)
         return cls(
-            dest, inputs, neutral, body, build_lambda([elem, elem], operator),
-            [array_of(t, _outer_of(inputs)) for t in mapped_types],
+            dest, inputs, neutral, _map_lambda(inputs, map_lambda), build_lambda([elem, elem], operator),
+            _mapped_arrays(inputs, mapped_types),
         )
 
     def print(self, printer: Printer) -> None:
-        self._print_head(printer, self.dest)
+        super().print(printer)
         self._print_operator(printer, "hist", [self.neutral], self.operator, False)
 
     @classmethod
@@ -1204,23 +1210,8 @@ class HistomapOp(FusedSyntax, IRDLOperation):
         op.attributes |= attrs
         return op
 
-    def verify_(self) -> None:
-        dest = _check_array("soac.histomap destination", self.dest.type)
-        if not self.inputs:
-            raise VerifyException("soac.histomap needs at least one input array")
-        ins = [_check_array(f"soac.histomap input {i}", v.type) for i, v in enumerate(self.inputs)]
-        outer = _check_same_outer("soac.histomap input", ins)
-        yields = _map_lambda_yields(self, self.map_body, ins)
-        _check_index_and_value(self, yields, dest)
+    def _check_combiner(self, dest: TensorType) -> None:
         _check_operator(self, self.operator, [row_type(dest)], [self.neutral])
-        if not self.outputs or self.outputs[0].type != dest:
-            raise VerifyException(f"soac.histomap result 0 must have the destination's type {dest}")
-        if len(self.outputs) != len(yields) - 1:
-            raise VerifyException(
-                f"soac.histomap has {len(self.outputs)} results; expected the destination "
-                f"and {len(yields) - 2} mapped arrays"
-            )
-        _check_mapped_results(self, self.outputs[1:], yields[2:], outer, 1)
 
 
 FUSED_OPS = (RedomapOp, ScanomapOp, ScatteromapOp, HistomapOp)
