@@ -791,16 +791,6 @@ class FusedSyntax:
             parser.raise_error(f"expected `{keyword}(...)` and its operator")
         return regions, neutral, flags
 
-    def _print_post(self, printer: Printer) -> None:
-        """A scanomap's ` post {lambda}` (at either level), where it has one."""
-        if self.post is not None:
-            printer.print_string(" post ")
-            printer.print_region(self.post)
-
-    @staticmethod
-    def _parse_post(parser: Parser) -> Region | None:
-        return parser.parse_region() if parser.parse_optional_keyword("post") is not None else None
-
 
 class MapOperators:
     """Shared by redomap and scanomap (at either level), whose fields include `neutral`,
@@ -818,6 +808,16 @@ class MapOperators:
 
     def is_commutative(self, j: int) -> bool:
         return bool(self.commutative.get_values()[j])
+
+    def _print_post(self, printer: Printer) -> None:
+        """A scanomap's ` post {lambda}` (at either level), where it has one."""
+        if self.post is not None:
+            printer.print_string(" post ")
+            printer.print_region(self.post)
+
+    @staticmethod
+    def _parse_post(parser: Parser) -> Region | None:
+        return parser.parse_region() if parser.parse_optional_keyword("post") is not None else None
 
     def _check_operators(self, yields: Sequence[Attribute], yield_type: type[Operation] | None = None) -> int:
         """check_operators over what the map lambda yields; returns K."""
