@@ -99,12 +99,15 @@ from soacc.dialects.soac import (
     PermutedSyntax,
     SlicedSyntax,
     SliceSpec,
+    check_dimension,
     check_lambda,
     check_operators,
     is_element_type,
     is_index_scalar,
     lambda_yields,
     operator_arity,
+    parse_typed_operands,
+    print_typed_operands,
     types_compatible,
 )
 
@@ -433,31 +436,16 @@ class SliceOp(SlicedSyntax, IRDLOperation):
     result = result_def(MemRefType)
     traits = traits_def(NoMemoryEffect(), SpeculatableInBounds())
 
-    def __init__(self, source: SSAValue, kinds: Sequence[int], spec: Sequence[SSAValue], result_type: Attribute):
-        super().__init__(
-            operands=[source, spec],
-            result_types=[result_type],
-            properties={"kinds": DenseArrayBase.from_list(i64, kinds)},
-        )
-
     def verify_(self) -> None:
         src = check_view("mem.slice source", self.source.type, rank_at_least=1)
         res = check_view("mem.slice result", self.result.type)
-        kinds = self.kinds.get_values()
-        SliceSpec.verify("mem.slice", kinds, self.spec, src)
-        rank = SliceSpec.result_rank(kinds, src)
+        kinds, rank = SliceSpec.check(self, src)
         if res.get_num_dims() != rank or res.element_type != src.element_type or space_of(res) != space_of(src):
             raise VerifyException(
                 f"mem.slice result has type {res}; expected a view of rank {rank} of "
                 f"{src.element_type} in the source's space"
             )
-        # Dimensions past the slice entries are kept whole: their sizes carry over.
-        kept = src.get_shape()[len(kinds) :]
-        for d_src, d_res in zip(kept, res.get_shape()[rank - len(kept) :]):
-            if d_src != DYNAMIC_INDEX and d_res != DYNAMIC_INDEX and d_src != d_res:
-                raise VerifyException(
-                    f"mem.slice result {res} does not keep the unsliced dimensions of {src}"
-                )
+        SliceSpec.check_kept(self, "result", src, kinds, res, rank)
 
     def statically_in_bounds(self) -> bool:
         """Whether the run-time bounds checks of every entry surely pass: constant
@@ -497,27 +485,13 @@ class TransposeOp(PermutedSyntax, IRDLOperation):
     result = result_def(MemRefType)
     traits = traits_def(Pure())
 
-    def __init__(self, input: SSAValue, permutation: Sequence[int]):
-        t = input.type
-        assert isinstance(t, MemRefType)
-        shape = t.get_shape()
-        super().__init__(
-            operands=[input],
-            result_types=[view_type(t.element_type, [shape[p] for p in permutation], space_of(t))],
-            properties={"permutation": DenseArrayBase.from_list(i64, permutation)},
-        )
+    @staticmethod
+    def _check_input(what: str, t: Attribute) -> MemRefType:
+        return check_view(what, t, rank_at_least=1)
 
-    def verify_(self) -> None:
-        src = check_view("mem.transpose input", self.input.type, rank_at_least=1)
-        perm = self.permutation.get_values()
-        if sorted(perm) != list(range(src.get_num_dims())):
-            raise VerifyException(
-                f"mem.transpose permutation {list(perm)} is not a permutation of the "
-                f"{src.get_num_dims()} dimensions of {src}"
-            )
-        expected = view_type(src.element_type, [src.get_shape()[p] for p in perm], space_of(src))
-        if not types_compatible(self.result.type, expected) and self.result.type != expected:
-            raise VerifyException(f"mem.transpose result has type {self.result.type}; expected {expected}")
+    @staticmethod
+    def _permuted(t: MemRefType, shape: Sequence[int]) -> MemRefType:
+        return view_type(t.element_type, shape, space_of(t))
 
 
 class SizeOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
@@ -548,11 +522,7 @@ class SizeOp(IRDLOperation):
         super().__init__(operands=[view], result_types=[IndexType()], properties={"dim": IntegerAttr(dim, i64)})
 
     def verify_(self) -> None:
-        t = check_view("mem.size view", self.view.type)
-        if not 0 <= self.dim.value.data < t.get_num_dims():
-            raise VerifyException(
-                f"mem.size dimension {self.dim.value.data} is out of range for a view of rank {t.get_num_dims()}"
-            )
+        check_dimension(self, check_view("mem.size view", self.view.type), "a view")
 
 
 # --------------------------------------------------------------------------------------
@@ -595,6 +565,18 @@ def _check_full_index(op_name: str, view: SSAValue, indices: Sequence[SSAValue])
     return t
 
 
+def _print_indexed(printer: Printer, op: LoadOp | StoreOp) -> None:
+    """` %view[%i, ...] {attrs} : T`: how mem.load and mem.store end."""
+    printer.print_string(" ")
+    printer.print_operand(op.view)
+    printer.print_string("[")
+    printer.print_list(op.indices, printer.print_operand)
+    printer.print_string("]")
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    printer.print_attribute(op.view.type)
+
+
 def _parse_indexed(parser: Parser):
     view = parser.parse_unresolved_operand()
     idx = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
@@ -623,14 +605,7 @@ class LoadOp(IRDLOperation):
         super().__init__(operands=[view, indices], result_types=[t.element_type])
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.view)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.view.type)
+        _print_indexed(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
@@ -672,14 +647,8 @@ class StoreOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.value)
-        printer.print_string(", ")
-        printer.print_operand(self.view)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.view.type)
+        printer.print_string(",")
+        _print_indexed(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
@@ -1006,27 +975,14 @@ class GpuBodyOp(IRDLOperation):
 # --------------------------------------------------------------------------------------
 
 
-def _print_views(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
-    printer.print_string(f" {keyword}(")
-    printer.print_list(values, printer.print_operand)
-    printer.print_string(" : ")
-    printer.print_list([v.type for v in values], printer.print_attribute)
-    printer.print_string(")")
+_print_views = print_typed_operands
 
 
 def _parse_views(parser: Parser, keyword: str) -> list[SSAValue]:
     """`keyword(%v, ... : T, ...)`, or nothing (no views)."""
     if parser.parse_optional_keyword(keyword) is None:
         return []
-    parser.parse_punctuation("(")
-    names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-    parser.parse_punctuation(":")
-    pos = parser.pos
-    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-    parser.parse_punctuation(")")
-    if len(types) != len(names):
-        parser.raise_error(f"{len(names)} {keyword} views but {len(types)} types", pos)
-    return [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+    return parse_typed_operands(parser, f"{keyword} views")
 
 
 def _fused_inputs(op: Operation, inputs: Sequence[SSAValue]) -> list[MemRefType]:
@@ -1426,9 +1382,7 @@ class IotaOp(IRDLOperation):
         super().__init__(operands=[output])
 
     def verify_(self) -> None:
-        t = check_view("mem.iota output", self.output.type, device=True)
-        if t.get_num_dims() != 1 or t.element_type == IntegerType(1) or not isinstance(t.element_type, IndexType | IntegerType):
-            raise VerifyException(f"mem.iota output must be a rank-1 view of index, i32 or i64, found {t}")
+        _check_index_view("mem.iota output", self.output.type)
 
 
 @irdl_op_definition

@@ -44,6 +44,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    MemRefType,
     TensorType,
     UnitAttr,
     i1,
@@ -699,6 +700,28 @@ def check_operators(
     return total
 
 
+def print_typed_operands(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
+    """` keyword(%a, %b : A, B)`."""
+    printer.print_string(f" {keyword}(")
+    printer.print_list(values, printer.print_operand)
+    printer.print_string(" : ")
+    printer.print_list([v.type for v in values], printer.print_attribute)
+    printer.print_string(")")
+
+
+def parse_typed_operands(parser: Parser, what: str) -> list[SSAValue]:
+    """`(%a, %b : A, B)`, after its keyword (`what` names the operands in errors)."""
+    parser.parse_punctuation("(")
+    names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    if len(types) != len(names):
+        parser.raise_error(f"{len(names)} {what} but {len(types)} types", pos)
+    return [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+
+
 class FusedSyntax:
     """Printing and parsing shared by the fused combinators: `[%dest](%inputs) attrs :
     [D,] (inputs) -> (results) map {lambda}`, then the combinator part."""
@@ -738,11 +761,7 @@ class FusedSyntax:
 
     @staticmethod
     def _print_operator(printer: Printer, keyword: str, neutral: Sequence[SSAValue], region: Region, commutative: bool) -> None:
-        printer.print_string(f" {keyword}(")
-        printer.print_list(neutral, printer.print_operand)
-        printer.print_string(" : ")
-        printer.print_list([v.type for v in neutral], printer.print_attribute)
-        printer.print_string(")")
+        print_typed_operands(printer, keyword, neutral)
         if commutative:
             printer.print_string(" commutative")
         printer.print_string(" ")
@@ -774,15 +793,7 @@ class FusedSyntax:
         neutral values, commutative flags)."""
         regions, neutral, flags = [], [], []
         while parser.parse_optional_keyword(keyword) is not None:
-            parser.parse_punctuation("(")
-            names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-            parser.parse_punctuation(":")
-            pos = parser.pos
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-            parser.parse_punctuation(")")
-            if len(types) != len(names):
-                parser.raise_error(f"{len(names)} neutral elements but {len(types)} types", pos)
-            neutral += [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+            neutral += parse_typed_operands(parser, "neutral elements")
             flags.append(parser.parse_optional_keyword("commutative") is not None)
             regions.append(parser.parse_region())
             if single:
@@ -1242,17 +1253,7 @@ class IotaOp(IRDLOperation):
         super().__init__(operands=[count], result_types=[result_type])
 
     def verify_(self) -> None:
-        t = self.result.type
-        if not (
-            isinstance(t, TensorType)
-            and t.get_num_dims() == 1
-            and isinstance(t.element_type, IndexType | IntegerType)
-            and is_element_type(t.element_type)
-            and t.element_type != IntegerType(1)
-        ):
-            raise VerifyException(
-                f"soac.iota result must be a rank-1 tensor of index, i32 or i64, found {t}"
-            )
+        _check_index_array("soac.iota result", self.result.type)
 
 
 @irdl_op_definition
@@ -1412,10 +1413,34 @@ class SliceSpec:
     def result_rank(kinds: Sequence[int], source: TensorType) -> int:
         return source.get_num_dims() - sum(1 for k in kinds if k == SliceSpec.FIXED)
 
+    @staticmethod
+    def check(op: Operation, source: TensorType | MemRefType) -> tuple[Sequence[int], int]:
+        """`op`'s `kinds` and `spec` address `source` (verify); returns the kinds and the
+        rank of what they address."""
+        kinds = op.kinds.get_values()
+        SliceSpec.verify(op.name, kinds, op.spec, source)
+        return kinds, SliceSpec.result_rank(kinds, source)
+
+    @staticmethod
+    def check_kept(op: Operation, what: str, source: Attribute, kinds: Sequence[int], t: Attribute, rank: int) -> None:
+        """Dimensions past the slice entries are kept whole: their sizes carry over to
+        `t` (`what`: the result or the value, of rank `rank`)."""
+        kept = source.get_shape()[len(kinds) :]
+        for d_src, d in zip(kept, t.get_shape()[rank - len(kept) :]):
+            if not dims_compatible(d_src, d):
+                raise VerifyException(f"{op.name} {what} {t} does not keep the unsliced dimensions of {source}")
+
 
 class SlicedSyntax:
     """The syntax `%source[spec] : S -> R` of slicing ops (soac.slice, mem.slice), whose
-    fields are `source`, `spec`, `kinds` and `result`."""
+    fields are `source`, `spec`, `kinds` and `result`, and their builder."""
+
+    def __init__(self, source: SSAValue, kinds: Sequence[int], spec: Sequence[SSAValue], result_type: Attribute):
+        super().__init__(
+            operands=[source, spec],
+            result_types=[result_type],
+            properties={"kinds": DenseArrayBase.from_list(i64, kinds)},
+        )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -1448,7 +1473,30 @@ class SlicedSyntax:
 
 class PermutedSyntax:
     """The syntax `%input [1, 0] : S -> R` of transposing ops (soac.transpose,
-    mem.transpose), whose fields are `input`, `permutation` and `result`."""
+    mem.transpose), whose fields are `input`, `permutation` and `result`, and their
+    builder and verifier: `_check_input(what, t)` checks the input array of the op's
+    level, and `_permuted(t, shape)` is the type of an array like `t` of that shape."""
+
+    def __init__(self, input: SSAValue, permutation: Sequence[int]):
+        shape = input.type.get_shape()
+        super().__init__(
+            operands=[input],
+            result_types=[self._permuted(input.type, [shape[p] for p in permutation])],
+            properties={"permutation": DenseArrayBase.from_list(i64, permutation)},
+        )
+
+    def verify_(self) -> None:
+        src = self._check_input(f"{self.name} input", self.input.type)
+        perm = self.permutation.get_values()
+        if sorted(perm) != list(range(src.get_num_dims())):
+            raise VerifyException(
+                f"{self.name} permutation {list(perm)} is not a permutation of the "
+                f"{src.get_num_dims()} dimensions of {src}"
+            )
+        res = self.result.type
+        expected = self._permuted(src, [src.get_shape()[p] for p in perm])
+        if not types_compatible(res, expected):
+            raise VerifyException(f"{self.name} result has type {res}; expected {expected}")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -1572,25 +1620,10 @@ class SliceOp(SlicedSyntax, IRDLOperation):
     result = result_def(TensorType)
     traits = traits_def(Pure())
 
-    def __init__(
-        self,
-        source: SSAValue,
-        kinds: Sequence[int],
-        spec: Sequence[SSAValue],
-        result_type: Attribute,
-    ):
-        super().__init__(
-            operands=[source, spec],
-            result_types=[result_type],
-            properties={"kinds": DenseArrayBase.from_list(i64, kinds)},
-        )
-
     def verify_(self) -> None:
         src = _check_array("soac.slice source", self.source.type)
-        kinds = self.kinds.get_values()
-        SliceSpec.verify("soac.slice", kinds, self.spec, src)
+        kinds, rank = SliceSpec.check(self, src)
         res = self.result.type
-        rank = SliceSpec.result_rank(kinds, src)
         if rank == 0:
             raise VerifyException("soac.slice fixes every dimension; use soac.index for an element")
         if not (
@@ -1602,13 +1635,7 @@ class SliceOp(SlicedSyntax, IRDLOperation):
                 f"soac.slice result has type {res}; expected a tensor of rank {rank} "
                 f"of {src.element_type}"
             )
-        # Dimensions past the slice entries are kept whole: their sizes carry over.
-        tail = len(kinds)
-        for d_src, d_res in zip(src.get_shape()[tail:], res.get_shape()[rank - (src.get_num_dims() - tail):]):
-            if not dims_compatible(d_src, d_res):
-                raise VerifyException(
-                    f"soac.slice result {res} does not keep the unsliced dimensions of {src}"
-                )
+        SliceSpec.check_kept(self, "result", src, kinds, res, rank)
 
 
 @irdl_op_definition
@@ -1673,9 +1700,7 @@ class UpdateOp(IRDLOperation):
 
     def verify_(self) -> None:
         src = _check_array("soac.update source", self.source.type)
-        kinds = self.kinds.get_values()
-        SliceSpec.verify("soac.update", kinds, self.spec, src)
-        rank = SliceSpec.result_rank(kinds, src)
+        kinds, rank = SliceSpec.check(self, src)
         v = self.value.type
         if rank == 0:
             if v != src.element_type:
@@ -1691,13 +1716,7 @@ class UpdateOp(IRDLOperation):
                 f"{src.element_type}"
             )
         else:
-            # Dimensions past the slice entries are updated whole: their sizes must agree.
-            kept = src.get_num_dims() - len(kinds)
-            for d_src, d_val in zip(src.get_shape()[len(kinds) :], v.get_shape()[rank - kept :]):
-                if not dims_compatible(d_src, d_val):
-                    raise VerifyException(
-                        f"soac.update value {v} does not keep the unsliced dimensions of {src}"
-                    )
+            SliceSpec.check_kept(self, "value", src, kinds, v, rank)
 
 
 @irdl_op_definition
@@ -1752,29 +1771,11 @@ class TransposeOp(PermutedSyntax, IRDLOperation):
     permutation = prop_def(DenseArrayBase.constr(I64))
     result = result_def(TensorType)
     traits = traits_def(Pure())
+    _check_input = staticmethod(_check_array)
 
-    def __init__(self, input: SSAValue, permutation: Sequence[int]):
-        t = input.type
-        assert isinstance(t, TensorType)
-        shape = t.get_shape()
-        super().__init__(
-            operands=[input],
-            result_types=[TensorType(t.element_type, [shape[p] for p in permutation])],
-            properties={"permutation": DenseArrayBase.from_list(i64, permutation)},
-        )
-
-    def verify_(self) -> None:
-        src = _check_array("soac.transpose input", self.input.type)
-        perm = self.permutation.get_values()
-        if sorted(perm) != list(range(src.get_num_dims())):
-            raise VerifyException(
-                f"soac.transpose permutation {list(perm)} is not a permutation of the "
-                f"{src.get_num_dims()} dimensions of {src}"
-            )
-        res = self.result.type
-        expected = TensorType(src.element_type, [src.get_shape()[p] for p in perm])
-        if not types_compatible(res, expected):
-            raise VerifyException(f"soac.transpose result has type {res}; expected {expected}")
+    @staticmethod
+    def _permuted(t: TensorType, shape: Sequence[int]) -> TensorType:
+        return TensorType(t.element_type, shape)
 
 
 @irdl_op_definition
@@ -1824,12 +1825,14 @@ class SizeOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        t = _check_array("soac.size array", self.array.type)
-        d = self.dim.value.data
-        if not 0 <= d < t.get_num_dims():
-            raise VerifyException(
-                f"soac.size dimension {d} is out of range for an array of rank {t.get_num_dims()}"
-            )
+        check_dimension(self, _check_array("soac.size array", self.array.type), "an array")
+
+
+def check_dimension(op: Operation, t: TensorType | MemRefType, array: str) -> None:
+    """`op.dim` is a dimension of `t` (`array`: how the message names it)."""
+    d = op.dim.value.data
+    if not 0 <= d < t.get_num_dims():
+        raise VerifyException(f"{op.name} dimension {d} is out of range for {array} of rank {t.get_num_dims()}")
 
 
 SOAC = Dialect(
