@@ -4,13 +4,15 @@ The `soac` dialect: second-order array combinators over value-semantics tensors
 
 Combinators (`map`, `reduce`, `scan`, `scatter`, `hist`) take their function as a
 single-block region, the *lambda*, whose entry block arguments are the lambda's
-parameters and whose `soac.yield` gives its results:
+parameters and whose `soac.yield` gives its results (here it also uses `%k`, captured
+from above):
 
 ```mlir
 %c = soac.map(%a, %b) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
 ^bb0(%x: f32, %y: f32):
   %s = arith.addf %x, %y : f32
-  soac.yield %s : f32
+  %t = arith.mulf %s, %k : f32
+  soac.yield %t : f32
 }
 ```
 
@@ -903,6 +905,22 @@ class _MapOperatorsOp(FusedSyntax, MapOperators, IRDLOperation):
             properties={"commutative": _commutative_flags(commutative)},
         )
 
+    @classmethod
+    def from_lambdas(
+        cls,
+        inputs: Sequence[SSAValue],
+        map_lambda: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
+        operators: Sequence[Operator],
+        mapped_types: Sequence[Attribute] = (),
+        post: tuple[Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]], Sequence[Attribute]] | None = None,
+    ) -> Self:
+        """`map_lambda` gets the rows of `inputs` and returns the operators' operands,
+        then values of `mapped_types` (the rows of the mapped results). A scanomap's
+        `post` is a post lambda and its rows' types."""
+        neutral, regions, flags = _operator_regions(operators)
+        types, post_region = cls._results_of_lambdas(inputs, [v.type for v in neutral], list(mapped_types), post)
+        return cls(inputs, neutral, _map_lambda(inputs, map_lambda), regions, flags, types, post_region)
+
     def print(self, printer: Printer) -> None:
         self._print_head(printer, None)
         self._print_operators(printer, self.KEYWORD, self)
@@ -952,19 +970,11 @@ class RedomapOp(_MapOperatorsOp):
     operators = var_region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    @classmethod
-    def from_lambdas(
-        cls,
-        inputs: Sequence[SSAValue],
-        map_lambda: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
-        operators: Sequence[Operator],
-        mapped_types: Sequence[Attribute] = (),
-    ) -> RedomapOp:
-        """`map_lambda` gets the rows of `inputs` and returns the operators' operands,
-        then values of `mapped_types` (the rows of the mapped results)."""
-        neutral, regions, flags = _operator_regions(operators)
-        types = [v.type for v in neutral] + _mapped_arrays(inputs, mapped_types)
-        return cls(inputs, neutral, _map_lambda(inputs, map_lambda), regions, flags, types)
+    @staticmethod
+    def _results_of_lambdas(inputs, operands: list[Attribute], mapped: list[Attribute], post) -> tuple[list[Attribute], None]:
+        """from_lambdas' results: the reduced values, then the mapped arrays."""
+        assert post is None, "a redomap has no post lambda"
+        return operands + _mapped_arrays(inputs, mapped), None
 
     num_operands_reduced = MapOperators.num_operator_operands
 
@@ -1015,24 +1025,15 @@ class ScanomapOp(_MapOperatorsOp):
     post = opt_region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True), AttrSizedRegionSegments(as_property=True))
 
-    @classmethod
-    def from_lambdas(
-        cls,
-        inputs: Sequence[SSAValue],
-        map_lambda: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
-        operators: Sequence[Operator],
-        mapped_types: Sequence[Attribute] = (),
-        post: tuple[Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]], Sequence[Attribute]] | None = None,
-    ) -> ScanomapOp:
-        """As RedomapOp.from_lambdas; `post` is a post lambda and its rows' types."""
-        neutral, regions, flags = _operator_regions(operators)
-        rows = [v.type for v in neutral] + list(mapped_types)
-        post_region = None
+    @staticmethod
+    def _results_of_lambdas(inputs, operands: list[Attribute], mapped: list[Attribute], post) -> tuple[list[Attribute], Region | None]:
+        """from_lambdas' results (arrays of the scanned and mapped values, or of the rows
+        the post lambda makes of them) and its post lambda."""
+        rows, post_region = operands + mapped, None
         if post is not None:
             post_region = build_lambda(rows, post[0])
             rows = list(post[1])
-        body = _map_lambda(inputs, map_lambda)
-        return cls(inputs, neutral, body, regions, flags, _mapped_arrays(inputs, rows), post_region)
+        return _mapped_arrays(inputs, rows), post_region
 
     num_operands_scanned = MapOperators.num_operator_operands
 
