@@ -69,6 +69,10 @@ ATOMIC_KINDS = ("addi", "addf", "maxs", "mins", "maxu", "minu", "andi", "ori", "
 says which combinations it can write)."""
 
 
+_T = VarConstraint("T", AnyAttr())
+"""The type of an atomic's values and result."""
+
+
 def _is_scalar(t: Attribute) -> bool:
     return isinstance(t, IntegerType | IndexType | AnyFloat)
 
@@ -133,18 +137,27 @@ class SharedOp(IRDLOperation):
             raise VerifyException(f"soacc_gpu.shared arrays hold scalars, not {t.element_type}")
 
 
+class _AtomicOp(IRDLOperation):
+    """Shared by atomic_rmw and atomic_cas: an atomic update of `ref[indices]`, whose
+    result is the old value. The subclass's value operands (of type T, the element type)
+    come first."""
+
+    ref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    result = result_def(_T)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+    def _check_ref(self, value: SSAValue) -> None:
+        _check_indexed(self.name, self.ref, self.indices, value.type)
+
+
 @irdl_op_definition
-class AtomicRMWOp(IRDLOperation):
+class AtomicRMWOp(_AtomicOp):
     """`ref[indices] = ref[indices] <kind> value`, atomically; the result is the old value."""
 
     name = "soacc_gpu.atomic_rmw"
-    T: ClassVar = VarConstraint("T", AnyAttr())
     kind = prop_def(StringAttr)
-    value = operand_def(T)
-    ref = operand_def(MemRefType)
-    indices = var_operand_def(IndexType)
-    result = result_def(T)
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    value = operand_def(_T)
     assembly_format = "$kind $value `,` $ref `[` $indices `]` attr-dict `:` type($value) `,` type($ref)"
 
     def __init__(self, kind: str, value: SSAValue, ref: SSAValue, indices: Sequence[SSAValue]):
@@ -153,29 +166,24 @@ class AtomicRMWOp(IRDLOperation):
     def verify_(self) -> None:
         if self.kind.data not in ATOMIC_KINDS:
             raise VerifyException(f"soacc_gpu.atomic_rmw kind is one of {', '.join(ATOMIC_KINDS)}, not '{self.kind.data}'")
-        _check_indexed(self.name, self.ref, self.indices, self.value.type)
+        self._check_ref(self.value)
 
 
 @irdl_op_definition
-class AtomicCasOp(IRDLOperation):
+class AtomicCasOp(_AtomicOp):
     """If `ref[indices]` has the bits of `expected`, it becomes `desired`, atomically;
     the result is the old value (compare its bits with `expected` to know)."""
 
     name = "soacc_gpu.atomic_cas"
-    T: ClassVar = VarConstraint("T", AnyAttr())
-    expected = operand_def(T)
-    desired = operand_def(T)
-    ref = operand_def(MemRefType)
-    indices = var_operand_def(IndexType)
-    result = result_def(T)
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    expected = operand_def(_T)
+    desired = operand_def(_T)
     assembly_format = "$expected `,` $desired `,` $ref `[` $indices `]` attr-dict `:` type($expected) `,` type($ref)"
 
     def __init__(self, expected: SSAValue, desired: SSAValue, ref: SSAValue, indices: Sequence[SSAValue]):
         super().__init__(operands=[expected, desired, ref, indices], result_types=[expected.type])
 
     def verify_(self) -> None:
-        _check_indexed(self.name, self.ref, self.indices, self.expected.type)
+        self._check_ref(self.expected)
         if self.desired.type != self.expected.type:
             raise VerifyException("soacc_gpu.atomic_cas expected and desired values have one type")
 
