@@ -575,10 +575,17 @@ def _print_indexed(printer: Printer, op: LoadOp | StoreOp) -> None:
     printer.print_attribute(op.view.type)
 
 
-def _parse_indexed(parser: Parser):
+def _parse_indexed(parser: Parser, op_name: str):
+    """What _print_indexed prints: (the view, its indices (both unresolved), the
+    attributes, the view's type)."""
     view = parser.parse_unresolved_operand()
     idx = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-    return view, idx
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    t = parser.parse_type()
+    if not isinstance(t, MemRefType):
+        parser.raise_error(f"{op_name} needs a memref type, got {t}")
+    return view, idx, attrs, t
 
 
 @irdl_op_definition
@@ -607,12 +614,7 @@ class LoadOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
-        view, idx = _parse_indexed(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        if not isinstance(t, MemRefType):
-            parser.raise_error(f"mem.load needs a memref type, got {t}")
+        view, idx, attrs, t = _parse_indexed(parser, "mem.load")
         op = cls(parser.resolve_operand(view, t), [parser.resolve_operand(i, IndexType()) for i in idx])
         op.attributes |= attrs
         return op
@@ -652,12 +654,7 @@ class StoreOp(IRDLOperation):
     def parse(cls, parser: Parser) -> StoreOp:
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        view, idx = _parse_indexed(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        if not isinstance(t, MemRefType):
-            parser.raise_error(f"mem.store needs a memref type, got {t}")
+        view, idx, attrs, t = _parse_indexed(parser, "mem.store")
         op = cls(
             parser.resolve_operand(value, t.element_type),
             parser.resolve_operand(view, t),
@@ -760,8 +757,16 @@ class MapOp(IRDLOperation):
 
 
 class _OperatorOp(IRDLOperation):
-    """Shared verification of reduce and scan: k inputs, k neutral elements, an
-    operator over k-tuples, and either k outputs or (reduce only) k results."""
+    """Shared operands, traits and verification of reduce and scan: k inputs, k neutral
+    elements, an operator over k-tuples, and either k outputs or (reduce only) k results."""
+
+    inputs = var_operand_def(MemRefType)
+    neutral = var_operand_def()
+    outputs = var_operand_def(MemRefType)
+    commutative = opt_prop_def(UnitAttr)
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("inputs", "neutral"), creates=("outputs",)))
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def _verify_operator(self, inputs, neutral, outputs, results, out_rank_drop: int) -> None:
         name = self.name
@@ -815,14 +820,7 @@ class ReduceOp(_OperatorOp):
     """
 
     name = "mem.reduce"
-    inputs = var_operand_def(MemRefType)
-    neutral = var_operand_def()
-    outputs = var_operand_def(MemRefType)
-    commutative = opt_prop_def(UnitAttr)
     results_ = var_result_def()
-    body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("inputs", "neutral"), creates=("outputs",)))
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "`ins` `(` $inputs `:` type($inputs) `)` `neutral` `(` $neutral `:` type($neutral) `)` "
         "(`commutative` $commutative^)? (`outs` `(` $outputs^ `:` type($outputs) `)`)? "
@@ -843,13 +841,6 @@ class ScanOp(_OperatorOp):
     """
 
     name = "mem.scan"
-    inputs = var_operand_def(MemRefType)
-    neutral = var_operand_def()
-    outputs = var_operand_def(MemRefType)
-    commutative = opt_prop_def(UnitAttr)
-    body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("inputs", "neutral"), creates=("outputs",)))
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "`ins` `(` $inputs `:` type($inputs) `)` `neutral` `(` $neutral `:` type($neutral) `)` "
         "(`commutative` $commutative^)? `outs` `(` $outputs `:` type($outputs) `)` attr-dict-with-keyword $body"
