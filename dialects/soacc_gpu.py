@@ -32,7 +32,6 @@ more, and only that is here (named `soacc_gpu` so it cannot clash with xDSL's `g
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
@@ -70,7 +69,6 @@ says which combinations it can write)."""
 
 
 _T = VarConstraint("T", AnyAttr())
-"""The type of an atomic's values and result."""
 
 
 def _is_scalar(t: Attribute) -> bool:
@@ -95,11 +93,10 @@ class ShuffleOp(IRDLOperation):
     `idx k`: lane k's."""
 
     name = "soacc_gpu.shuffle"
-    T: ClassVar = VarConstraint("T", AnyAttr())
     mode = prop_def(StringAttr)
-    value = operand_def(T)
+    value = operand_def(_T)
     offset = operand_def(i32)
-    result = result_def(T)
+    result = result_def(_T)
     traits = traits_def(Pure())
     assembly_format = "$mode $value `,` $offset attr-dict `:` type($value)"
 
@@ -138,18 +135,13 @@ class SharedOp(IRDLOperation):
 
 
 class _AtomicOp(IRDLOperation):
-    """Shared by atomic_rmw and atomic_cas: an atomic update of `ref[indices]`, whose
-    result is the old value. The subclass's value operands (of type T, the element type)
-    come first."""
+    """Shared by atomic_rmw and atomic_cas: an atomic update of `ref[indices]` by the
+    values (of type _T) that come first; the result is the old value."""
 
     ref = operand_def(MemRefType)
     indices = var_operand_def(IndexType)
     result = result_def(_T)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
-
-    def _check_ref(self, value: SSAValue) -> None:
-        _check_indexed(self.name, self.ref, self.indices, value.type)
-
 
 @irdl_op_definition
 class AtomicRMWOp(_AtomicOp):
@@ -166,7 +158,7 @@ class AtomicRMWOp(_AtomicOp):
     def verify_(self) -> None:
         if self.kind.data not in ATOMIC_KINDS:
             raise VerifyException(f"soacc_gpu.atomic_rmw kind is one of {', '.join(ATOMIC_KINDS)}, not '{self.kind.data}'")
-        self._check_ref(self.value)
+        _check_indexed(self.name, self.ref, self.indices, self.value.type)
 
 
 @irdl_op_definition
@@ -183,7 +175,7 @@ class AtomicCasOp(_AtomicOp):
         super().__init__(operands=[expected, desired, ref, indices], result_types=[expected.type])
 
     def verify_(self) -> None:
-        self._check_ref(self.expected)
+        _check_indexed(self.name, self.ref, self.indices, self.expected.type)
         if self.desired.type != self.expected.type:
             raise VerifyException("soacc_gpu.atomic_cas expected and desired values have one type")
 
