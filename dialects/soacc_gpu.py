@@ -143,6 +143,7 @@ class _AtomicOp(IRDLOperation):
     result = result_def(_T)
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
+
 @irdl_op_definition
 class AtomicRMWOp(_AtomicOp):
     """`ref[indices] = ref[indices] <kind> value`, atomically; the result is the old value."""
