@@ -43,7 +43,6 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnitAttr,
-    i1,
     i64,
 )
 from xdsl.ir import (
@@ -100,6 +99,7 @@ from soacc.dialects.soac import (
     SlicedSyntax,
     SliceSpec,
     check_dimension,
+    commutative_flags,
     check_lambda,
     is_element_type,
     is_index_scalar,
@@ -1112,13 +1112,16 @@ class _MapOperatorsKernel(IndexedRows, MapOperators, IRDLOperation):
     def parse(cls, parser: Parser) -> Self:
         with_results = bool(cls.get_irdl_definition().results)
         inputs, outputs, results, row_count, attrs, map_body = _parse_fused(parser, with_results)
-        regions, neutral, flags = FusedSyntax._parse_operators(parser, cls.KEYWORD)
-        post = cls._parse_post(parser) if cls.POST else None
+        operators, neutral, flags = FusedSyntax._parse_operators(parser, cls.KEYWORD)
+        regions = [map_body, operators]
+        if cls.POST:  # a scanomap's post lambda, if any
+            post = cls._parse_post(parser)
+            regions.append([post] if post is not None else [])
         op = cls.build(
             operands=[inputs, neutral, outputs, row_count],
             result_types=[results] if with_results else [],
-            regions=[map_body, regions, *([[post] if post is not None else []] if cls.POST else [])],
-            properties={"commutative": DenseArrayBase.from_list(i1, [1 if f else 0 for f in flags])},
+            regions=regions,
+            properties={"commutative": commutative_flags(flags)},
         )
         return _with_attributes(op, attrs)
 

@@ -872,7 +872,7 @@ def _operator_regions(operators: Sequence[Operator]) -> tuple[list[SSAValue], li
     return neutral, regions, flags
 
 
-def _commutative_flags(flags: Sequence[bool]) -> DenseArrayBase:
+def commutative_flags(flags: Sequence[bool]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i1, [1 if f else 0 for f in flags])
 
 
@@ -885,9 +885,6 @@ class _MapOperatorsOp(FusedSyntax, MapOperators, IRDLOperation):
     commutative = prop_def(DenseArrayBase.constr(I1))
     traits = traits_def(RecursiveMemoryEffect(), KernelOp())
 
-    def _regions(self, map_body: Region, operators: Sequence[Region], post: Region | None) -> list:
-        return [map_body, list(operators), *([[post] if post is not None else []] if self.POST else [])]
-
     def __init__(
         self,
         inputs: Sequence[SSAValue | Operation],
@@ -898,11 +895,14 @@ class _MapOperatorsOp(FusedSyntax, MapOperators, IRDLOperation):
         result_types: Sequence[Attribute],
         post: Region | None = None,
     ):
+        regions = [map_body, list(operators)]
+        if self.POST:  # a scanomap's post lambda, if any
+            regions.append([post] if post is not None else [])
         super().__init__(
             operands=[inputs, neutral],
             result_types=[result_types],
-            regions=self._regions(map_body, operators, post),
-            properties={"commutative": _commutative_flags(commutative)},
+            regions=regions,
+            properties={"commutative": commutative_flags(commutative)},
         )
 
     @classmethod
