@@ -67,7 +67,6 @@ ATOMIC_KINDS = ("addi", "addf", "maxs", "mins", "maxu", "minu", "andi", "ori", "
 """Kinds of atomic_rmw: the ones CUDA has atomics for (on some types; the cuda target
 says which combinations it can write)."""
 
-
 _T = VarConstraint("T", AnyAttr())
 
 
