@@ -25,6 +25,7 @@ result or of a loop-carried array is *existential*, known only at run time.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar, Self
 
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
@@ -42,7 +43,6 @@ from xdsl.dialects.builtin import (
     StringAttr,
     TensorType,
     UnitAttr,
-    i1,
     i64,
 )
 from xdsl.ir import (
@@ -94,14 +94,18 @@ from xdsl.utils.exceptions import VerifyException
 from soacc.dialects.traits import KernelOp, OperandEffects
 from soacc.dialects.soac import (
     FusedSyntax,
+    MapOperators,
     PermutedSyntax,
     SlicedSyntax,
     SliceSpec,
+    check_dimension,
+    commutative_flags,
     check_lambda,
-    check_operators,
     is_element_type,
     is_index_scalar,
-    operator_arity,
+    lambda_yields,
+    parse_typed_operands,
+    print_typed_operands,
     types_compatible,
 )
 
@@ -430,31 +434,16 @@ class SliceOp(SlicedSyntax, IRDLOperation):
     result = result_def(MemRefType)
     traits = traits_def(NoMemoryEffect(), SpeculatableInBounds())
 
-    def __init__(self, source: SSAValue, kinds: Sequence[int], spec: Sequence[SSAValue], result_type: Attribute):
-        super().__init__(
-            operands=[source, spec],
-            result_types=[result_type],
-            properties={"kinds": DenseArrayBase.from_list(i64, kinds)},
-        )
-
     def verify_(self) -> None:
         src = check_view("mem.slice source", self.source.type, rank_at_least=1)
         res = check_view("mem.slice result", self.result.type)
-        kinds = self.kinds.get_values()
-        SliceSpec.verify("mem.slice", kinds, self.spec, src)
-        rank = SliceSpec.result_rank(kinds, src)
+        kinds, rank = SliceSpec.check(self, src)
         if res.get_num_dims() != rank or res.element_type != src.element_type or space_of(res) != space_of(src):
             raise VerifyException(
                 f"mem.slice result has type {res}; expected a view of rank {rank} of "
                 f"{src.element_type} in the source's space"
             )
-        # Dimensions past the slice entries are kept whole: their sizes carry over.
-        kept = src.get_shape()[len(kinds) :]
-        for d_src, d_res in zip(kept, res.get_shape()[rank - len(kept) :]):
-            if d_src != DYNAMIC_INDEX and d_res != DYNAMIC_INDEX and d_src != d_res:
-                raise VerifyException(
-                    f"mem.slice result {res} does not keep the unsliced dimensions of {src}"
-                )
+        SliceSpec.check_kept(self, "result", src, kinds, res, rank)
 
     def statically_in_bounds(self) -> bool:
         """Whether the run-time bounds checks of every entry surely pass: constant
@@ -494,27 +483,13 @@ class TransposeOp(PermutedSyntax, IRDLOperation):
     result = result_def(MemRefType)
     traits = traits_def(Pure())
 
-    def __init__(self, input: SSAValue, permutation: Sequence[int]):
-        t = input.type
-        assert isinstance(t, MemRefType)
-        shape = t.get_shape()
-        super().__init__(
-            operands=[input],
-            result_types=[view_type(t.element_type, [shape[p] for p in permutation], space_of(t))],
-            properties={"permutation": DenseArrayBase.from_list(i64, permutation)},
-        )
+    @staticmethod
+    def _check_input(what: str, t: Attribute) -> MemRefType:
+        return check_view(what, t, rank_at_least=1)
 
-    def verify_(self) -> None:
-        src = check_view("mem.transpose input", self.input.type, rank_at_least=1)
-        perm = self.permutation.get_values()
-        if sorted(perm) != list(range(src.get_num_dims())):
-            raise VerifyException(
-                f"mem.transpose permutation {list(perm)} is not a permutation of the "
-                f"{src.get_num_dims()} dimensions of {src}"
-            )
-        expected = view_type(src.element_type, [src.get_shape()[p] for p in perm], space_of(src))
-        if not types_compatible(self.result.type, expected) and self.result.type != expected:
-            raise VerifyException(f"mem.transpose result has type {self.result.type}; expected {expected}")
+    @staticmethod
+    def _permuted(t: MemRefType, shape: Sequence[int]) -> MemRefType:
+        return view_type(t.element_type, shape, space_of(t))
 
 
 class SizeOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
@@ -545,11 +520,7 @@ class SizeOp(IRDLOperation):
         super().__init__(operands=[view], result_types=[IndexType()], properties={"dim": IntegerAttr(dim, i64)})
 
     def verify_(self) -> None:
-        t = check_view("mem.size view", self.view.type)
-        if not 0 <= self.dim.value.data < t.get_num_dims():
-            raise VerifyException(
-                f"mem.size dimension {self.dim.value.data} is out of range for a view of rank {t.get_num_dims()}"
-            )
+        check_dimension(self, check_view("mem.size view", self.view.type), "a view")
 
 
 # --------------------------------------------------------------------------------------
@@ -592,10 +563,29 @@ def _check_full_index(op_name: str, view: SSAValue, indices: Sequence[SSAValue])
     return t
 
 
-def _parse_indexed(parser: Parser):
+def _print_indexed(printer: Printer, op: LoadOp | StoreOp) -> None:
+    """` %view[%i, ...] {attrs} : T`: how mem.load and mem.store end."""
+    printer.print_string(" ")
+    printer.print_operand(op.view)
+    printer.print_string("[")
+    printer.print_list(op.indices, printer.print_operand)
+    printer.print_string("]")
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    printer.print_attribute(op.view.type)
+
+
+def _parse_indexed(parser: Parser, op_name: str):
+    """What _print_indexed prints: (the view, its indices (both unresolved), the
+    attributes, the view's type)."""
     view = parser.parse_unresolved_operand()
     idx = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-    return view, idx
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    t = parser.parse_type()
+    if not isinstance(t, MemRefType):
+        parser.raise_error(f"{op_name} needs a memref type, got {t}")
+    return view, idx, attrs, t
 
 
 @irdl_op_definition
@@ -620,23 +610,11 @@ class LoadOp(IRDLOperation):
         super().__init__(operands=[view, indices], result_types=[t.element_type])
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.view)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.view.type)
+        _print_indexed(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> LoadOp:
-        view, idx = _parse_indexed(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        if not isinstance(t, MemRefType):
-            parser.raise_error(f"mem.load needs a memref type, got {t}")
+        view, idx, attrs, t = _parse_indexed(parser, "mem.load")
         op = cls(parser.resolve_operand(view, t), [parser.resolve_operand(i, IndexType()) for i in idx])
         op.attributes |= attrs
         return op
@@ -669,25 +647,14 @@ class StoreOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.value)
-        printer.print_string(", ")
-        printer.print_operand(self.view)
-        printer.print_string("[")
-        printer.print_list(self.indices, printer.print_operand)
-        printer.print_string("]")
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.view.type)
+        printer.print_string(",")
+        _print_indexed(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> StoreOp:
         value = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
-        view, idx = _parse_indexed(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        if not isinstance(t, MemRefType):
-            parser.raise_error(f"mem.store needs a memref type, got {t}")
+        view, idx, attrs, t = _parse_indexed(parser, "mem.store")
         op = cls(
             parser.resolve_operand(value, t.element_type),
             parser.resolve_operand(view, t),
@@ -790,8 +757,16 @@ class MapOp(IRDLOperation):
 
 
 class _OperatorOp(IRDLOperation):
-    """Shared verification of reduce and scan: k inputs, k neutral elements, an
-    operator over k-tuples, and either k outputs or (reduce only) k results."""
+    """Shared operands, traits and verification of reduce and scan: k inputs, k neutral
+    elements, an operator over k-tuples, and either k outputs or (reduce only) k results."""
+
+    inputs = var_operand_def(MemRefType)
+    neutral = var_operand_def()
+    outputs = var_operand_def(MemRefType)
+    commutative = opt_prop_def(UnitAttr)
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("inputs", "neutral"), creates=("outputs",)))
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def _verify_operator(self, inputs, neutral, outputs, results, out_rank_drop: int) -> None:
         name = self.name
@@ -845,14 +820,7 @@ class ReduceOp(_OperatorOp):
     """
 
     name = "mem.reduce"
-    inputs = var_operand_def(MemRefType)
-    neutral = var_operand_def()
-    outputs = var_operand_def(MemRefType)
-    commutative = opt_prop_def(UnitAttr)
     results_ = var_result_def()
-    body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("inputs", "neutral"), creates=("outputs",)))
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "`ins` `(` $inputs `:` type($inputs) `)` `neutral` `(` $neutral `:` type($neutral) `)` "
         "(`commutative` $commutative^)? (`outs` `(` $outputs^ `:` type($outputs) `)`)? "
@@ -873,13 +841,6 @@ class ScanOp(_OperatorOp):
     """
 
     name = "mem.scan"
-    inputs = var_operand_def(MemRefType)
-    neutral = var_operand_def()
-    outputs = var_operand_def(MemRefType)
-    commutative = opt_prop_def(UnitAttr)
-    body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("inputs", "neutral"), creates=("outputs",)))
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = (
         "`ins` `(` $inputs `:` type($inputs) `)` `neutral` `(` $neutral `:` type($neutral) `)` "
         "(`commutative` $commutative^)? `outs` `(` $outputs `:` type($outputs) `)` attr-dict-with-keyword $body"
@@ -1003,27 +964,14 @@ class GpuBodyOp(IRDLOperation):
 # --------------------------------------------------------------------------------------
 
 
-def _print_views(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
-    printer.print_string(f" {keyword}(")
-    printer.print_list(values, printer.print_operand)
-    printer.print_string(" : ")
-    printer.print_list([v.type for v in values], printer.print_attribute)
-    printer.print_string(")")
+_print_views = print_typed_operands
 
 
 def _parse_views(parser: Parser, keyword: str) -> list[SSAValue]:
     """`keyword(%v, ... : T, ...)`, or nothing (no views)."""
     if parser.parse_optional_keyword(keyword) is None:
         return []
-    parser.parse_punctuation("(")
-    names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-    parser.parse_punctuation(":")
-    pos = parser.pos
-    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-    parser.parse_punctuation(")")
-    if len(types) != len(names):
-        parser.raise_error(f"{len(names)} {keyword} views but {len(types)} types", pos)
-    return [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+    return parse_typed_operands(parser, f"{keyword} views")
 
 
 def _fused_inputs(op: Operation, inputs: Sequence[SSAValue]) -> list[MemRefType]:
@@ -1035,9 +983,10 @@ def _fused_inputs(op: Operation, inputs: Sequence[SSAValue]) -> list[MemRefType]
 
 
 class IndexedRows:
-    """The row number of a fused op made `indexed(%n)` (by fuse-iota): its map lambda
-    takes the row number last (an index), and `%n` is its row count, so that it may have
-    no input arrays (as a map over `iota n` reads none)."""
+    """Shared by the fused kernels: the row number of a fused op made `indexed(%n)` (by
+    fuse-iota), whose map lambda takes the row number last (an index) and `%n` is its
+    row count, so that it may have no input arrays (as a map over `iota n` reads none);
+    and the verification of their inputs, outputs and map lambda."""
 
     @property
     def row_index(self) -> BlockArgument | None:
@@ -1047,6 +996,16 @@ class IndexedRows:
     def row_params(self) -> list[Attribute]:
         """What the map lambda takes after its other parameters."""
         return [IndexType()] if self.row_count is not None else []  # type: ignore[attr-defined]
+
+    def _output_views(self, outputs: Sequence[SSAValue]) -> list[MemRefType]:
+        """Outputs that take a row per row: device views of rank >= 1."""
+        return [check_view(f"{self.name} output {i}", o.type, rank_at_least=1, device=True) for i, o in enumerate(outputs)]  # type: ignore[attr-defined]
+
+    def _map_yields(self, ins: Sequence[MemRefType], outs: Sequence[MemRefType]) -> list[Attribute]:
+        """What the map lambda yields; it takes the input rows, the rows of the
+        array-valued `outs` it builds in place, then the row number where indexed."""
+        params = [*[row_view_type(t) for t in ins], *_row_params(outs), *self.row_params()]
+        return lambda_yields(self, self.map_body, params, YieldOp, what="map ")  # type: ignore[attr-defined]
 
 
 def _print_row_count(printer: Printer, op: Operation) -> None:
@@ -1072,17 +1031,40 @@ def _row_params(outputs: Sequence[MemRefType]) -> list[Attribute]:
     return [row_view_type(t) for t in outputs if t.get_num_dims() > 1]
 
 
-def _lambda_yields(op: Operation, region: Region, what: str, params: Sequence[Attribute]) -> list[Attribute]:
-    found = [a.type for a in region.block.args]
-    if found != list(params):
-        raise VerifyException(
-            f"{op.name} {what} lambda parameters are ({', '.join(map(str, found))}); "
-            f"expected ({', '.join(map(str, params))})"
-        )
-    term = region.block.last_op
-    if not isinstance(term, YieldOp):
-        raise VerifyException(f"{op.name} {what} lambda must end with mem.yield")
-    return [v.type for v in term.values]
+def _print_fused(printer: Printer, op: FusedKernel) -> None:
+    """` [ins(...)] [outs(...)] [-> T, ...] [indexed(%n)] {attrs} map {lambda}`: the
+    syntax of the fused kernels up to their operators."""
+    if op.inputs:
+        _print_views(printer, "ins", op.inputs)
+    if op.outputs:
+        _print_views(printer, "outs", op.outputs)
+    if op.results:
+        printer.print_string(" -> ")
+        printer.print_list([r.type for r in op.results], printer.print_attribute)
+    _print_row_count(printer, op)
+    printer.print_op_attributes(op.attributes, print_keyword=True)
+    printer.print_string(" map ")
+    printer.print_region(op.map_body)
+
+
+def _parse_fused(parser: Parser, with_results: bool = False):
+    """What _print_fused prints: (inputs, outputs, result types, row count operands,
+    attributes, map lambda)."""
+    inputs = _parse_views(parser, "ins")
+    outputs = _parse_views(parser, "outs")
+    results = []
+    if with_results and parser.parse_optional_punctuation("->") is not None:
+        results = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    row_count = _parse_row_count(parser)
+    attrs = parser.parse_optional_attr_dict_with_keyword()
+    parser.parse_keyword("map")
+    return inputs, outputs, results, row_count, attrs, parser.parse_region()
+
+
+def _with_attributes(op: Operation, attrs) -> Operation:
+    if attrs is not None:
+        op.attributes |= attrs.data
+    return op
 
 
 def _check_mapped_outputs(
@@ -1110,8 +1092,42 @@ def _check_scalar_outputs(op: Operation, outputs: Sequence[SSAValue], types: Seq
             raise VerifyException(f"{op.name} output {i} has type {t}; expected a 0-d view of {e}")
 
 
+class _MapOperatorsKernel(IndexedRows, MapOperators, IRDLOperation):
+    """Shared by mem.redomap and mem.scanomap: their operands, traits and syntax."""
+
+    inputs = var_operand_def(MemRefType)
+    neutral = var_operand_def()
+    outputs = var_operand_def(MemRefType)
+    row_count = opt_operand_def(IndexType)
+    commutative = prop_def(DenseArrayBase.constr(I1))
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("inputs", "neutral"), creates=("outputs",)))
+
+    def print(self, printer: Printer) -> None:
+        _print_fused(printer, self)
+        FusedSyntax._print_operators(printer, self.KEYWORD, self)
+        if self.POST:
+            self._print_post(printer)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        with_results = bool(cls.get_irdl_definition().results)
+        inputs, outputs, results, row_count, attrs, map_body = _parse_fused(parser, with_results)
+        operators, neutral, flags = FusedSyntax._parse_operators(parser, cls.KEYWORD)
+        regions = [map_body, operators]
+        if cls.POST:  # a scanomap's post lambda, if any
+            post = cls._parse_post(parser)
+            regions.append([post] if post is not None else [])
+        op = cls.build(
+            operands=[inputs, neutral, outputs, row_count],
+            result_types=[results] if with_results else [],
+            regions=regions,
+            properties={"commutative": commutative_flags(flags)},
+        )
+        return _with_attributes(op, attrs)
+
+
 @irdl_op_definition
-class RedomapOp(IndexedRows, IRDLOperation):
+class RedomapOp(_MapOperatorsKernel):
     """soac.redomap at level 2: per row, the map lambda yields K scalar operands and M
     mapped values; the mapped values are written to the last M outputs, and each
     operator's reduction of its operands to one 0-d output (the first K outputs). Inside
@@ -1132,20 +1148,13 @@ class RedomapOp(IndexedRows, IRDLOperation):
     """
 
     name = "mem.redomap"
-    inputs = var_operand_def(MemRefType)
-    neutral = var_operand_def()
-    outputs = var_operand_def(MemRefType)
-    row_count = opt_operand_def(IndexType)
-    commutative = prop_def(DenseArrayBase.constr(I1))
+    KEYWORD: ClassVar[str] = "reduce"
     results_ = var_result_def()
     map_body = region_def("single_block")
     operators = var_region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("inputs", "neutral"), creates=("outputs",)))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    @property
-    def num_operands_reduced(self) -> int:
-        return sum(operator_arity(r) for r in self.operators)
+    num_operands_reduced = MapOperators.num_operator_operands
 
     @property
     def mapped_outputs(self) -> Sequence[SSAValue]:
@@ -1155,54 +1164,14 @@ class RedomapOp(IndexedRows, IRDLOperation):
     def reduce_outputs(self) -> Sequence[SSAValue]:
         return () if self.results_ else self.outputs[: self.num_operands_reduced]
 
-    def print(self, printer: Printer) -> None:
-        if self.inputs:
-            _print_views(printer, "ins", self.inputs)
-        if self.outputs:
-            _print_views(printer, "outs", self.outputs)
-        if self.results_:
-            printer.print_string(" -> ")
-            printer.print_list([r.type for r in self.results_], printer.print_attribute)
-        _print_row_count(printer, self)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" map ")
-        printer.print_region(self.map_body)
-        FusedSyntax._print_operators(printer, "reduce", self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> RedomapOp:
-        inputs = _parse_views(parser, "ins")
-        outputs = _parse_views(parser, "outs")
-        results = []
-        if parser.parse_optional_punctuation("->") is not None:
-            results = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-        row_count = _parse_row_count(parser)
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        parser.parse_keyword("map")
-        map_body = parser.parse_region()
-        regions, neutral, flags = FusedSyntax._parse_operators(parser, "reduce")
-        op = cls.build(
-            operands=[inputs, neutral, outputs, row_count],
-            result_types=[results],
-            regions=[map_body, regions],
-            properties={"commutative": DenseArrayBase.from_list(i1, [1 if f else 0 for f in flags])},
-        )
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
-
     def verify_(self) -> None:
         ins = _fused_inputs(self, self.inputs)
         k = self.num_operands_reduced
-        if self.results_:
-            mapped = self.outputs
-        else:
-            if len(self.outputs) < k:
-                raise VerifyException(f"mem.redomap has {len(self.outputs)} outputs; expected {k} for the reduced values, then the mapped outputs")
-            mapped = self.outputs[k:]
-        mapped_types = [check_view(f"mem.redomap output {i}", o.type, rank_at_least=1, device=True) for i, o in enumerate(mapped)]
-        yields = _lambda_yields(self, self.map_body, "map", [*[row_view_type(t) for t in ins], *_row_params(mapped_types), *self.row_params()])
-        check_operators(self, "reduce", self.operators, self.neutral, self.commutative.get_values(), yields, YieldOp)
+        if not self.results_ and len(self.outputs) < k:
+            raise VerifyException(f"mem.redomap has {len(self.outputs)} outputs; expected {k} for the reduced values, then the mapped outputs")
+        mapped = self.mapped_outputs
+        yields = self._map_yields(ins, self._output_views(mapped))
+        self._check_operators(yields, YieldOp)
         if self.results_:
             if [r.type for r in self.results_] != list(yields[:k]):
                 raise VerifyException("mem.redomap results must be the reduced values (the operators' operand types)")
@@ -1213,7 +1182,7 @@ class RedomapOp(IndexedRows, IRDLOperation):
 
 
 @irdl_op_definition
-class ScanomapOp(IndexedRows, IRDLOperation):
+class ScanomapOp(_MapOperatorsKernel):
     """soac.scanomap at level 2: per row, the map lambda yields K scalar operands and M
     mapped values; each operator scans its operands over the rows. Without a post
     lambda, the K scanned arrays and the M mapped values are written to the outputs (in
@@ -1233,65 +1202,22 @@ class ScanomapOp(IndexedRows, IRDLOperation):
     """
 
     name = "mem.scanomap"
-    inputs = var_operand_def(MemRefType)
-    neutral = var_operand_def()
-    outputs = var_operand_def(MemRefType)
-    row_count = opt_operand_def(IndexType)
-    commutative = prop_def(DenseArrayBase.constr(I1))
+    KEYWORD: ClassVar[str] = "scan"
+    POST: ClassVar[bool] = True
     map_body = region_def("single_block")
     operators = var_region_def("single_block")
     post = opt_region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("inputs", "neutral"), creates=("outputs",)))
     irdl_options = (AttrSizedOperandSegments(as_property=True), AttrSizedRegionSegments(as_property=True))
 
-    @property
-    def num_operands_scanned(self) -> int:
-        return sum(operator_arity(r) for r in self.operators)
-
-    def print(self, printer: Printer) -> None:
-        if self.inputs:
-            _print_views(printer, "ins", self.inputs)
-        _print_views(printer, "outs", self.outputs)
-        _print_row_count(printer, self)
-        printer.print_op_attributes(self.attributes, print_keyword=True)
-        printer.print_string(" map ")
-        printer.print_region(self.map_body)
-        FusedSyntax._print_operators(printer, "scan", self)
-        if self.post is not None:
-            printer.print_string(" post ")
-            printer.print_region(self.post)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ScanomapOp:
-        inputs = _parse_views(parser, "ins")
-        outputs = _parse_views(parser, "outs")
-        row_count = _parse_row_count(parser)
-        attrs = parser.parse_optional_attr_dict_with_keyword()
-        parser.parse_keyword("map")
-        map_body = parser.parse_region()
-        regions, neutral, flags = FusedSyntax._parse_operators(parser, "scan")
-        post = [parser.parse_region()] if parser.parse_optional_keyword("post") is not None else []
-        op = cls.build(
-            operands=[inputs, neutral, outputs, row_count],
-            regions=[map_body, regions, post],
-            properties={"commutative": DenseArrayBase.from_list(i1, [1 if f else 0 for f in flags])},
-        )
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
+    num_operands_scanned = MapOperators.num_operator_operands
 
     def verify_(self) -> None:
         ins = _fused_inputs(self, self.inputs)
-        k = self.num_operands_scanned
-        outs = [check_view(f"mem.scanomap output {i}", o.type, rank_at_least=1, device=True) for i, o in enumerate(self.outputs)]
-        rows = [row_view_type(t) for t in ins]
-        if self.post is None:
-            yields = _lambda_yields(self, self.map_body, "map", [*rows, *_row_params(outs[k:]), *self.row_params()])
-        else:
-            yields = _lambda_yields(self, self.map_body, "map", [*rows, *self.row_params()])
-        check_operators(self, "scan", self.operators, self.neutral, self.commutative.get_values(), yields, YieldOp)
+        outs = self._output_views(self.outputs)
+        yields = self._map_yields(ins, outs[self.num_operands_scanned :] if self.post is None else [])
+        self._check_operators(yields, YieldOp)
         if self.post is not None:
-            yields = _lambda_yields(self, self.post, "post", [*yields, *_row_params(outs)])
+            yields = lambda_yields(self, self.post, [*yields, *_row_params(outs)], YieldOp, what="post ")
         _check_mapped_outputs(self, self.outputs, yields, ins, 0)
         _check_kernel_space(self, [*self.inputs, *self.outputs])
 
@@ -1303,28 +1229,17 @@ def _print_destination_map(printer: Printer, op: ScatteromapOp | HistomapOp) -> 
     printer.print_operand(op.dest)
     printer.print_string(" : ")
     printer.print_attribute(op.dest.type)
-    if op.inputs:
-        _print_views(printer, "ins", op.inputs)
-    if op.outputs:
-        _print_views(printer, "outs", op.outputs)
-    _print_row_count(printer, op)
-    printer.print_op_attributes(op.attributes, print_keyword=True)
-    printer.print_string(" map ")
-    printer.print_region(op.map_body)
+    _print_fused(printer, op)
 
 
 def _parse_destination_map(parser: Parser):
-    """What _print_destination_map prints, up to the map lambda's region: (dest, inputs,
-    outputs, row count operands, attributes); the parser is then at the lambda."""
+    """What _print_destination_map prints: (dest, inputs, outputs, row count operands,
+    attributes, map lambda)."""
     dest = parser.parse_unresolved_operand()
     parser.parse_punctuation(":")
     dest = parser.resolve_operand(dest, parser.parse_type())
-    inputs = _parse_views(parser, "ins")
-    outputs = _parse_views(parser, "outs")
-    row_count = _parse_row_count(parser)
-    attrs = parser.parse_optional_attr_dict_with_keyword()
-    parser.parse_keyword("map")
-    return dest, inputs, outputs, row_count, attrs
+    inputs, outputs, _, row_count, attrs, map_body = _parse_fused(parser)
+    return dest, inputs, outputs, row_count, attrs, map_body
 
 
 def _check_fused_dest(op: Operation, dest: SSAValue, yields: Sequence[Attribute]) -> None:
@@ -1336,8 +1251,27 @@ def _check_fused_dest(op: Operation, dest: SSAValue, yields: Sequence[Attribute]
         )
 
 
+class _DestinationMapKernel(IndexedRows, IRDLOperation):
+    """Shared by mem.scatteromap and mem.histomap: their verification, around the check
+    of the operator that only histomap has (`_check_combiner`)."""
+
+    def print(self, printer: Printer) -> None:
+        _print_destination_map(printer, self)
+
+    def _check_combiner(self) -> None:
+        pass
+
+    def verify_(self) -> None:
+        ins = _fused_inputs(self, self.inputs)
+        yields = self._map_yields(ins, self._output_views(self.outputs))
+        _check_fused_dest(self, self.dest, yields)
+        self._check_combiner()
+        _check_mapped_outputs(self, self.outputs, yields[2:], ins, 0)
+        _check_kernel_space(self, [self.dest, *self.inputs, *self.outputs])
+
+
 @irdl_op_definition
-class ScatteromapOp(IndexedRows, IRDLOperation):
+class ScatteromapOp(_DestinationMapKernel):
     """soac.scatteromap at level 2: per row, the map lambda yields an index j, a value v
     and M mapped values; v is written to element j of `dest`, in place (out-of-bounds
     indices are ignored), and the mapped values to the outputs.
@@ -1359,28 +1293,14 @@ class ScatteromapOp(IndexedRows, IRDLOperation):
     traits = traits_def(RecursiveMemoryEffect(), KernelOp(), OperandEffects(reads=("dest", "inputs"), writes=("dest",), creates=("outputs",)))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
-    def print(self, printer: Printer) -> None:
-        _print_destination_map(printer, self)
-
     @classmethod
     def parse(cls, parser: Parser) -> ScatteromapOp:
-        dest, inputs, outputs, row_count, attrs = _parse_destination_map(parser)
-        op = cls.build(operands=[dest, inputs, outputs, row_count], regions=[parser.parse_region()])
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
-
-    def verify_(self) -> None:
-        ins = _fused_inputs(self, self.inputs)
-        outs = [check_view(f"mem.scatteromap output {i}", o.type, rank_at_least=1, device=True) for i, o in enumerate(self.outputs)]
-        yields = _lambda_yields(self, self.map_body, "map", [*[row_view_type(t) for t in ins], *_row_params(outs), *self.row_params()])
-        _check_fused_dest(self, self.dest, yields)
-        _check_mapped_outputs(self, self.outputs, yields[2:], ins, 0)
-        _check_kernel_space(self, [self.dest, *self.inputs, *self.outputs])
+        dest, inputs, outputs, row_count, attrs, map_body = _parse_destination_map(parser)
+        return _with_attributes(cls.build(operands=[dest, inputs, outputs, row_count], regions=[map_body]), attrs)
 
 
 @irdl_op_definition
-class HistomapOp(IndexedRows, IRDLOperation):
+class HistomapOp(_DestinationMapKernel):
     """soac.histomap at level 2: per row, the map lambda yields an index j, a value v and
     M mapped values; v is combined into element j of `dest` by the operator, in place
     (out-of-bounds indices are ignored), and the mapped values are written to the outputs.
@@ -1406,32 +1326,23 @@ class HistomapOp(IndexedRows, IRDLOperation):
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
 
     def print(self, printer: Printer) -> None:
-        _print_destination_map(printer, self)
+        super().print(printer)
         FusedSyntax._print_operator(printer, "hist", [self.neutral], self.operator, False)
 
     @classmethod
     def parse(cls, parser: Parser) -> HistomapOp:
-        dest, inputs, outputs, row_count, attrs = _parse_destination_map(parser)
-        map_body = parser.parse_region()
+        dest, inputs, outputs, row_count, attrs, map_body = _parse_destination_map(parser)
         regions, neutral, _ = FusedSyntax._parse_operators(parser, "hist", single=True)
         if len(neutral) != 1:
             parser.raise_error(f"mem.histomap takes one neutral element, found {len(neutral)}")
         op = cls.build(operands=[dest, inputs, outputs, neutral[0], row_count], regions=[map_body, regions[0]])
-        if attrs is not None:
-            op.attributes |= attrs.data
-        return op
+        return _with_attributes(op, attrs)
 
-    def verify_(self) -> None:
-        ins = _fused_inputs(self, self.inputs)
-        outs = [check_view(f"mem.histomap output {i}", o.type, rank_at_least=1, device=True) for i, o in enumerate(self.outputs)]
-        yields = _lambda_yields(self, self.map_body, "map", [*[row_view_type(t) for t in ins], *_row_params(outs), *self.row_params()])
-        _check_fused_dest(self, self.dest, yields)
+    def _check_combiner(self) -> None:
         elem = row_view_type(self.dest.type)
         if not types_compatible(self.neutral.type, elem):
             raise VerifyException(f"mem.histomap neutral element has type {self.neutral.type}; expected {elem}")
         check_lambda(self, self.operator, [elem, elem], [elem], YieldOp)
-        _check_mapped_outputs(self, self.outputs, yields[2:], ins, 0)
-        _check_kernel_space(self, [self.dest, *self.inputs, *self.outputs])
 
 
 FUSED_KERNELS = (RedomapOp, ScanomapOp, ScatteromapOp, HistomapOp)
@@ -1463,9 +1374,7 @@ class IotaOp(IRDLOperation):
         super().__init__(operands=[output])
 
     def verify_(self) -> None:
-        t = check_view("mem.iota output", self.output.type, device=True)
-        if t.get_num_dims() != 1 or t.element_type == IntegerType(1) or not isinstance(t.element_type, IndexType | IntegerType):
-            raise VerifyException(f"mem.iota output must be a rank-1 view of index, i32 or i64, found {t}")
+        _check_index_view("mem.iota output", self.output.type)
 
 
 @irdl_op_definition

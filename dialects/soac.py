@@ -4,13 +4,15 @@ The `soac` dialect: second-order array combinators over value-semantics tensors
 
 Combinators (`map`, `reduce`, `scan`, `scatter`, `hist`) take their function as a
 single-block region, the *lambda*, whose entry block arguments are the lambda's
-parameters and whose `soac.yield` gives its results:
+parameters and whose `soac.yield` gives its results (here it also uses `%k`, captured
+from above):
 
 ```mlir
 %c = soac.map(%a, %b) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
 ^bb0(%x: f32, %y: f32):
   %s = arith.addf %x, %y : f32
-  soac.yield %s : f32
+  %t = arith.mulf %s, %k : f32
+  soac.yield %t : f32
 }
 ```
 
@@ -31,7 +33,7 @@ the destination has no other use, and copies it otherwise.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import ClassVar
+from typing import ClassVar, Self
 
 from xdsl.builder import Builder
 from xdsl.dialects.builtin import (
@@ -44,6 +46,7 @@ from xdsl.dialects.builtin import (
     IndexType,
     IntegerAttr,
     IntegerType,
+    MemRefType,
     TensorType,
     UnitAttr,
     i1,
@@ -163,6 +166,30 @@ def _check_same_outer(what: str, types: Sequence[TensorType]) -> int:
     return outer
 
 
+def lambda_yields(
+    op: Operation,
+    region: Region,
+    params: Sequence[Attribute],
+    yield_type: type[Operation] | None = None,
+    what: str = "",
+    expected: str = "",
+) -> list[Attribute]:
+    """The lambda (`what`: "map ", "post ", or "" for the op's only one) has exactly
+    `params` types (described as `expected`, if at all) and ends with a soac.yield (or
+    `yield_type`); returns the types it yields."""
+    yield_type = yield_type or YieldOp
+    found = [a.type for a in region.block.args]
+    if found != list(params):
+        raise VerifyException(
+            f"{op.name} {what}lambda parameters are ({', '.join(map(str, found))}); "
+            f"expected {expected}({', '.join(map(str, params))})"
+        )
+    term = region.block.last_op
+    if not isinstance(term, yield_type):
+        raise VerifyException(f"{op.name} {what}lambda must end with {yield_type.name}")
+    return [v.type for v in term.values]
+
+
 def check_lambda(
     op: Operation,
     region: Region,
@@ -172,18 +199,7 @@ def check_lambda(
 ) -> None:
     """The lambda's parameters have exactly `params` types and its yield (a soac.yield,
     or `yield_type`) gives values compatible with `results`."""
-    yield_type = yield_type or YieldOp
-    block = region.block
-    found = [a.type for a in block.args]
-    if found != list(params):
-        raise VerifyException(
-            f"{op.name} lambda parameters are ({', '.join(map(str, found))}); "
-            f"expected ({', '.join(map(str, params))})"
-        )
-    term = block.last_op
-    if not isinstance(term, yield_type):
-        raise VerifyException(f"{op.name} lambda must end with {yield_type.name}")
-    yielded = [v.type for v in term.values]
+    yielded = lambda_yields(op, region, params, yield_type)
     if len(yielded) != len(results) or not all(
         types_compatible(y, r) for y, r in zip(yielded, results)
     ):
@@ -317,8 +333,73 @@ def _check_operator(
     check_lambda(op, region, [*elem_types, *elem_types], elem_types, yield_type)
 
 
+class _OperatorCombinator(IRDLOperation):
+    """Shared by soac.reduce and soac.scan: k arrays of the same outer size, k neutral
+    elements and an associative operator over k-tuples (2k parameters: the left tuple,
+    then the right tuple). A result has the type `_result_type` of its input."""
+
+    RESULTS_ARE: ClassVar[str] = ""
+    """How the verifier names the results' expected types."""
+
+    inputs = var_operand_def(TensorType)
+    neutral = var_operand_def()
+    commutative = opt_prop_def(UnitAttr)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    body = region_def("single_block")
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
+    assembly_format = (
+        "`(` $inputs `)` `neutral` `(` $neutral `:` type($neutral) `)` "
+        "(`commutative` $commutative^)? attr-dict `:` functional-type($inputs, $outputs) $body"
+    )
+
+    @staticmethod
+    def _result_type(t: TensorType) -> Attribute:
+        raise NotImplementedError
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue | Operation],
+        neutral: Sequence[SSAValue | Operation],
+        body: Region,
+        commutative: bool = False,
+    ):
+        super().__init__(
+            operands=[inputs, neutral],
+            result_types=[[self._result_type(SSAValue.get(i).type) for i in inputs]],
+            regions=[body],
+            properties={"commutative": UnitAttr()} if commutative else {},
+        )
+
+    @classmethod
+    def from_lambda(
+        cls,
+        inputs: Sequence[SSAValue],
+        neutral: Sequence[SSAValue],
+        body: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
+        commutative: bool = False,
+    ) -> Self:
+        elems = [row_type(i.type) for i in inputs]
+        return cls(inputs, neutral, build_lambda([*elems, *elems], body), commutative)
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException(f"{self.name} needs at least one input array")
+        ins = [_check_array(f"{self.name} input {i}", v.type) for i, v in enumerate(self.inputs)]
+        _check_same_outer(f"{self.name} input", ins)
+        expected = [self._result_type(t) for t in ins]
+        if len(self.outputs) != len(ins) or not all(
+            types_compatible(r.type, e) for r, e in zip(self.outputs, expected)
+        ):
+            raise VerifyException(
+                f"{self.name} results are "
+                f"({', '.join(str(r.type) for r in self.outputs)}); expected {self.RESULTS_ARE} "
+                f"of its inputs ({', '.join(map(str, expected))})"
+            )
+        _check_operator(self, self.body, [row_type(t) for t in ins], self.neutral)
+
+
 @irdl_op_definition
-class ReduceOp(IRDLOperation):
+class ReduceOp(_OperatorCombinator):
     """Reduces k arrays of the same outer size with an associative operator over
     k-tuples (2k parameters: the left tuple, then the right tuple), giving k values.
     `commutative` allows the implementation to combine in any order. An empty input
@@ -334,63 +415,13 @@ class ReduceOp(IRDLOperation):
     """
 
     name = "soac.reduce"
-    inputs = var_operand_def(TensorType)
-    neutral = var_operand_def()
-    commutative = opt_prop_def(UnitAttr)
+    RESULTS_ARE: ClassVar[str] = "the row types"
     outputs = var_result_def()
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
-    assembly_format = (
-        "`(` $inputs `)` `neutral` `(` $neutral `:` type($neutral) `)` "
-        "(`commutative` $commutative^)? attr-dict `:` functional-type($inputs, $outputs) $body"
-    )
-
-    def __init__(
-        self,
-        inputs: Sequence[SSAValue | Operation],
-        neutral: Sequence[SSAValue | Operation],
-        body: Region,
-        commutative: bool = False,
-    ):
-        result_types = [row_type(SSAValue.get(i).type) for i in inputs]
-        super().__init__(
-            operands=[inputs, neutral],
-            result_types=[result_types],
-            regions=[body],
-            properties={"commutative": UnitAttr()} if commutative else {},
-        )
-
-    @classmethod
-    def from_lambda(
-        cls,
-        inputs: Sequence[SSAValue],
-        neutral: Sequence[SSAValue],
-        body: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
-        commutative: bool = False,
-    ) -> ReduceOp:
-        elems = [row_type(i.type) for i in inputs]
-        return cls(inputs, neutral, build_lambda([*elems, *elems], body), commutative)
-
-    def verify_(self) -> None:
-        if not self.inputs:
-            raise VerifyException("soac.reduce needs at least one input array")
-        ins = [_check_array(f"soac.reduce input {i}", v.type) for i, v in enumerate(self.inputs)]
-        _check_same_outer("soac.reduce input", ins)
-        elems = [row_type(t) for t in ins]
-        if len(self.outputs) != len(ins) or not all(
-            types_compatible(r.type, e) for r, e in zip(self.outputs, elems)
-        ):
-            raise VerifyException(
-                "soac.reduce results are "
-                f"({', '.join(str(r.type) for r in self.outputs)}); expected the row types "
-                f"of its inputs ({', '.join(map(str, elems))})"
-            )
-        _check_operator(self, self.body, elems, self.neutral)
+    _result_type = staticmethod(row_type)
 
 
 @irdl_op_definition
-class ScanOp(IRDLOperation):
+class ScanOp(_OperatorCombinator):
     """Inclusive scan of k arrays with an associative operator over k-tuples (as for
     soac.reduce): result row i combines input rows 0..i.
 
@@ -404,58 +435,12 @@ class ScanOp(IRDLOperation):
     """
 
     name = "soac.scan"
-    inputs = var_operand_def(TensorType)
-    neutral = var_operand_def()
-    commutative = opt_prop_def(UnitAttr)
+    RESULTS_ARE: ClassVar[str] = "the types"
     outputs = var_result_def(TensorType)
-    irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
-    assembly_format = (
-        "`(` $inputs `)` `neutral` `(` $neutral `:` type($neutral) `)` "
-        "(`commutative` $commutative^)? attr-dict `:` functional-type($inputs, $outputs) $body"
-    )
 
-    def __init__(
-        self,
-        inputs: Sequence[SSAValue | Operation],
-        neutral: Sequence[SSAValue | Operation],
-        body: Region,
-        commutative: bool = False,
-    ):
-        result_types = [SSAValue.get(i).type for i in inputs]
-        super().__init__(
-            operands=[inputs, neutral],
-            result_types=[result_types],
-            regions=[body],
-            properties={"commutative": UnitAttr()} if commutative else {},
-        )
-
-    @classmethod
-    def from_lambda(
-        cls,
-        inputs: Sequence[SSAValue],
-        neutral: Sequence[SSAValue],
-        body: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
-        commutative: bool = False,
-    ) -> ScanOp:
-        elems = [row_type(i.type) for i in inputs]
-        return cls(inputs, neutral, build_lambda([*elems, *elems], body), commutative)
-
-    def verify_(self) -> None:
-        if not self.inputs:
-            raise VerifyException("soac.scan needs at least one input array")
-        ins = [_check_array(f"soac.scan input {i}", v.type) for i, v in enumerate(self.inputs)]
-        _check_same_outer("soac.scan input", ins)
-        if len(self.outputs) != len(ins) or not all(
-            types_compatible(r.type, t) for r, t in zip(self.outputs, ins)
-        ):
-            raise VerifyException(
-                "soac.scan results are "
-                f"({', '.join(str(r.type) for r in self.outputs)}); expected the types of "
-                f"its inputs ({', '.join(map(str, ins))})"
-            )
-        _check_operator(self, self.body, [row_type(t) for t in ins], self.neutral)
+    @staticmethod
+    def _result_type(t: TensorType) -> Attribute:
+        return t
 
 
 def _check_index_array(what: str, t: Attribute) -> TensorType:
@@ -642,19 +627,15 @@ def split_by_operators(values: Sequence, operators: Sequence[Region]) -> list[li
     return out
 
 
-def _map_lambda_yields(op: Operation, region: Region, inputs: Sequence[TensorType]) -> list[Attribute]:
-    """The map lambda takes one row of each input; returns the types it yields."""
-    params = [row_type(t) for t in inputs]
-    found = [a.type for a in region.block.args]
-    if found != params:
-        raise VerifyException(
-            f"{op.name} map lambda parameters are ({', '.join(map(str, found))}); "
-            f"expected the rows of its inputs ({', '.join(map(str, params))})"
-        )
-    term = region.block.last_op
-    if not isinstance(term, YieldOp):
-        raise VerifyException(f"{op.name} map lambda must end with soac.yield")
-    return [v.type for v in term.values]
+def _verify_fused_inputs(op: Operation) -> tuple[list[TensorType], int, list[Attribute]]:
+    """A fused combinator's inputs (arrays of one outer size, at least one), that outer
+    size, and the types its map lambda (taking one row of each input) yields."""
+    if not op.inputs:
+        raise VerifyException(f"{op.name} needs at least one input array")
+    ins = [_check_array(f"{op.name} input {i}", v.type) for i, v in enumerate(op.inputs)]
+    outer = _check_same_outer(f"{op.name} input", ins)
+    params = [row_type(t) for t in ins]
+    return ins, outer, lambda_yields(op, op.map_body, params, what="map ", expected="the rows of its inputs ")
 
 
 def _check_mapped_results(
@@ -721,6 +702,28 @@ def check_operators(
     return total
 
 
+def print_typed_operands(printer: Printer, keyword: str, values: Sequence[SSAValue]) -> None:
+    """` keyword(%a, %b : A, B)`."""
+    printer.print_string(f" {keyword}(")
+    printer.print_list(values, printer.print_operand)
+    printer.print_string(" : ")
+    printer.print_list([v.type for v in values], printer.print_attribute)
+    printer.print_string(")")
+
+
+def parse_typed_operands(parser: Parser, what: str) -> list[SSAValue]:
+    """`(%a, %b : A, B)`, after its keyword (`what` names the operands in errors)."""
+    parser.parse_punctuation("(")
+    names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+    parser.parse_punctuation(")")
+    if len(types) != len(names):
+        parser.raise_error(f"{len(names)} {what} but {len(types)} types", pos)
+    return [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+
+
 class FusedSyntax:
     """Printing and parsing shared by the fused combinators: `[%dest](%inputs) attrs :
     [D,] (inputs) -> (results) map {lambda}`, then the combinator part."""
@@ -760,11 +763,7 @@ class FusedSyntax:
 
     @staticmethod
     def _print_operator(printer: Printer, keyword: str, neutral: Sequence[SSAValue], region: Region, commutative: bool) -> None:
-        printer.print_string(f" {keyword}(")
-        printer.print_list(neutral, printer.print_operand)
-        printer.print_string(" : ")
-        printer.print_list([v.type for v in neutral], printer.print_attribute)
-        printer.print_string(")")
+        print_typed_operands(printer, keyword, neutral)
         if commutative:
             printer.print_string(" commutative")
         printer.print_string(" ")
@@ -796,15 +795,7 @@ class FusedSyntax:
         neutral values, commutative flags)."""
         regions, neutral, flags = [], [], []
         while parser.parse_optional_keyword(keyword) is not None:
-            parser.parse_punctuation("(")
-            names = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
-            parser.parse_punctuation(":")
-            pos = parser.pos
-            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
-            parser.parse_punctuation(")")
-            if len(types) != len(names):
-                parser.raise_error(f"{len(names)} neutral elements but {len(types)} types", pos)
-            neutral += [parser.resolve_operand(n, t) for n, t in zip(names, types)]
+            neutral += parse_typed_operands(parser, "neutral elements")
             flags.append(parser.parse_optional_keyword("commutative") is not None)
             regions.append(parser.parse_region())
             if single:
@@ -812,6 +803,40 @@ class FusedSyntax:
         if not regions:
             parser.raise_error(f"expected `{keyword}(...)` and its operator")
         return regions, neutral, flags
+
+
+class MapOperators:
+    """Shared by redomap and scanomap (at either level), whose fields include `neutral`,
+    `commutative` and `operators`: the operators over the operands their map lambda
+    yields first. `KEYWORD` (reduce or scan) names the operators in the syntax and the
+    verifier; `POST`: the op has a post lambda (a scanomap)."""
+
+    KEYWORD: ClassVar[str] = ""
+    POST: ClassVar[bool] = False
+
+    @property
+    def num_operator_operands(self) -> int:
+        """K: the operands the operators take (reduced values or scanned arrays)."""
+        return sum(operator_arity(r) for r in self.operators)
+
+    def is_commutative(self, j: int) -> bool:
+        return bool(self.commutative.get_values()[j])
+
+    def _print_post(self, printer: Printer) -> None:
+        """A scanomap's ` post {lambda}` (at either level), where it has one."""
+        if self.post is not None:
+            printer.print_string(" post ")
+            printer.print_region(self.post)
+
+    @staticmethod
+    def _parse_post(parser: Parser) -> Region | None:
+        return parser.parse_region() if parser.parse_optional_keyword("post") is not None else None
+
+    def _check_operators(self, yields: Sequence[Attribute], yield_type: type[Operation] | None = None) -> int:
+        """check_operators over what the map lambda yields; returns K."""
+        return check_operators(
+            self, self.KEYWORD, self.operators, self.neutral, self.commutative.get_values(), yields, yield_type
+        )
 
 
 Operator = tuple[Sequence[SSAValue], Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]], bool]
@@ -827,6 +852,16 @@ def _outer_of(inputs: Sequence[SSAValue]) -> int:
     return DYNAMIC_INDEX
 
 
+def _map_lambda(inputs: Sequence[SSAValue], body: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]]) -> Region:
+    """A map lambda over the rows of `inputs` (as for build_lambda)."""
+    return build_lambda([row_type(SSAValue.get(v).type) for v in inputs], body)
+
+
+def _mapped_arrays(inputs: Sequence[SSAValue], rows: Sequence[Attribute]) -> list[TensorType]:
+    """The types of mapped results with rows of `rows`: arrays of the inputs' outer size."""
+    return [array_of(t, _outer_of(inputs)) for t in rows]
+
+
 def _operator_regions(operators: Sequence[Operator]) -> tuple[list[SSAValue], list[Region], list[bool]]:
     neutral, regions, flags = [], [], []
     for ne, body, commutative in operators:
@@ -837,12 +872,78 @@ def _operator_regions(operators: Sequence[Operator]) -> tuple[list[SSAValue], li
     return neutral, regions, flags
 
 
-def _commutative_flags(flags: Sequence[bool]) -> DenseArrayBase:
+def commutative_flags(flags: Sequence[bool]) -> DenseArrayBase:
     return DenseArrayBase.from_list(i1, [1 if f else 0 for f in flags])
 
 
+class _MapOperatorsOp(FusedSyntax, MapOperators, IRDLOperation):
+    """Shared by soac.redomap and soac.scanomap: their operands, syntax and the
+    verification of their inputs, map lambda and operators."""
+
+    inputs = var_operand_def(TensorType)
+    neutral = var_operand_def()
+    commutative = prop_def(DenseArrayBase.constr(I1))
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
+
+    def __init__(
+        self,
+        inputs: Sequence[SSAValue | Operation],
+        neutral: Sequence[SSAValue | Operation],
+        map_body: Region,
+        operators: Sequence[Region],
+        commutative: Sequence[bool],
+        result_types: Sequence[Attribute],
+        post: Region | None = None,
+    ):
+        regions = [map_body, list(operators)]
+        if self.POST:  # a scanomap's post lambda, if any
+            regions.append([post] if post is not None else [])
+        super().__init__(
+            operands=[inputs, neutral],
+            result_types=[result_types],
+            regions=regions,
+            properties={"commutative": commutative_flags(commutative)},
+        )
+
+    @classmethod
+    def from_lambdas(
+        cls,
+        inputs: Sequence[SSAValue],
+        map_lambda: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
+        operators: Sequence[Operator],
+        mapped_types: Sequence[Attribute] = (),
+        post: tuple[Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]], Sequence[Attribute]] | None = None,
+    ) -> Self:
+        """`map_lambda` gets the rows of `inputs` and returns the operators' operands,
+        then values of `mapped_types` (the rows of the mapped results). A scanomap's
+        `post` is a post lambda and its rows' types."""
+        neutral, regions, flags = _operator_regions(operators)
+        types, post_region = cls._results_of_lambdas(inputs, [v.type for v in neutral], list(mapped_types), post)
+        return cls(inputs, neutral, _map_lambda(inputs, map_lambda), regions, flags, types, post_region)
+
+    def print(self, printer: Printer) -> None:
+        self._print_head(printer, None)
+        self._print_operators(printer, self.KEYWORD, self)
+        if self.POST:
+            self._print_post(printer)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> Self:
+        _, inputs, attrs, results, map_body = cls._parse_head(parser, False)
+        regions, neutral, flags = cls._parse_operators(parser, cls.KEYWORD)
+        post = cls._parse_post(parser) if cls.POST else None
+        op = cls(inputs, neutral, map_body, regions, flags, results, post)
+        op.attributes |= attrs
+        return op
+
+    def _verify_map_and_operators(self) -> tuple[int, list[Attribute], int]:
+        """(the inputs' outer size, what the map lambda yields, K)."""
+        _, outer, yields = _verify_fused_inputs(self)
+        return outer, yields, self._check_operators(yields)
+
+
 @irdl_op_definition
-class RedomapOp(FusedSyntax, IRDLOperation):
+class RedomapOp(_MapOperatorsOp):
     """A map fused with a reduce (Futhark's redomap): the map lambda runs on every row of
     the inputs and yields K operands and then M mapped values; each operator (over the
     next k operands, its neutral elements, `commutative` or not) reduces its operands
@@ -863,74 +964,22 @@ class RedomapOp(FusedSyntax, IRDLOperation):
     """
 
     name = "soac.redomap"
-    inputs = var_operand_def(TensorType)
-    neutral = var_operand_def()
-    commutative = prop_def(DenseArrayBase.constr(I1))
+    KEYWORD: ClassVar[str] = "reduce"
     outputs = var_result_def()
     map_body = region_def("single_block")
     operators = var_region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
 
-    def __init__(
-        self,
-        inputs: Sequence[SSAValue | Operation],
-        neutral: Sequence[SSAValue | Operation],
-        map_body: Region,
-        operators: Sequence[Region],
-        commutative: Sequence[bool],
-        result_types: Sequence[Attribute],
-    ):
-        super().__init__(
-            operands=[inputs, neutral],
-            result_types=[result_types],
-            regions=[map_body, list(operators)],
-            properties={"commutative": _commutative_flags(commutative)},
-        )
+    @staticmethod
+    def _results_of_lambdas(inputs, operands: list[Attribute], mapped: list[Attribute], post) -> tuple[list[Attribute], None]:
+        """from_lambdas' results: the reduced values, then the mapped arrays."""
+        assert post is None, "a redomap has no post lambda"
+        return operands + _mapped_arrays(inputs, mapped), None
 
-    @classmethod
-    def from_lambdas(
-        cls,
-        inputs: Sequence[SSAValue],
-        map_lambda: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
-        operators: Sequence[Operator],
-        mapped_types: Sequence[Attribute] = (),
-    ) -> RedomapOp:
-        """`map_lambda` gets the rows of `inputs` and returns the operators' operands,
-        then values of `mapped_types` (the rows of the mapped results)."""
-        neutral, regions, flags = _operator_regions(operators)
-        outer = _outer_of(inputs)
-        body = build_lambda([row_type(SSAValue.get(v).type) for v in inputs], map_lambda)
-        types = [v.type for v in neutral] + [array_of(t, outer) for t in mapped_types]
-        return cls(inputs, neutral, body, regions, flags, types)
-
-    @property
-    def num_operands_reduced(self) -> int:
-        """K: the operands the operators take (and reduced results)."""
-        return sum(operator_arity(r) for r in self.operators)
-
-    def is_commutative(self, j: int) -> bool:
-        return bool(self.commutative.get_values()[j])
-
-    def print(self, printer: Printer) -> None:
-        self._print_head(printer, None)
-        self._print_operators(printer, "reduce", self)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> RedomapOp:
-        _, inputs, attrs, results, map_body = cls._parse_head(parser, False)
-        regions, neutral, flags = cls._parse_operators(parser, "reduce")
-        op = cls(inputs, neutral, map_body, regions, flags, results)
-        op.attributes |= attrs
-        return op
+    num_operands_reduced = MapOperators.num_operator_operands
 
     def verify_(self) -> None:
-        if not self.inputs:
-            raise VerifyException("soac.redomap needs at least one input array")
-        ins = [_check_array(f"soac.redomap input {i}", v.type) for i, v in enumerate(self.inputs)]
-        outer = _check_same_outer("soac.redomap input", ins)
-        yields = _map_lambda_yields(self, self.map_body, ins)
-        k = check_operators(self, "reduce", self.operators, self.neutral, self.commutative.get_values(), yields)
+        outer, yields, k = self._verify_map_and_operators()
         if len(self.outputs) != len(yields):
             raise VerifyException(
                 f"soac.redomap has {len(self.outputs)} results; expected {k} reduced values "
@@ -943,7 +992,7 @@ class RedomapOp(FusedSyntax, IRDLOperation):
 
 
 @irdl_op_definition
-class ScanomapOp(FusedSyntax, IRDLOperation):
+class ScanomapOp(_MapOperatorsOp):
     """A map fused with inclusive scans (Futhark's scanomap), and optionally with a map
     after them. The map lambda yields K operands and then M mapped values; each operator
     scans its operands over the rows. Without a `post` lambda the results are the K
@@ -968,96 +1017,31 @@ class ScanomapOp(FusedSyntax, IRDLOperation):
     """
 
     name = "soac.scanomap"
-    inputs = var_operand_def(TensorType)
-    neutral = var_operand_def()
-    commutative = prop_def(DenseArrayBase.constr(I1))
+    KEYWORD: ClassVar[str] = "scan"
+    POST: ClassVar[bool] = True
     outputs = var_result_def(TensorType)
     map_body = region_def("single_block")
     operators = var_region_def("single_block")
     post = opt_region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True), AttrSizedRegionSegments(as_property=True))
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp())
 
-    def __init__(
-        self,
-        inputs: Sequence[SSAValue | Operation],
-        neutral: Sequence[SSAValue | Operation],
-        map_body: Region,
-        operators: Sequence[Region],
-        commutative: Sequence[bool],
-        result_types: Sequence[Attribute],
-        post: Region | None = None,
-    ):
-        super().__init__(
-            operands=[inputs, neutral],
-            result_types=[result_types],
-            regions=[map_body, list(operators), [post] if post is not None else []],
-            properties={"commutative": _commutative_flags(commutative)},
-        )
-
-    @classmethod
-    def from_lambdas(
-        cls,
-        inputs: Sequence[SSAValue],
-        map_lambda: Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]],
-        operators: Sequence[Operator],
-        mapped_types: Sequence[Attribute] = (),
-        post: tuple[Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]], Sequence[Attribute]] | None = None,
-    ) -> ScanomapOp:
-        """As RedomapOp.from_lambdas; `post` is a post lambda and its rows' types."""
-        neutral, regions, flags = _operator_regions(operators)
-        outer = _outer_of(inputs)
-        body = build_lambda([row_type(SSAValue.get(v).type) for v in inputs], map_lambda)
-        rows = [v.type for v in neutral] + list(mapped_types)
-        post_region = None
+    @staticmethod
+    def _results_of_lambdas(inputs, operands: list[Attribute], mapped: list[Attribute], post) -> tuple[list[Attribute], Region | None]:
+        """from_lambdas' results (arrays of the scanned and mapped values, or of the rows
+        the post lambda makes of them) and its post lambda."""
+        rows, post_region = operands + mapped, None
         if post is not None:
             post_region = build_lambda(rows, post[0])
             rows = list(post[1])
-        return cls(inputs, neutral, body, regions, flags, [array_of(t, outer) for t in rows], post_region)
+        return _mapped_arrays(inputs, rows), post_region
 
-    @property
-    def num_operands_scanned(self) -> int:
-        """K: the operands the operators take (one scanned array each)."""
-        return sum(operator_arity(r) for r in self.operators)
-
-    def is_commutative(self, j: int) -> bool:
-        return bool(self.commutative.get_values()[j])
-
-    def print(self, printer: Printer) -> None:
-        self._print_head(printer, None)
-        self._print_operators(printer, "scan", self)
-        if self.post is not None:
-            printer.print_string(" post ")
-            printer.print_region(self.post)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ScanomapOp:
-        _, inputs, attrs, results, map_body = cls._parse_head(parser, False)
-        regions, neutral, flags = cls._parse_operators(parser, "scan")
-        post = parser.parse_region() if parser.parse_optional_keyword("post") is not None else None
-        op = cls(inputs, neutral, map_body, regions, flags, results, post)
-        op.attributes |= attrs
-        return op
+    num_operands_scanned = MapOperators.num_operator_operands
 
     def verify_(self) -> None:
-        if not self.inputs:
-            raise VerifyException("soac.scanomap needs at least one input array")
-        ins = [_check_array(f"soac.scanomap input {i}", v.type) for i, v in enumerate(self.inputs)]
-        outer = _check_same_outer("soac.scanomap input", ins)
-        yields = _map_lambda_yields(self, self.map_body, ins)
-        check_operators(self, "scan", self.operators, self.neutral, self.commutative.get_values(), yields)
+        outer, yields, _ = self._verify_map_and_operators()
         rows = yields
         if self.post is not None:
-            found = [a.type for a in self.post.block.args]
-            if found != list(yields):
-                raise VerifyException(
-                    f"soac.scanomap post lambda parameters are ({', '.join(map(str, found))}); "
-                    f"expected the scanned and mapped values ({', '.join(map(str, yields))})"
-                )
-            term = self.post.block.last_op
-            if not isinstance(term, YieldOp):
-                raise VerifyException("soac.scanomap post lambda must end with soac.yield")
-            rows = [v.type for v in term.values]
+            rows = lambda_yields(self, self.post, yields, what="post ", expected="the scanned and mapped values ")
         if len(self.outputs) != len(rows):
             raise VerifyException(
                 f"soac.scanomap has {len(self.outputs)} results; its "
@@ -1082,8 +1066,35 @@ def _check_index_and_value(op: Operation, yields: Sequence[Attribute], dest: Ten
         )
 
 
+class _DestinationMapOp(FusedSyntax, IRDLOperation):
+    """Shared by soac.scatteromap and soac.histomap: their verification, around the
+    check of the operator that only histomap has (`_check_combiner`)."""
+
+    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), ConsumesOperand("dest"))
+
+    def print(self, printer: Printer) -> None:
+        self._print_head(printer, self.dest)
+
+    def _check_combiner(self, dest: TensorType) -> None:
+        pass
+
+    def verify_(self) -> None:
+        dest = _check_array(f"{self.name} destination", self.dest.type)
+        _, outer, yields = _verify_fused_inputs(self)
+        _check_index_and_value(self, yields, dest)
+        self._check_combiner(dest)
+        if not self.outputs or self.outputs[0].type != dest:
+            raise VerifyException(f"{self.name} result 0 must have the destination's type {dest}")
+        if len(self.outputs) != len(yields) - 1:
+            raise VerifyException(
+                f"{self.name} has {len(self.outputs)} results; expected the destination "
+                f"and {len(yields) - 2} mapped arrays"
+            )
+        _check_mapped_results(self, self.outputs[1:], yields[2:], outer, 1)
+
+
 @irdl_op_definition
-class ScatteromapOp(FusedSyntax, IRDLOperation):
+class ScatteromapOp(_DestinationMapOp):
     """A map fused with a scatter: for every row i of the inputs the map lambda yields an
     index j, a value v and then M mapped values; v is written to element j of `dest`
     (out-of-bounds indices are ignored; which value a repeated index gets is
@@ -1104,7 +1115,6 @@ class ScatteromapOp(FusedSyntax, IRDLOperation):
     inputs = var_operand_def(TensorType)
     outputs = var_result_def(TensorType)
     map_body = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), ConsumesOperand("dest"))
 
     def __init__(
         self,
@@ -1127,11 +1137,7 @@ class ScatteromapOp(FusedSyntax, IRDLOperation):
     ) -> ScatteromapOp:
         """`map_lambda` gets the rows of `inputs` and returns an index, a value, then
         values of `mapped_types`."""
-        body = build_lambda([row_type(SSAValue.get(v).type) for v in inputs], map_lambda)
-        return cls(dest, inputs, body, [array_of(t, _outer_of(inputs)) for t in mapped_types])
-
-    def print(self, printer: Printer) -> None:
-        self._print_head(printer, self.dest)
+        return cls(dest, inputs, _map_lambda(inputs, map_lambda), _mapped_arrays(inputs, mapped_types))
 
     @classmethod
     def parse(cls, parser: Parser) -> ScatteromapOp:
@@ -1140,26 +1146,9 @@ class ScatteromapOp(FusedSyntax, IRDLOperation):
         op.attributes |= attrs
         return op
 
-    def verify_(self) -> None:
-        dest = _check_array("soac.scatteromap destination", self.dest.type)
-        if not self.inputs:
-            raise VerifyException("soac.scatteromap needs at least one input array")
-        ins = [_check_array(f"soac.scatteromap input {i}", v.type) for i, v in enumerate(self.inputs)]
-        outer = _check_same_outer("soac.scatteromap input", ins)
-        yields = _map_lambda_yields(self, self.map_body, ins)
-        _check_index_and_value(self, yields, dest)
-        if not self.outputs or self.outputs[0].type != dest:
-            raise VerifyException(f"soac.scatteromap result 0 must have the destination's type {dest}")
-        if len(self.outputs) != len(yields) - 1:
-            raise VerifyException(
-                f"soac.scatteromap has {len(self.outputs)} results; expected the destination "
-                f"and {len(yields) - 2} mapped arrays"
-            )
-        _check_mapped_results(self, self.outputs[1:], yields[2:], outer, 1)
-
 
 @irdl_op_definition
-class HistomapOp(FusedSyntax, IRDLOperation):
+class HistomapOp(_DestinationMapOp):
     """A map fused with a hist (reduce-by-index): for every row of the inputs the map
     lambda yields an index j, a value v and then M mapped values; v is combined into
     element j of `dest` by the associative and commutative operator (out-of-bounds
@@ -1186,7 +1175,6 @@ class HistomapOp(FusedSyntax, IRDLOperation):
     outputs = var_result_def(TensorType)
     map_body = region_def("single_block")
     operator = region_def("single_block")
-    traits = traits_def(RecursiveMemoryEffect(), KernelOp(), ConsumesOperand("dest"))
 
     def __init__(
         self,
@@ -1214,15 +1202,14 @@ class HistomapOp(FusedSyntax, IRDLOperation):
         mapped_types: Sequence[Attribute] = (),
     ) -> HistomapOp:
         """As ScatteromapOp.from_lambda, with the operator's body."""
-        body = build_lambda([row_type(SSAValue.get(v).type) for v in inputs], map_lambda)
         elem = row_type(SSAValue.get(dest).type)
         return cls(
-            dest, inputs, neutral, body, build_lambda([elem, elem], operator),
-            [array_of(t, _outer_of(inputs)) for t in mapped_types],
+            dest, inputs, neutral, _map_lambda(inputs, map_lambda), build_lambda([elem, elem], operator),
+            _mapped_arrays(inputs, mapped_types),
         )
 
     def print(self, printer: Printer) -> None:
-        self._print_head(printer, self.dest)
+        super().print(printer)
         self._print_operator(printer, "hist", [self.neutral], self.operator, False)
 
     @classmethod
@@ -1235,23 +1222,8 @@ class HistomapOp(FusedSyntax, IRDLOperation):
         op.attributes |= attrs
         return op
 
-    def verify_(self) -> None:
-        dest = _check_array("soac.histomap destination", self.dest.type)
-        if not self.inputs:
-            raise VerifyException("soac.histomap needs at least one input array")
-        ins = [_check_array(f"soac.histomap input {i}", v.type) for i, v in enumerate(self.inputs)]
-        outer = _check_same_outer("soac.histomap input", ins)
-        yields = _map_lambda_yields(self, self.map_body, ins)
-        _check_index_and_value(self, yields, dest)
+    def _check_combiner(self, dest: TensorType) -> None:
         _check_operator(self, self.operator, [row_type(dest)], [self.neutral])
-        if not self.outputs or self.outputs[0].type != dest:
-            raise VerifyException(f"soac.histomap result 0 must have the destination's type {dest}")
-        if len(self.outputs) != len(yields) - 1:
-            raise VerifyException(
-                f"soac.histomap has {len(self.outputs)} results; expected the destination "
-                f"and {len(yields) - 2} mapped arrays"
-            )
-        _check_mapped_results(self, self.outputs[1:], yields[2:], outer, 1)
 
 
 FUSED_OPS = (RedomapOp, ScanomapOp, ScatteromapOp, HistomapOp)
@@ -1282,17 +1254,7 @@ class IotaOp(IRDLOperation):
         super().__init__(operands=[count], result_types=[result_type])
 
     def verify_(self) -> None:
-        t = self.result.type
-        if not (
-            isinstance(t, TensorType)
-            and t.get_num_dims() == 1
-            and isinstance(t.element_type, IndexType | IntegerType)
-            and is_element_type(t.element_type)
-            and t.element_type != IntegerType(1)
-        ):
-            raise VerifyException(
-                f"soac.iota result must be a rank-1 tensor of index, i32 or i64, found {t}"
-            )
+        _check_index_array("soac.iota result", self.result.type)
 
 
 @irdl_op_definition
@@ -1452,10 +1414,34 @@ class SliceSpec:
     def result_rank(kinds: Sequence[int], source: TensorType) -> int:
         return source.get_num_dims() - sum(1 for k in kinds if k == SliceSpec.FIXED)
 
+    @staticmethod
+    def check(op: Operation, source: TensorType | MemRefType) -> tuple[Sequence[int], int]:
+        """`op`'s `kinds` and `spec` address `source` (verify); returns the kinds and the
+        rank of what they address."""
+        kinds = op.kinds.get_values()
+        SliceSpec.verify(op.name, kinds, op.spec, source)
+        return kinds, SliceSpec.result_rank(kinds, source)
+
+    @staticmethod
+    def check_kept(op: Operation, what: str, source: Attribute, kinds: Sequence[int], t: Attribute, rank: int) -> None:
+        """Dimensions past the slice entries are kept whole: their sizes carry over to
+        `t` (`what`: the result or the value, of rank `rank`)."""
+        kept = source.get_shape()[len(kinds) :]
+        for d_src, d in zip(kept, t.get_shape()[rank - len(kept) :]):
+            if not dims_compatible(d_src, d):
+                raise VerifyException(f"{op.name} {what} {t} does not keep the unsliced dimensions of {source}")
+
 
 class SlicedSyntax:
     """The syntax `%source[spec] : S -> R` of slicing ops (soac.slice, mem.slice), whose
-    fields are `source`, `spec`, `kinds` and `result`."""
+    fields are `source`, `spec`, `kinds` and `result`, and their builder."""
+
+    def __init__(self, source: SSAValue, kinds: Sequence[int], spec: Sequence[SSAValue], result_type: Attribute):
+        super().__init__(
+            operands=[source, spec],
+            result_types=[result_type],
+            properties={"kinds": DenseArrayBase.from_list(i64, kinds)},
+        )
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -1488,7 +1474,30 @@ class SlicedSyntax:
 
 class PermutedSyntax:
     """The syntax `%input [1, 0] : S -> R` of transposing ops (soac.transpose,
-    mem.transpose), whose fields are `input`, `permutation` and `result`."""
+    mem.transpose), whose fields are `input`, `permutation` and `result`, and their
+    builder and verifier: `_check_input(what, t)` checks the input array of the op's
+    level, and `_permuted(t, shape)` is the type of an array like `t` of that shape."""
+
+    def __init__(self, input: SSAValue, permutation: Sequence[int]):
+        shape = input.type.get_shape()
+        super().__init__(
+            operands=[input],
+            result_types=[self._permuted(input.type, [shape[p] for p in permutation])],
+            properties={"permutation": DenseArrayBase.from_list(i64, permutation)},
+        )
+
+    def verify_(self) -> None:
+        src = self._check_input(f"{self.name} input", self.input.type)
+        perm = self.permutation.get_values()
+        if sorted(perm) != list(range(src.get_num_dims())):
+            raise VerifyException(
+                f"{self.name} permutation {list(perm)} is not a permutation of the "
+                f"{src.get_num_dims()} dimensions of {src}"
+            )
+        res = self.result.type
+        expected = self._permuted(src, [src.get_shape()[p] for p in perm])
+        if not types_compatible(res, expected):
+            raise VerifyException(f"{self.name} result has type {res}; expected {expected}")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -1612,25 +1621,10 @@ class SliceOp(SlicedSyntax, IRDLOperation):
     result = result_def(TensorType)
     traits = traits_def(Pure())
 
-    def __init__(
-        self,
-        source: SSAValue,
-        kinds: Sequence[int],
-        spec: Sequence[SSAValue],
-        result_type: Attribute,
-    ):
-        super().__init__(
-            operands=[source, spec],
-            result_types=[result_type],
-            properties={"kinds": DenseArrayBase.from_list(i64, kinds)},
-        )
-
     def verify_(self) -> None:
         src = _check_array("soac.slice source", self.source.type)
-        kinds = self.kinds.get_values()
-        SliceSpec.verify("soac.slice", kinds, self.spec, src)
+        kinds, rank = SliceSpec.check(self, src)
         res = self.result.type
-        rank = SliceSpec.result_rank(kinds, src)
         if rank == 0:
             raise VerifyException("soac.slice fixes every dimension; use soac.index for an element")
         if not (
@@ -1642,13 +1636,7 @@ class SliceOp(SlicedSyntax, IRDLOperation):
                 f"soac.slice result has type {res}; expected a tensor of rank {rank} "
                 f"of {src.element_type}"
             )
-        # Dimensions past the slice entries are kept whole: their sizes carry over.
-        tail = len(kinds)
-        for d_src, d_res in zip(src.get_shape()[tail:], res.get_shape()[rank - (src.get_num_dims() - tail):]):
-            if not dims_compatible(d_src, d_res):
-                raise VerifyException(
-                    f"soac.slice result {res} does not keep the unsliced dimensions of {src}"
-                )
+        SliceSpec.check_kept(self, "result", src, kinds, res, rank)
 
 
 @irdl_op_definition
@@ -1713,9 +1701,7 @@ class UpdateOp(IRDLOperation):
 
     def verify_(self) -> None:
         src = _check_array("soac.update source", self.source.type)
-        kinds = self.kinds.get_values()
-        SliceSpec.verify("soac.update", kinds, self.spec, src)
-        rank = SliceSpec.result_rank(kinds, src)
+        kinds, rank = SliceSpec.check(self, src)
         v = self.value.type
         if rank == 0:
             if v != src.element_type:
@@ -1731,13 +1717,7 @@ class UpdateOp(IRDLOperation):
                 f"{src.element_type}"
             )
         else:
-            # Dimensions past the slice entries are updated whole: their sizes must agree.
-            kept = src.get_num_dims() - len(kinds)
-            for d_src, d_val in zip(src.get_shape()[len(kinds) :], v.get_shape()[rank - kept :]):
-                if not dims_compatible(d_src, d_val):
-                    raise VerifyException(
-                        f"soac.update value {v} does not keep the unsliced dimensions of {src}"
-                    )
+            SliceSpec.check_kept(self, "value", src, kinds, v, rank)
 
 
 @irdl_op_definition
@@ -1792,29 +1772,11 @@ class TransposeOp(PermutedSyntax, IRDLOperation):
     permutation = prop_def(DenseArrayBase.constr(I64))
     result = result_def(TensorType)
     traits = traits_def(Pure())
+    _check_input = staticmethod(_check_array)
 
-    def __init__(self, input: SSAValue, permutation: Sequence[int]):
-        t = input.type
-        assert isinstance(t, TensorType)
-        shape = t.get_shape()
-        super().__init__(
-            operands=[input],
-            result_types=[TensorType(t.element_type, [shape[p] for p in permutation])],
-            properties={"permutation": DenseArrayBase.from_list(i64, permutation)},
-        )
-
-    def verify_(self) -> None:
-        src = _check_array("soac.transpose input", self.input.type)
-        perm = self.permutation.get_values()
-        if sorted(perm) != list(range(src.get_num_dims())):
-            raise VerifyException(
-                f"soac.transpose permutation {list(perm)} is not a permutation of the "
-                f"{src.get_num_dims()} dimensions of {src}"
-            )
-        res = self.result.type
-        expected = TensorType(src.element_type, [src.get_shape()[p] for p in perm])
-        if not types_compatible(res, expected):
-            raise VerifyException(f"soac.transpose result has type {res}; expected {expected}")
+    @staticmethod
+    def _permuted(t: TensorType, shape: Sequence[int]) -> TensorType:
+        return TensorType(t.element_type, shape)
 
 
 @irdl_op_definition
@@ -1864,12 +1826,14 @@ class SizeOp(IRDLOperation):
         )
 
     def verify_(self) -> None:
-        t = _check_array("soac.size array", self.array.type)
-        d = self.dim.value.data
-        if not 0 <= d < t.get_num_dims():
-            raise VerifyException(
-                f"soac.size dimension {d} is out of range for an array of rank {t.get_num_dims()}"
-            )
+        check_dimension(self, _check_array("soac.size array", self.array.type), "an array")
+
+
+def check_dimension(op: Operation, t: TensorType | MemRefType, array: str) -> None:
+    """`op.dim` is a dimension of `t` (`array`: how the message names it)."""
+    d = op.dim.value.data
+    if not 0 <= d < t.get_num_dims():
+        raise VerifyException(f"{op.name} dimension {d} is out of range for {array} of rank {t.get_num_dims()}")
 
 
 SOAC = Dialect(

@@ -32,7 +32,6 @@ more, and only that is here (named `soacc_gpu` so it cannot clash with xDSL's `g
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     I64,
@@ -68,6 +67,8 @@ ATOMIC_KINDS = ("addi", "addf", "maxs", "mins", "maxu", "minu", "andi", "ori", "
 """Kinds of atomic_rmw: the ones CUDA has atomics for (on some types; the cuda target
 says which combinations it can write)."""
 
+_T = VarConstraint("T", AnyAttr())
+
 
 def _is_scalar(t: Attribute) -> bool:
     return isinstance(t, IntegerType | IndexType | AnyFloat)
@@ -91,11 +92,10 @@ class ShuffleOp(IRDLOperation):
     `idx k`: lane k's."""
 
     name = "soacc_gpu.shuffle"
-    T: ClassVar = VarConstraint("T", AnyAttr())
     mode = prop_def(StringAttr)
-    value = operand_def(T)
+    value = operand_def(_T)
     offset = operand_def(i32)
-    result = result_def(T)
+    result = result_def(_T)
     traits = traits_def(Pure())
     assembly_format = "$mode $value `,` $offset attr-dict `:` type($value)"
 
@@ -133,18 +133,23 @@ class SharedOp(IRDLOperation):
             raise VerifyException(f"soacc_gpu.shared arrays hold scalars, not {t.element_type}")
 
 
+class _AtomicOp(IRDLOperation):
+    """Shared by atomic_rmw and atomic_cas: an atomic update of `ref[indices]` by the
+    values (of type _T) that come first; the result is the old value."""
+
+    ref = operand_def(MemRefType)
+    indices = var_operand_def(IndexType)
+    result = result_def(_T)
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+
+
 @irdl_op_definition
-class AtomicRMWOp(IRDLOperation):
+class AtomicRMWOp(_AtomicOp):
     """`ref[indices] = ref[indices] <kind> value`, atomically; the result is the old value."""
 
     name = "soacc_gpu.atomic_rmw"
-    T: ClassVar = VarConstraint("T", AnyAttr())
     kind = prop_def(StringAttr)
-    value = operand_def(T)
-    ref = operand_def(MemRefType)
-    indices = var_operand_def(IndexType)
-    result = result_def(T)
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    value = operand_def(_T)
     assembly_format = "$kind $value `,` $ref `[` $indices `]` attr-dict `:` type($value) `,` type($ref)"
 
     def __init__(self, kind: str, value: SSAValue, ref: SSAValue, indices: Sequence[SSAValue]):
@@ -157,18 +162,13 @@ class AtomicRMWOp(IRDLOperation):
 
 
 @irdl_op_definition
-class AtomicCasOp(IRDLOperation):
+class AtomicCasOp(_AtomicOp):
     """If `ref[indices]` has the bits of `expected`, it becomes `desired`, atomically;
     the result is the old value (compare its bits with `expected` to know)."""
 
     name = "soacc_gpu.atomic_cas"
-    T: ClassVar = VarConstraint("T", AnyAttr())
-    expected = operand_def(T)
-    desired = operand_def(T)
-    ref = operand_def(MemRefType)
-    indices = var_operand_def(IndexType)
-    result = result_def(T)
-    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
+    expected = operand_def(_T)
+    desired = operand_def(_T)
     assembly_format = "$expected `,` $desired `,` $ref `[` $indices `]` attr-dict `:` type($expected) `,` type($ref)"
 
     def __init__(self, expected: SSAValue, desired: SSAValue, ref: SSAValue, indices: Sequence[SSAValue]):
