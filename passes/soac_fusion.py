@@ -53,8 +53,11 @@ from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
+from xdsl.dialects import func
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.traits import SymbolTable
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -404,7 +407,51 @@ def replicated_inputs(s: Screma) -> dict[int, soac.ReplicateOp]:
     }
     if len(found) == len(s.inputs):
         found.pop(min(found))
-    return found
+    # The combinator checks that its inputs have one outer size: a replicate may go only
+    # where the inputs that stay say its count, or the check (and a run-time error the
+    # program has as written) would go with it.
+    staying = [v for i, v in enumerate(s.inputs) if i not in found]
+    return {i: rep for i, rep in found.items() if _count_is_outer_size(rep.count, staying)}
+
+
+def _count_is_outer_size(count: SSAValue, arrays: list[SSAValue]) -> bool:
+    """`count` is provably the outer size of one of `arrays`."""
+    size = _size_of(count)
+    return any(_outer_size(a) == size for a in arrays)
+
+
+def _outer_size(array: SSAValue, depth: int = 0) -> object:
+    """A representative of an array's outer size, equal for arrays whose outer sizes are
+    provably equal: a static size, or the array (or count) it comes from: a map's rows
+    are its first input's, an iota's or replicate's their count, a size op's its array's,
+    a call's result what the callee returns in terms of its arguments."""
+    static = array.type.get_shape()[0]
+    if static != DYNAMIC_INDEX:
+        return static
+    op = array.owner
+    if isinstance(op, soac.IotaOp | soac.ReplicateOp):
+        return _size_of(op.count, depth)
+    if isinstance(op, soac.MapOp | soac.ScanOp | soac.ScanomapOp) and op.inputs:
+        return _outer_size(op.inputs[0], depth)
+    if isinstance(op, func.CallOp) and depth < 8:
+        callee = SymbolTable.lookup_symbol(op, op.callee)
+        if isinstance(callee, func.FuncOp) and callee.body.blocks and isinstance(ret := callee.body.block.last_op, func.ReturnOp):
+            inner = _outer_size(ret.arguments[op.results.index(array)], depth + 1)
+            if isinstance(inner, BlockArgument) and inner.block is callee.body.block:
+                return _outer_size(op.arguments[inner.index], depth + 1)
+            if isinstance(inner, int):
+                return inner
+    return array
+
+
+def _size_of(count: SSAValue, depth: int = 0) -> object:
+    constant = const_evaluate_operand(count)
+    if constant is not None:
+        return constant
+    size = count.owner
+    if isinstance(size, soac.SizeOp) and size.dim.value.data == 0:
+        return _outer_size(size.array, depth)
+    return count
 
 
 # --------------------------------------------------------------------------------------

@@ -901,3 +901,22 @@ func.func @neither_can_move(%a: tensor<?xf32>, %s: f32, %i: index) -> (f32, tens
 // CHECK-NEXT:    %k = arith.mulf %s, %s : f32
 // CHECK-NEXT:    %y = soac.map(%a)
 // REPORT: soac-fusion: did not fuse soac.map %x with soac.map %y: %x is used by soac.index %e between them, and soac.map %y reads %k, made after soac.map %x
+
+// -----
+
+// A replicate whose count the other inputs do not provably share stays an input: the
+// map checks that its inputs have one outer size, and fusing the replicate away would
+// drop that check (a program that fails as written returned a result once fused).
+// CHECK-LABEL: func.func @replicate_of_another_size
+// CHECK:         %r1 = soac.replicate %n, %one
+// CHECK:         soac.map(%a, %r1)
+func.func @replicate_of_another_size(%a: tensor<?xf32>, %n: index) -> tensor<?xf32> {
+  %one = arith.constant 1.0 : f32
+  %r1 = soac.replicate %n, %one : f32 -> tensor<?xf32>
+  %r = soac.map(%a, %r1) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.addf %x, %y : f32
+    soac.yield %z : f32
+  }
+  func.return %r : tensor<?xf32>
+}
