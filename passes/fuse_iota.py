@@ -24,54 +24,31 @@ by `mem.size`.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem
-from soacc.passes.analysis.stated_sizes import stated_size
+from soacc.passes.analysis.sizes import outer_size
 
 
-def outer_size(view: SSAValue) -> SSAValue | int | None:
-    """What the outer size of a view is stated as (hoist-allocations' `stated_size`: a
-    static size, a `mem.view`'s size value, a lambda row's size from its array's),
-    followed through `mem.size` of such views; None when not stated."""
-    if not isinstance(view.type, MemRefType) or not view.type.get_num_dims():
-        return None
-    size = stated_size(view, 0)
-    return size if size is None or isinstance(size, int) else size_value(size)
+class FuseIota(RewritePattern):
+    """fuse-iota of one `mem.iota`: the maps and fused ops that read its array take
+    the row number instead; the iota, its view and its block go when nothing else
+    reads them."""
 
+    def __init__(self) -> None:
+        self.fused: list[tuple[str, int]] = []
+        """(the iota's array, how many maps took it) per iota fused away."""
 
-def size_value(value: SSAValue) -> SSAValue | int:
-    """A size, with `mem.size %v[0]` replaced by what %v's outer size is stated as."""
-    op = value.owner
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-        return op.value.value.data
-    if isinstance(op, mem.SizeOp) and op.dim.value.data == 0:
-        stated = outer_size(op.view)
-        if stated is not None:
-            return stated
-    return value
-
-
-@dataclass
-class IotaFusion:
-    """fuse-iota in one function."""
-
-    function: func.FuncOp
-    fused: list[tuple[str, int]] = field(default_factory=list)
-    """(the iota's array, how many maps took it) per iota fused away."""
-
-    def run(self) -> None:
-        for iota in [op for op in self.function.walk() if isinstance(op, mem.IotaOp)]:
-            self.fuse(iota)
-
-    def fuse(self, iota: mem.IotaOp) -> None:
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, iota: mem.IotaOp, rewriter: PatternRewriter) -> None:
         array = iota.output
         view = array.owner
         if not isinstance(view, mem.ViewOp):
@@ -89,20 +66,20 @@ class IotaFusion:
         takers = [m for m in maps if self.sizes_agree(m, array, size)]
         for m in takers:
             if isinstance(m, mem.MapOp):
-                self.take_iota(m, array)
+                self.take_iota(m, array, rewriter)
             else:
-                self.take_iota_fused(m, array, size)
+                self.take_iota_fused(m, array, size, rewriter)
         if len(takers) != len(maps):
             return
         for use in list(array.uses):
             if isinstance(use.operation, mem.SizeOp):
-                self.replace_size(use.operation, size)
+                rewriter.replace(use.operation, [], [_as_value(size, use.operation, rewriter)])
         if any(use.operation is not iota for use in array.uses):
             return
         self.fused.append((array.name_hint or "?", len(takers)))
-        Rewriter.erase_op(iota)
-        Rewriter.erase_op(view)
-        Rewriter.erase_op(alloc)
+        rewriter.erase(iota)
+        rewriter.erase(view)
+        rewriter.erase(alloc)
 
     @staticmethod
     def sizes_agree(m: mem.MapOp | mem.FusedKernel, array: SSAValue, size: SSAValue | int) -> bool:
@@ -114,29 +91,26 @@ class IotaFusion:
         return any(outer_size(v) == size for v in others)
 
     @staticmethod
-    def replace_size(op: mem.SizeOp, size: SSAValue | int) -> None:
-        op.result.replace_all_uses_with(_as_value(size, op))
-        Rewriter.erase_op(op)
-
-    @staticmethod
-    def take_iota(m: mem.MapOp, array: SSAValue) -> None:
+    def take_iota(m: mem.MapOp, array: SSAValue, rewriter: PatternRewriter) -> None:
         """`m` without `array` among its inputs: indexed, the element it read is the row
         number."""
         lam = m.body.block
-        _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], _row_number(lam, m.indexed is not None))
+        row = _row_number(lam, m.indexed is not None, rewriter)
+        _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], row, rewriter)
         inputs = [v for v in m.inputs if v is not array]
         new = mem.MapOp(inputs, list(m.outputs), m.detach_region(m.body), indexed=True)
-        Rewriter.replace_op(m, new)
+        rewriter.replace(m, new)
 
     @staticmethod
-    def take_iota_fused(m: mem.FusedKernel, array: SSAValue, size: SSAValue | int) -> None:
+    def take_iota_fused(m: mem.FusedKernel, array: SSAValue, size: SSAValue | int, rewriter: PatternRewriter) -> None:
         """`m` without `array` among its inputs: `indexed(%size)`, the element its map
         lambda read is the row number."""
         lam = m.map_body.block
-        _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], _row_number(lam, m.row_count is not None))
-        count = m.row_count if m.row_count is not None else _as_value(size, m)
+        row = _row_number(lam, m.row_count is not None, rewriter)
+        _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], row, rewriter)
+        count = m.row_count if m.row_count is not None else _as_value(size, m, rewriter)
         inputs = [v for v in m.inputs if v is not array]
-        Rewriter.replace_op(m, _rebuilt(m, inputs, count))
+        rewriter.replace(m, _rebuilt(m, inputs, count))
 
 
 def _rows_out(m: mem.MapOp | mem.FusedKernel) -> list[SSAValue]:
@@ -163,25 +137,25 @@ def _ancestors(op: Operation):
         parent = parent.parent_op()
 
 
-def _as_value(size: SSAValue | int, before: Operation) -> SSAValue:
+def _as_value(size: SSAValue | int, before: Operation, rewriter: PatternRewriter) -> SSAValue:
     """A size as an SSA value (a constant made before `before`)."""
     if isinstance(size, SSAValue):
         return size
     constant = arith.ConstantOp(IntegerAttr(size, IndexType()))
-    Rewriter.insert_op(constant, InsertPoint.before(before))
+    rewriter.insert(constant, InsertPoint.before(before))
     return constant.result
 
 
-def _row_number(lam: Block, indexed: bool) -> SSAValue:
+def _row_number(lam: Block, indexed: bool, rewriter: PatternRewriter) -> SSAValue:
     """The lambda's row-number parameter: its last, added where the op was not indexed."""
     if indexed:
         return lam.args[-1]
-    index = lam.insert_arg(IndexType(), len(lam.args))
+    index = rewriter.insert_block_argument(lam, len(lam.args), IndexType())
     index.name_hint = "row"
     return index
 
 
-def _replace_params(lam: Block, positions: list[int], index: SSAValue) -> None:
+def _replace_params(lam: Block, positions: list[int], index: SSAValue, rewriter: PatternRewriter) -> None:
     """The lambda parameters at `positions` replaced by the row number `index` (cast to
     their type) and removed."""
     for p in reversed(positions):
@@ -190,10 +164,10 @@ def _replace_params(lam: Block, positions: list[int], index: SSAValue) -> None:
             value = index
             if not isinstance(param.type, IndexType):
                 cast = arith.IndexCastOp(index, param.type)
-                lam.insert_op_before(cast, lam.first_op)  # (a lambda ends in its yield)
+                rewriter.insert(cast, InsertPoint.at_start(lam))  # (a lambda ends in its yield)
                 value = cast.result
-            param.replace_all_uses_with(value)
-        lam.erase_arg(param)
+            rewriter.replace_all_uses_with(param, value)
+        rewriter.erase_block_argument(param)
 
 
 def _rebuilt(m: mem.FusedKernel, inputs: list[SSAValue], count: SSAValue) -> Operation:
@@ -232,8 +206,8 @@ class FuseIotaPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for f in _host_functions(op):
-            fusion = IotaFusion(f)
-            fusion.run()
+            fusion = FuseIota()
+            PatternRewriteWalker(fusion, apply_recursively=False).rewrite_region(f.body)  # each iota once, in order
             if self.report:
                 for name, maps in fusion.fused:
                     print(f"fuse-iota: @{f.sym_name.data}: %{name} read as the row number by {maps} map(s); its block is gone", file=sys.stderr)

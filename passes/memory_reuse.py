@@ -70,7 +70,8 @@ from soacc.passes.analysis.interference import Interference, map_exception
 from soacc.passes.analysis.memory_access import nested_accesses
 from soacc.passes.analysis.memory_aliases import MemoryAliases, lambda_row_sources
 from soacc.passes.analysis.memory_liveness import BlockLiveness, block_liveness, touched_memories, written_memories
-from soacc.passes.analysis.symbolic import IndexFunction, Poly, Symbolic
+from soacc.passes.analysis.sizes import Poly
+from soacc.passes.analysis.symbolic import IndexFunction, Symbolic
 from soacc.passes.utils.memory_motion import Materialiser, dominates, erase, sink_allocation, stop_carrying
 from soacc.dialects.dtypes import numpy_dtype
 
