@@ -40,10 +40,10 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import soac
+from soacc.dialects.utils import enclosing_function, located_failure
 from soacc.lowering.soac_to_mem_arrays import ArrayConversion
 from soacc.lowering.soac_to_mem_base import DEVICE, ENTRY, CannotBufferise
 from soacc.lowering.soac_to_mem_combinators import CombinatorConversion, used_only_on_device
@@ -61,9 +61,7 @@ class CopyLoopStart(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, loop: scf.ForOp, rewriter: PatternRewriter) -> None:
-        f = loop.parent_op()
-        while f is not None and not isinstance(f, func.FuncOp):
-            f = f.parent_op()
+        f = enclosing_function(loop)
         entry = f is not None and (f.sym_visibility is None or f.sym_visibility.data != "private")
         k = 0
         while starts := [s for s in loop_starts_to_copy(loop, entry) if s >= k]:
@@ -73,8 +71,10 @@ class CopyLoopStart(RewritePattern):
             copy = soac.CopyOp(start)
             copy.result.name_hint = start.name_hint
             rewriter.insert(copy, InsertPoint.before(loop))
-            loop.operands = [*loop.operands[: 3 + k], copy.result, *loop.operands[4 + k :]]
-            rewriter.notify_op_modified(loop)
+            position = 3 + k  # after the bounds and the step
+            rewriter.replace_uses_with_if(
+                start, copy.result, lambda use: use.operation is loop and use.index == position
+            )
             k += 1
 
 
@@ -149,16 +149,7 @@ class ModuleConverter:
 
 
 def _fail(error: CannotBufferise) -> PassFailedException:
-    message = f"convert-soac-to-mem: cannot bufferise {error.op.name}: {error}"
-    diagnostic = Diagnostic()
-    diagnostic.add_message(error.op, message)
-    exception = PassFailedException(message)
-    exception.op = error.op  # type: ignore[attr-defined]  (for located diagnostics)
-    try:
-        diagnostic.raise_exception(error.op, exception)
-    except PassFailedException as annotated:
-        return annotated
-    return exception
+    return located_failure(error.op, f"convert-soac-to-mem: cannot bufferise {error.op.name}: {error}")
 
 
 
