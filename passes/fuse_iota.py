@@ -13,8 +13,9 @@ size: their row count, as they may be left with no input array. When no other op
 the array, the iota, its view and its block are gone.
 
 An op takes the iota only where its other arrays' outer size is provably the iota's
-(the same size value, through `mem.size` of views with stated sizes): the op's run-time
-check that its arrays agree in size would otherwise be lost. The iota's block must be
+(the same size value, through `mem.size` of views with stated sizes, or an equal size
+in sizes.py's normal form): the op's run-time check that its arrays agree in size
+would otherwise be lost. The iota's block must be
 written by the iota alone and read only through its view, as an input of these ops, and
 by `mem.size`.
 
@@ -35,7 +36,9 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem
+from soacc.dialects.utils import enclosing_function
 from soacc.passes.analysis.sizes import outer_size
+from soacc.passes.analysis.symbolic import Symbolic
 
 
 class FuseIota(RewritePattern):
@@ -63,7 +66,8 @@ class FuseIota(RewritePattern):
         maps = [u for u in users if not isinstance(u, mem.SizeOp)]
         if not all(_reads_as_input(u, array) for u in maps):
             return
-        takers = [m for m in maps if self.sizes_agree(m, array, size)]
+        symbolic = Symbolic(enclosing_function(iota))  # afresh: each fusion changes the IR
+        takers = [m for m in maps if self.sizes_agree(m, array, size, symbolic)]
         for m in takers:
             if isinstance(m, mem.MapOp):
                 self.take_iota(m, array, rewriter)
@@ -82,13 +86,15 @@ class FuseIota(RewritePattern):
         rewriter.erase(alloc)
 
     @staticmethod
-    def sizes_agree(m: mem.MapOp | mem.FusedKernel, array: SSAValue, size: SSAValue | int) -> bool:
-        """Whether the op's other arrays of one row per row provably have `size` rows
-        (a fused op with none left takes the size as its row count)."""
+    def sizes_agree(m: mem.MapOp | mem.FusedKernel, array: SSAValue, size: SSAValue | int, symbolic: Symbolic) -> bool:
+        """Whether the op's other arrays of one row per row provably have `size` rows: the
+        same stated size, or equal sizes in normal form (a fused op with none left takes
+        the size as its row count)."""
         others = [v for v in (*m.inputs, *_rows_out(m)) if v is not array]
         if not isinstance(m, mem.MapOp) and not others:
             return True
-        return any(outer_size(v) == size for v in others)
+        rows = symbolic.size_of(array, 0)
+        return any(outer_size(v) == size or symbolic.equal(symbolic.size_of(v, 0), rows) for v in others)
 
     @staticmethod
     def take_iota(m: mem.MapOp, array: SSAValue, rewriter: PatternRewriter) -> None:

@@ -117,3 +117,30 @@ def test_outer_size_follows_sizes_of_views():
     size = outer_size(value(f, "m"))
     assert size is not None and size is stated_size(value(f, "m"), 0)
     assert outer_size(op_named(f, "mem.map").outputs[0]) is not None
+
+
+# An iota and an array whose sizes are computed apart but equal: fuse-iota compared
+# stated size values (%m against %k, two names) and kept the iota's array; with the one
+# algebra it compares normal forms too (n + 1 both), and the map reads the row number.
+APART = """
+func.func @main(%n: index, %v: f32) -> tensor<?xf32> {
+  %c1 = arith.constant 1 : index
+  %m = arith.addi %n, %c1 : index
+  %k = arith.addi %c1, %n : index
+  %i = soac.iota %m : tensor<?xi64>
+  %r = soac.replicate %k, %v : f32 -> tensor<?xf32>
+  %s = soac.map(%r, %i) : (tensor<?xf32>, tensor<?xi64>) -> tensor<?xf32> {
+  ^bb0(%b: f32, %a: i64):
+    %f = arith.sitofp %a : i64 to f32
+    %g = arith.addf %f, %b : f32
+    soac.yield %g : f32
+  }
+  func.return %s : tensor<?xf32>
+}
+"""
+
+
+def test_fuse_iota_takes_an_iota_of_an_equal_size_computed_apart():
+    f = level2(APART, "convert-soac-to-mem,fuse-iota")
+    assert not [op for op in f.walk() if op.name == "mem.iota"]
+    assert op_named(f, "mem.map").indexed is not None
