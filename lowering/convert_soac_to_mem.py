@@ -152,7 +152,6 @@ def _fail(error: CannotBufferise) -> PassFailedException:
     return located_failure(error.op, f"convert-soac-to-mem: cannot bufferise {error.op.name}: {error}")
 
 
-
 class ConvertSoacToMemPass(ModulePass):
     """Bufferisation: level 1 (soac on tensors) to level 2 (mem on explicit memory)."""
 

@@ -41,7 +41,6 @@ class CannotBufferise(Exception):
         self.op = op
 
 
-
 def is_array(t: Attribute) -> bool:
     return isinstance(t, TensorType)
 

@@ -31,7 +31,6 @@ def used_only_on_device(value: SSAValue) -> bool:
     return all(on_device(use.operation) for use in value.uses)
 
 
-
 def _made_here_for(value: SSAValue, block: Block) -> bool:
     """`value` is made by an array-making op of `block` and only returned: it can be
     built directly where it is returned to."""
@@ -45,7 +44,6 @@ def _made_here_for(value: SSAValue, block: Block) -> bool:
             | soac.RedomapOp | soac.ScanomapOp,
         )
     )
-
 
 
 class CombinatorConversion(ConversionBase):

@@ -170,7 +170,6 @@ def _consumed_by_one_use(value: SSAValue, consumer: Operation | None = None) -> 
     return True
 
 
-
 def can_consume(source: SSAValue, op: Operation, entry: bool) -> bool:
     """An in-place write into `source` is safe: this op is its only use apart from
     element reads done before it, it is defined in this block (a loop would otherwise

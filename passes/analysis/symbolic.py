@@ -30,6 +30,7 @@ from soacc.dialects.soac import SliceSpec
 from soacc.dialects.dtypes import numpy_dtype
 from soacc.passes.analysis.sizes import ONE, Dim, Poly, Select, Sizes, derive_view_dim
 
+
 @dataclass(frozen=True)
 class IndexFunction:
     """Where a view's elements are: element (i, j, ...) of the view is at byte
