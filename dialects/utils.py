@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from xdsl.dialects import func
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.utils.diagnostic import Diagnostic
+from xdsl.utils.exceptions import PassFailedException
 
 
 def defined_inside(value: SSAValue, op: Operation) -> bool:
@@ -19,3 +21,17 @@ def enclosing_function(op: Operation) -> func.FuncOp | None:
     while where is not None and not isinstance(where, func.FuncOp):
         where = where.parent_op()
     return where
+
+
+def located_failure(op: Operation, message: str) -> PassFailedException:
+    """A pass's failure at `op`: its message shows the IR with `op` marked, and it keeps
+    the op (`.op`) for located diagnostics."""
+    exception = PassFailedException(message)
+    exception.op = op  # type: ignore[attr-defined]
+    diagnostic = Diagnostic()
+    diagnostic.add_message(op, message)
+    try:
+        diagnostic.raise_exception(op, exception)
+    except PassFailedException as annotated:
+        return annotated
+    return exception

@@ -329,11 +329,11 @@ class _ModuleEmitter:
         handler = _HANDLERS.get(type(op))
         if handler is not None:
             handler(self, op)
+        elif op.name.startswith("soac."):
+            raise _error(op, "is a level-1 op: lower the program to kernels first (soacc-pipeline)")
         elif is_kernel(op):
             raise _error(op, "is a kernel that convert-mem-to-gpu has not turned into a gpu.launch_func "
                          "(the host code can only launch kernels)")
-        elif op.name.startswith("soac."):
-            raise _error(op, "is a level-1 op: lower the program to kernels first (soacc-pipeline)")
         else:
             raise _error(op, "has no host code rule (host code is func, arith, math, scf, mem and gpu.launch_func)")
 

@@ -13,8 +13,9 @@ size: their row count, as they may be left with no input array. When no other op
 the array, the iota, its view and its block are gone.
 
 An op takes the iota only where its other arrays' outer size is provably the iota's
-(the same size value, through `mem.size` of views with stated sizes): the op's run-time
-check that its arrays agree in size would otherwise be lost. The iota's block must be
+(the same size value, through `mem.size` of views with stated sizes, or an equal size
+in sizes.py's normal form): the op's run-time check that its arrays agree in size
+would otherwise be lost. The iota's block must be
 written by the iota alone and read only through its view, as an input of these ops, and
 by `mem.size`.
 
@@ -24,11 +25,11 @@ by `mem.size`.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, ModuleOp
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
@@ -36,37 +37,19 @@ from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem
 from soacc.dialects.traits import runs_on_device
-from soacc.passes.analysis.stated_sizes import stated_size
+from soacc.dialects.utils import enclosing_function
+from soacc.passes.analysis.sizes import outer_size
+from soacc.passes.analysis.symbolic import Symbolic
 
 
-def outer_size(view: SSAValue) -> SSAValue | int | None:
-    """What the outer size of a view is stated as (hoist-allocations' `stated_size`: a
-    static size, a `mem.view`'s size value, a lambda row's size from its array's),
-    followed through `mem.size` of such views; None when not stated."""
-    if not isinstance(view.type, MemRefType) or not view.type.get_num_dims():
-        return None
-    size = stated_size(view, 0)
-    return size if size is None or isinstance(size, int) else size_value(size)
-
-
-def size_value(value: SSAValue) -> SSAValue | int:
-    """A size, with `mem.size %v[0]` replaced by what %v's outer size is stated as."""
-    op = value.owner
-    if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-        return op.value.value.data
-    if isinstance(op, mem.SizeOp) and op.dim.value.data == 0:
-        stated = outer_size(op.view)
-        if stated is not None:
-            return stated
-    return value
-
-
-@dataclass
 class FuseIota(RewritePattern):
-    """fuse-iota of one iota: each iota on its own, in the order the walk meets them."""
+    """fuse-iota of one `mem.iota`: the maps and fused ops that read its array take
+    the row number instead; the iota, its view and its block go when nothing else
+    reads them."""
 
-    fused: list[tuple[str, int]] = field(default_factory=list)
-    """(the iota's array, how many maps took it) per iota fused away."""
+    def __init__(self) -> None:
+        self.fused: list[tuple[str, int]] = []
+        """(the iota's array, how many maps took it) per iota fused away."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, iota: mem.IotaOp, rewriter: PatternRewriter) -> None:
@@ -84,7 +67,8 @@ class FuseIota(RewritePattern):
         maps = [u for u in users if not isinstance(u, mem.SizeOp)]
         if not all(_reads_as_input(u, array) for u in maps):
             return
-        takers = [m for m in maps if self.sizes_agree(m, array, size)]
+        symbolic = Symbolic(enclosing_function(iota))  # afresh: each fusion changes the IR
+        takers = [m for m in maps if self.sizes_agree(m, array, size, symbolic)]
         for m in takers:
             if isinstance(m, mem.MapOp):
                 self.take_iota(m, array, rewriter)
@@ -94,7 +78,7 @@ class FuseIota(RewritePattern):
             return
         for use in list(array.uses):
             if isinstance(use.operation, mem.SizeOp):
-                self.replace_size(use.operation, size, rewriter)
+                rewriter.replace(use.operation, [], [_as_value(size, use.operation, rewriter)])
         if any(use.operation is not iota for use in array.uses):
             return
         self.fused.append((array.name_hint or "?", len(takers)))
@@ -103,17 +87,15 @@ class FuseIota(RewritePattern):
         rewriter.erase(alloc)
 
     @staticmethod
-    def sizes_agree(m: mem.MapOp | mem.FusedKernel, array: SSAValue, size: SSAValue | int) -> bool:
-        """Whether the op's other arrays of one row per row provably have `size` rows
-        (a fused op with none left takes the size as its row count)."""
+    def sizes_agree(m: mem.MapOp | mem.FusedKernel, array: SSAValue, size: SSAValue | int, symbolic: Symbolic) -> bool:
+        """Whether the op's other arrays of one row per row provably have `size` rows: the
+        same stated size, or equal sizes in normal form (a fused op with none left takes
+        the size as its row count)."""
         others = [v for v in (*m.inputs, *_rows_out(m)) if v is not array]
         if not isinstance(m, mem.MapOp) and not others:
             return True
-        return any(outer_size(v) == size for v in others)
-
-    @staticmethod
-    def replace_size(op: mem.SizeOp, size: SSAValue | int, rewriter: PatternRewriter) -> None:
-        rewriter.replace(op, [], [_as_value(size, op, rewriter)])
+        rows = symbolic.size_of(array, 0)
+        return any(outer_size(v) == size or symbolic.equal(symbolic.size_of(v, 0), rows) for v in others)
 
     @staticmethod
     def take_iota(m: mem.MapOp, array: SSAValue, rewriter: PatternRewriter) -> None:
@@ -123,7 +105,7 @@ class FuseIota(RewritePattern):
         row = _row_number(lam, m.indexed is not None, rewriter)
         _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], row, rewriter)
         inputs = [v for v in m.inputs if v is not array]
-        new = mem.MapOp(inputs, list(m.outputs), rewriter.move_region_contents_to_new_regions(m.body), indexed=True)
+        new = mem.MapOp(inputs, list(m.outputs), m.detach_region(m.body), indexed=True)
         rewriter.replace(m, new)
 
     @staticmethod
@@ -135,7 +117,7 @@ class FuseIota(RewritePattern):
         _replace_params(lam, [p for p, v in enumerate(m.inputs) if v is array], row, rewriter)
         count = m.row_count if m.row_count is not None else _as_value(size, m, rewriter)
         inputs = [v for v in m.inputs if v is not array]
-        rewriter.replace(m, _rebuilt(m, inputs, count, rewriter))
+        rewriter.replace(m, _rebuilt(m, inputs, count))
 
 
 def _rows_out(m: mem.MapOp | mem.FusedKernel) -> list[SSAValue]:
@@ -188,7 +170,7 @@ def _replace_params(lam: Block, positions: list[int], index: SSAValue, rewriter:
         rewriter.erase_block_argument(param)
 
 
-def _rebuilt(m: mem.FusedKernel, inputs: list[SSAValue], count: SSAValue, rewriter: PatternRewriter) -> Operation:
+def _rebuilt(m: mem.FusedKernel, inputs: list[SSAValue], count: SSAValue) -> Operation:
     """`m` with these inputs and row count, built anew from its own operand, region and
     result groups (in its definition's order); its regions are moved over."""
     definition = type(m).get_irdl_definition()
@@ -201,8 +183,7 @@ def _rebuilt(m: mem.FusedKernel, inputs: list[SSAValue], count: SSAValue, rewrit
     replaced = {"inputs": inputs, "row_count": [count]}
     operands = [replaced.get(name, group(getattr(m, name))) for name, _ in definition.operands]
     regions = [group(getattr(m, name)) for name, _ in definition.regions]  # (all found before any moves)
-    move = rewriter.move_region_contents_to_new_regions
-    regions = [[move(r) for r in g] if isinstance(g, list) else move(g) for g in regions]
+    regions = [[m.detach_region(r) for r in g] if isinstance(g, list) else m.detach_region(g) for g in regions]
     results = [[r.type for r in group(getattr(m, name))] for name, _ in definition.results]
     properties = {k: v for k, v in m.properties.items() if k not in ("operandSegmentSizes", "regionSegmentSizes")}
     new = type(m).build(operands=operands, result_types=results, regions=regions, properties=properties, attributes=dict(m.attributes))
@@ -226,7 +207,7 @@ class FuseIotaPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for f in _host_functions(op):
             fusion = FuseIota()
-            PatternRewriteWalker(fusion, apply_recursively=False).rewrite_region(f.body)
+            PatternRewriteWalker(fusion, apply_recursively=False).rewrite_region(f.body)  # each iota once, in order
             if self.report:
                 for name, maps in fusion.fused:
                     print(f"fuse-iota: @{f.sym_name.data}: %{name} read as the row number by {maps} map(s); its block is gone", file=sys.stderr)

@@ -40,14 +40,16 @@ from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem
-from soacc.passes.analysis.stated_sizes import stated_size
+from soacc.passes.analysis.sizes import stated_size
 from soacc.passes.analysis.memory_access import access_of, is_kernel, is_loop
 from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
 from soacc.passes.analysis.memory_liveness import BlockLiveness, memories_in_run
 from soacc.passes.utils.function_analyses import FunctionAnalyses
-from soacc.passes.utils.memory_motion import dependencies_after, erase, hoist_as_high_as_possible, is_pure, move_before
+from soacc.passes.utils.memory_motion import dependencies_after, hoist_as_high_as_possible, is_pure, move_before
 from xdsl.passes import ModulePass
 
 # --------------------------------------------------------------------------------------
@@ -55,27 +57,36 @@ from xdsl.passes import ModulePass
 # --------------------------------------------------------------------------------------
 
 
-def fold_view_sizes(root: Operation) -> int:
-    """Replaces `mem.size`s whose value the view's ops state; returns how many."""
-    folded = 0
-    for op in list(root.walk()):
-        if not isinstance(op, mem.SizeOp):
-            continue
+class FoldStatedSize(RewritePattern):
+    """A `mem.size` whose value the view's ops state is replaced by that value."""
+
+    def __init__(self) -> None:
+        self.folded = 0
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mem.SizeOp, rewriter: PatternRewriter) -> None:
         size = stated_size(op.view, op.dim.value.data)
         if size is None:
-            continue
+            return
         if isinstance(size, int):
             constant = arith.ConstantOp(IntegerAttr(size, IndexType()))
-            op.parent_block().insert_op_before(constant, op)
+            rewriter.insert(constant, InsertPoint.before(op))
             size = constant.result
         if size.type != op.result.type:
-            continue
+            return
         if op.result.name_hint and not size.name_hint:
             size.name_hint = op.result.name_hint
-        op.result.replace_all_uses_with(size)
-        erase(op)
-        folded += 1
-    return folded
+        rewriter.replace(op, [], [size])
+        self.folded += 1
+
+
+def fold_view_sizes(root: Operation) -> int:
+    """Replaces `mem.size`s whose value the view's ops state; returns how many."""
+    pattern = FoldStatedSize()
+    walker = PatternRewriteWalker(pattern, apply_recursively=False)  # one sweep, in order
+    for region in root.regions:
+        walker.rewrite_region(region)
+    return pattern.folded
 
 
 def hoist_allocation_sizes(root: Operation) -> int:

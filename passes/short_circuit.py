@@ -67,7 +67,8 @@ from soacc.passes.analysis.interference import lambda_params, map_exception
 from soacc.passes.analysis.memory_access import nested_accesses
 from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
 from soacc.passes.analysis.memory_liveness import BlockLiveness
-from soacc.passes.analysis.symbolic import Poly, Symbolic
+from soacc.passes.analysis.sizes import Poly
+from soacc.passes.analysis.symbolic import Symbolic
 from soacc.passes.utils.function_analyses import FunctionAnalyses
 from soacc.passes.utils.memory_motion import (
     Materialiser,

@@ -87,9 +87,11 @@ class SoaccOptMain(xDSLOptMain):
 
     def output_resulting_program(self, prog: ModuleOp) -> str:
         target = self.args.target.split("{", 1)[0]
-        if target in ("cuda", "python") and not any(isinstance(op, gpu.ModuleOp | gpu.LaunchFuncOp) for op in prog.walk()) and _has_kernels(prog):
-            raise ArgumentError(
-                f"the {target} target prints level 3 (kernels and host code); this program still has combinators: "
+        # the python target names the first op it cannot emit; the cuda target prints only
+        # the kernels, so a program without them would give a preamble and exit 0
+        if target == "cuda" and not any(isinstance(op, gpu.ModuleOp) for op in prog.walk()) and _has_kernels(prog):
+            raise ProgramError(
+                "the cuda target prints level 3's kernels; this program still has combinators: "
                 "run -p soacc-pipeline (or convert-soac-to-mem,convert-mem-to-gpu) first"
             )
         return super().output_resulting_program(prog)

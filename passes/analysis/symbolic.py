@@ -5,10 +5,11 @@ answer: are two allocation sizes equal (`4*n` computed twice, or `n` and the siz
 view of `n` rows)? Do two views of one block overlap (the parts of a concat)? Do a
 kernel's input and output address the same bytes per row (an index-access
 exception)? This analysis answers them by rewriting every index value as a polynomial
-with integer coefficients over *atoms* (values it cannot see through: parameters, loads,
-loop-carried values, and divisions, maxima and the like kept as structured atoms, so that
-`n/2` computed twice is one atom), and every view as an `IndexFunction`: its block, its
-byte offset, its sizes and its strides in elements.
+of sizes.py's algebra in normal form (over atoms it cannot see through: parameters,
+loads, loop-carried values, and divisions, maxima and the like kept as structured
+atoms, so that `n/2` computed twice is one atom), a view's sizes by sizes.py's rules for
+views, and every view as an `IndexFunction`: its block, its byte offset, its sizes and
+its strides in elements.
 
 Equalities the program asserts at run time (a map's inputs and outputs have one outer
 size, a copy's source and destination one shape) are *facts*: atoms known equal, used
@@ -20,85 +21,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from soacc.dialects import mem
 from soacc.dialects.soac import SliceSpec
 from soacc.dialects.dtypes import numpy_dtype
-
-Monomial = tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Poly:
-    """Σ coefficient · Π atoms, kept sorted so that equal polynomials compare equal."""
-
-    terms: tuple[tuple[Monomial, int], ...] = ()
-
-    @staticmethod
-    def const(c: int) -> Poly:
-        return Poly(((((), c),) if c else ()))
-
-    @staticmethod
-    def atom(i: int) -> Poly:
-        return Poly((((i,), 1),))
-
-    @staticmethod
-    def _of(d: dict[Monomial, int]) -> Poly:
-        return Poly(tuple(sorted((m, c) for m, c in d.items() if c)))
-
-    def __add__(self, other: Poly) -> Poly:
-        d = dict(self.terms)
-        for m, c in other.terms:
-            d[m] = d.get(m, 0) + c
-        return Poly._of(d)
-
-    def __neg__(self) -> Poly:
-        return Poly(tuple((m, -c) for m, c in self.terms))
-
-    def __sub__(self, other: Poly) -> Poly:
-        return self + (-other)
-
-    def __mul__(self, other: Poly) -> Poly:
-        d: dict[Monomial, int] = {}
-        for m1, c1 in self.terms:
-            for m2, c2 in other.terms:
-                m = tuple(sorted(m1 + m2))
-                d[m] = d.get(m, 0) + c1 * c2
-        return Poly._of(d)
-
-    def scale(self, k: int) -> Poly:
-        return self * Poly.const(k)
-
-    @property
-    def constant(self) -> int | None:
-        if not self.terms:
-            return 0
-        if len(self.terms) == 1 and self.terms[0][0] == ():
-            return self.terms[0][1]
-        return None
-
-    @property
-    def single_atom(self) -> int | None:
-        if len(self.terms) == 1 and len(self.terms[0][0]) == 1 and self.terms[0][1] == 1:
-            return self.terms[0][0][0]
-        return None
-
-    def atoms(self) -> set[int]:
-        return {a for m, _ in self.terms for a in m}
-
-    def rename(self, representative) -> Poly:
-        d: dict[Monomial, int] = {}
-        for m, c in self.terms:
-            key = tuple(sorted(representative(a) for a in m))
-            d[key] = d.get(key, 0) + c
-        return Poly._of(d)
-
-
-ZERO = Poly.const(0)
-ONE = Poly.const(1)
+from soacc.passes.analysis.sizes import ONE, Dim, Poly, Select, Sizes, derive_view_dim
 
 
 @dataclass(frozen=True)
@@ -116,35 +46,16 @@ class IndexFunction:
         return IndexFunction(block, self.offset, self.sizes, self.strides, self.element_bytes)
 
 
-_OPAQUE_BINARY = (
-    arith.DivUIOp,
-    arith.DivSIOp,
-    arith.CeilDivUIOp,
-    arith.CeilDivSIOp,
-    arith.FloorDivSIOp,
-    arith.RemUIOp,
-    arith.RemSIOp,
-    arith.MaxUIOp,
-    arith.MaxSIOp,
-    arith.MinUIOp,
-    arith.MinSIOp,
-    arith.ShLIOp,
-    arith.ShRUIOp,
-    arith.ShRSIOp,
-    arith.AndIOp,
-    arith.OrIOp,
-)
 _NONNEGATIVE_IF_OPERANDS_ARE = ("arith.divui", "arith.ceildivui", "arith.remui", "arith.maxui", "arith.minui",
                                 "arith.divsi", "arith.ceildivsi", "arith.floordivsi", "arith.minsi",
                                 "arith.shrui", "arith.andi")
 
 
-class Symbolic:
+class Symbolic(Sizes):
     """Polynomials of index values and index functions of views, inside `root`."""
 
     def __init__(self, root: Operation):
-        self._atom_ids: dict[object, int] = {}
-        self._atom_keys: list[object] = []
+        super().__init__()
         self._exprs: dict[SSAValue, Poly] = {}
         self._ixfuns: dict[SSAValue, IndexFunction | None] = {}
         self._shapes: dict[SSAValue, tuple[Poly, ...] | None] = {}
@@ -154,20 +65,14 @@ class Symbolic:
 
     # --- atoms --------------------------------------------------------------------------
 
-    def _atom(self, key: object) -> Poly:
-        i = self._atom_ids.get(key)
-        if i is None:
-            i = len(self._atom_keys)
-            self._atom_ids[key] = i
-            self._atom_keys.append(key)
-        return Poly.atom(i)
-
     def describe_atom(self, i: int) -> str:
-        key = self._atom_keys[i]
+        key = self.key(i)
         if isinstance(key, SSAValue):
             return f"%{key.name_hint}" if key.name_hint else "%?"
-        if isinstance(key, tuple) and key and key[0] == "dim":
-            return f"dim({_name(key[1])}, {key[2]})"
+        if isinstance(key, Dim):
+            return f"dim({_name(key.array)}, {key.axis})"
+        if isinstance(key, Select):
+            return f"select({_name(key.condition)}, {self.describe(key.if_true)}, {self.describe(key.if_false)})"
         if isinstance(key, tuple):
             return f"{key[0].split('.')[-1]}({', '.join(self.describe(p) if isinstance(p, Poly) else _name(p) for p in key[1:])})"
         return "?"
@@ -188,6 +93,7 @@ class Symbolic:
     # --- index values as polynomials ------------------------------------------------------
 
     def expr(self, value: SSAValue) -> Poly:
+        """`value` in normal form."""
         cached = self._exprs.get(value)
         if cached is None:
             cached = self._expr(value)
@@ -196,26 +102,10 @@ class Symbolic:
 
     def _expr(self, value: SSAValue) -> Poly:
         op = value.owner
-        if isinstance(op, arith.ConstantOp) and isinstance(op.value, IntegerAttr):
-            return Poly.const(op.value.value.data)
-        if isinstance(op, arith.AddiOp):
-            return self.expr(op.lhs) + self.expr(op.rhs)
-        if isinstance(op, arith.SubiOp):
-            return self.expr(op.lhs) - self.expr(op.rhs)
-        if isinstance(op, arith.MuliOp):
-            return self.expr(op.lhs) * self.expr(op.rhs)
-        if isinstance(op, arith.IndexCastOp | arith.ExtSIOp | arith.ExtUIOp):
-            return self.expr(op.input)
         if isinstance(op, mem.SizeOp):
-            shape = self.shape(op.view)
-            if shape is not None:
-                return shape[op.dim.value.data]
-            return self._atom(("dim", op.view, op.dim.value.data))
-        if isinstance(op, _OPAQUE_BINARY):
-            return self._atom((op.name, self.expr(op.lhs), self.expr(op.rhs)))
-        if isinstance(op, arith.SelectOp):
-            return self._atom(("arith.select", op.cond, self.expr(op.lhs), self.expr(op.rhs)))
-        return self._atom(value)
+            return self.size_of(op.view, op.dim.value.data)
+        found = self.arithmetic(value, self.expr)
+        return self.atom(value) if found is None else found
 
     # --- views as index functions ----------------------------------------------------------
 
@@ -330,25 +220,39 @@ class Symbolic:
         return self._shapes[view]
 
     def _shape(self, view: SSAValue) -> tuple[Poly, ...] | None:
-        op = view.owner
         t = view.type
         if not isinstance(t, MemRefType):
             return None
         if isinstance(view, BlockArgument) and isinstance(view.owner.parent_op(), scf.ForOp):
             return self._carried_shape(view)
-        if isinstance(op, mem.ViewOp):
-            return self._dims(t, op.sizes)
-        if isinstance(op, mem.TransposeOp):
-            source = self.shape(op.input)
-            return None if source is None else tuple(source[p] for p in op.permutation.get_values())
-        if isinstance(op, mem.SliceOp):
-            source = self.shape(op.source)
-            if source is None:
+        shape = []
+        for axis in range(t.get_num_dims()):
+            stated = derive_view_dim(self, view, axis)
+            size = None if stated is None else self._normal(stated)
+            if size is None:
                 return None
-            entries = list(SliceSpec.entries(op.kinds.get_values(), op.spec))
-            sizes = [self.expr(values[1]) for kind, values in entries if kind != SliceSpec.FIXED]
-            return (*sizes, *source[len(entries) :])
-        return None
+            shape.append(size)
+        return tuple(shape)
+
+    def _normal(self, stated: Poly) -> Poly | None:
+        """A stated size (`derive_view_dim`'s) in normal form: its values as polynomials,
+        its dimensions by their views' shapes; None where a view has no known shape."""
+        unknown: list[Dim] = []
+
+        def atom(i: int) -> Poly:
+            key = self.key(i)
+            if isinstance(key, SSAValue):
+                return self.expr(key)
+            if isinstance(key, Dim):
+                shape = self.shape(key.array)
+                if shape is None:
+                    unknown.append(key)
+                    return Poly.atom(i)
+                return shape[key.axis]
+            return Poly.atom(i)
+
+        normal = stated.substitute(atom)
+        return None if unknown else normal
 
     def _carried_shape(self, view: BlockArgument) -> tuple[Poly, ...] | None:
         loop, k, terminator = _carried_position(view)
@@ -370,7 +274,7 @@ class Symbolic:
         static = t.get_shape()[axis]
         if static != DYNAMIC_INDEX:
             return Poly.const(static)
-        return self._atom(("dim", view, axis))
+        return self.dim(view, axis)
 
     def extent(self, ixfun: IndexFunction) -> tuple[Poly, Poly] | None:
         """[first byte, end byte) of a view with non-negative strides (None otherwise):
@@ -435,16 +339,16 @@ class Symbolic:
     def _atom_nonnegative(self, i: int) -> bool:
         if i in self._nonnegative:
             return True
-        key = self._atom_keys[i]
+        key = self.key(i)
+        if isinstance(key, Dim):
+            return True
+        if isinstance(key, Select):
+            return self.nonnegative(key.if_true) and self.nonnegative(key.if_false)
         if isinstance(key, tuple) and key:
-            if key[0] == "dim":
-                return True
-            if key[0] in _NONNEGATIVE_IF_OPERANDS_ARE or key[0] == "arith.select":
+            if key[0] in _NONNEGATIVE_IF_OPERANDS_ARE:
                 return all(self.nonnegative(p) for p in key[1:] if isinstance(p, Poly))
             if key[0] == "arith.maxsi":
                 return any(self.nonnegative(p) for p in key[1:] if isinstance(p, Poly))
-        if isinstance(key, BlockArgument) and isinstance(key.type, MemRefType):
-            return False
         return False
 
     def nonnegative(self, p: Poly) -> bool:
