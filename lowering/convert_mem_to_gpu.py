@@ -44,6 +44,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
+from soacc.dialects.utils import captured_values
 from soacc.dialects import mem, soacc_gpu
 
 from soacc.lowering.kernel_body import (
@@ -51,7 +52,6 @@ from soacc.lowering.kernel_body import (
     CannotLower,
     KernelBody,
     Row,
-    captured_values,
     gpu_body_outputs,
     index_constant as _index,
     kernel_function,

@@ -16,6 +16,7 @@ from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.traits import MemoryAllocEffect, Pure, get_effects
 
 from soacc.dialects import mem
+from soacc.dialects.utils import used_values
 
 
 def dominates(value: SSAValue, point: Operation) -> bool:
@@ -62,21 +63,6 @@ def definer_in(value: SSAValue, block: Block) -> Operation | None:
     return None
 
 
-def captured(op: Operation) -> list[SSAValue]:
-    """Operands of `op` and values its regions use from outside `op`."""
-    inner = set(op.walk())
-    out: dict[SSAValue, None] = {}
-    for o in op.walk():
-        for v in o.operands:
-            owner = v.owner
-            if isinstance(owner, Operation) and owner in inner:
-                continue
-            if isinstance(owner, Block) and owner.parent_op() in inner:
-                continue
-            out[v] = None
-    return list(out)
-
-
 def dependencies_after(op: Operation, anchor: Operation, movable=None) -> list[Operation] | None:
     """The ops of `op`'s block, between `anchor` (included) and `op`, that `op`
     depends on (transitively), in block order; None when a dependency there cannot
@@ -88,7 +74,7 @@ def dependencies_after(op: Operation, anchor: Operation, movable=None) -> list[O
     pending = [op]
     while pending:
         current = pending.pop()
-        for v in captured(current):
+        for v in used_values(current):
             definer = definer_in(v, block)
             if definer is None or definer in needed:
                 continue
@@ -121,7 +107,7 @@ def hoist_as_high_as_possible(op: Operation, done: set[Operation] | None = None)
     if op in done:
         return
     done.add(op)
-    for v in captured(op):
+    for v in used_values(op):
         definer = definer_in(v, block)
         if definer is not None and is_movable(definer):
             hoist_as_high_as_possible(definer, done)
@@ -131,7 +117,7 @@ def hoist_as_high_as_possible(op: Operation, done: set[Operation] | None = None)
 def _hoist_one(op: Operation, block: Block) -> None:
     """Moves `op` up to just after the latest op of the block defining a value it uses."""
     latest: Operation | None = None
-    for v in captured(op):
+    for v in used_values(op):
         definer = definer_in(v, block)
         if definer is not None and definer is not op:
             if latest is None or latest.is_before_in_block(definer):
