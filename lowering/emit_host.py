@@ -41,6 +41,7 @@ from soacc.passes.analysis.liveness import LastUses, last_uses, scope_end_uses
 from soacc.dialects.host_abi import is_cast, scalar_function
 from soacc.dialects.dtypes import constant_value, numpy_dtype
 from soacc.dialects.kernel_abi import argument_format
+from soacc.dialects.utils import enclosing_function
 
 _KERNEL_OPS = (
     mem.MapOp, mem.ReduceOp, mem.ScanOp, mem.ScatterOp, mem.HistOp,
@@ -113,9 +114,7 @@ def _is_memory(value: SSAValue) -> bool:
 
 
 def _function_of(op: Operation) -> str:
-    where = op
-    while where is not None and not isinstance(where, func.FuncOp):
-        where = where.parent_op()
+    where = enclosing_function(op)
     return f" in @{where.sym_name.data}" if where is not None else ""
 
 

@@ -47,6 +47,7 @@ from soacc.passes.analysis.migration_table import (
     is_constant,
     is_kernel,
     is_scalar,
+    runs_on_device,
     single_element,
 )
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
@@ -520,14 +521,7 @@ def rotate_while(op: scf.WhileOp) -> None:
 def rotate_host_loops(function: func.FuncOp) -> None:
     """rotate_while for every while loop of the function that runs on the host."""
     for op in [o for o in function.walk() if isinstance(o, scf.WhileOp)]:
-        parent = op.parent_op()
-        on_device = False
-        while parent is not None and not isinstance(parent, func.FuncOp):
-            if isinstance(parent, soac.GpuBodyOp) or is_kernel(parent):
-                on_device = True
-                break
-            parent = parent.parent_op()
-        if not on_device:
+        if not runs_on_device(op):
             rotate_while(op)
 
 

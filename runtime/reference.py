@@ -12,6 +12,7 @@ from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
 
 from soacc.dialects.mem import entry_signature
+from soacc.dialects.utils import enclosing_function
 from soacc.passes.analysis.liveness import LastUses, last_uses
 from soacc.runtime.errors import ExecutionError, SoaccError
 from soacc.runtime.interp import new_interpreter
@@ -59,12 +60,8 @@ class _DropDeadValues(Interpreter.Listener):
 
 def describe_op(op: Operation) -> str:
     """`soac.index %x in @main`: enough to find the op in the source."""
-    from xdsl.dialects import func
-
     names = [f"%{r.name_hint}" for r in op.results if r.name_hint]
-    where = op.parent_op()
-    while where is not None and not isinstance(where, func.FuncOp):
-        where = where.parent_op()
+    where = enclosing_function(op)
     text = op.name + (" " + ", ".join(names) if names else "")
     return text + (f" in @{where.sym_name.data}" if where else "")
 
