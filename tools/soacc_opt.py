@@ -5,9 +5,7 @@ located diagnostics rather than tracebacks."""
 from __future__ import annotations
 
 import io
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from typing import IO
 
@@ -16,6 +14,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from soacc.runtime.errors import ArgumentError
+from soacc.runtime.files import write_file
 from soacc.source import LocatingParser, located_message
 from soacc.tools.cli import diagnostic_text, run_tool
 
@@ -56,16 +55,7 @@ class SoaccOptMain(xDSLOptMain):
     def commit_output(self) -> None:
         if self.pending_output is None:
             return
-        target = os.path.abspath(self.args.output_file)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".soacc-opt.")
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(self.pending_output.text)
-            os.chmod(tmp, 0o666 & ~_umask())
-            os.replace(tmp, target)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        write_file(self.args.output_file, self.pending_output.text)
 
 
 class _PendingOutput(io.StringIO):
@@ -76,12 +66,6 @@ class _PendingOutput(io.StringIO):
     def close(self) -> None:
         self.text = self.getvalue()
         super().close()
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-import tempfile
 import time
 from dataclasses import dataclass, field
 from functools import cache
@@ -15,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from soacc.runtime.errors import ProgramError
+from soacc.runtime.files import write_file
 
 DEFAULT_OPTIONS = ("-O3", "--fmad=false", "--diag-suppress=177,550")
 """--fmad=false: a*b+c is not contracted into one rounding, so results equal the
@@ -100,9 +100,6 @@ class ModuleCache:
         cache that cannot be written is only slower."""
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".cubin")
-            with os.fdopen(fd, "wb") as f:
-                f.write(cubin)
-            os.replace(tmp, path)
+            write_file(path, cubin)
         except OSError:
             pass
