@@ -24,6 +24,7 @@ result or of a loop-carried array is *existential*, known only at run time.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
@@ -79,10 +80,12 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.traits import (
     ConditionallySpeculatable,
+    EffectInstance,
     HasCanonicalizationPatternsTrait,
     HasParent,
     IsTerminator,
-    MemoryAllocEffect,
+    MemoryEffect,
+    MemoryEffectKind,
     MemoryReadEffect,
     MemoryWriteEffect,
     NoMemoryEffect,
@@ -291,6 +294,16 @@ def _check_kernel_space(op: Operation, views: Sequence[SSAValue]) -> None:
 # --------------------------------------------------------------------------------------
 
 
+class AllocatesItsResult(MemoryEffect):
+    """Allocates the block it returns and touches nothing else (MLIR's MemAlloc on the
+    result): an allocation nobody uses has no effect, so xDSL's dead-code elimination
+    erases it (a bare MemoryAllocEffect names no value, and would keep it)."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> AbstractSet[EffectInstance]:
+        return {EffectInstance(MemoryEffectKind.ALLOC, op.results[0])}
+
+
 @irdl_op_definition
 class AllocOp(IRDLOperation):
     """A new block of `bytes` bytes.
@@ -303,7 +316,7 @@ class AllocOp(IRDLOperation):
     name = "mem.alloc"
     bytes = operand_def(IndexType)
     block = result_def(BlockType)
-    traits = traits_def(MemoryAllocEffect())
+    traits = traits_def(AllocatesItsResult())
     assembly_format = "$bytes attr-dict `:` type($block)"
 
     def __init__(self, bytes: SSAValue | Operation, space: MemorySpaceAttr):

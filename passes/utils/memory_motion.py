@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from xdsl.dialects import arith, scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
-from xdsl.traits import MemoryAllocEffect, Pure, get_effects
+from xdsl.traits import is_side_effect_free
 
 from soacc.dialects import mem
 from soacc.dialects.utils import used_values
@@ -36,13 +36,10 @@ def dominates(value: SSAValue, point: Operation) -> bool:
 
 
 def is_pure(op: Operation) -> bool:
-    """No memory effects and no regions: free to move or clone within a block."""
-    if op.regions:
-        return False
-    if op.has_trait(Pure):
-        return True
-    effects = get_effects(op)
-    return effects is not None and not effects
+    """No memory effects and no regions: free to move or clone within a block. (A
+    region op may be effect-free too, but cloning one would take only its operands
+    along, not the values its regions capture.)"""
+    return not op.regions and is_side_effect_free(op)
 
 
 def is_movable(op: Operation) -> bool:
@@ -167,26 +164,6 @@ def erase(op: Operation) -> None:
         block.erase_op(op)
     else:
         op.erase()
-
-
-def erase_dead_ops(root: Operation) -> int:
-    """Erases pure ops and allocations whose results nothing uses, to a fixpoint;
-    returns how many allocations went."""
-    removed_allocs = 0
-    changed = True
-    while changed:
-        changed = False
-        for op in list(root.walk()):
-            if op is root or op.parent is None:
-                continue
-            if not op.results or any(r.uses for r in op.results):
-                continue
-            if isinstance(op, mem.AllocOp) or is_pure(op) and not op.has_trait(MemoryAllocEffect):
-                if isinstance(op, mem.AllocOp):
-                    removed_allocs += 1
-                erase(op)
-                changed = True
-    return removed_allocs
 
 
 class CannotMaterialise(Exception):
