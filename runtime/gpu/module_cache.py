@@ -1,6 +1,19 @@
 """Compiling CUDA C through PyCUDA, with the binary cached on disk keyed by the source,
 the device's architecture, the options and the compiler's version: a second run of a
-program loads its kernels without compiling them again."""
+program loads its kernels without compiling them again.
+
+This is the only cubin cache: PyCUDA's own (`pycuda.compiler.compile`'s `cache_dir`,
+on by default in the user's cache directory) is turned off. Both key on the same
+things (PyCUDA's md5 of the source, the options with -arch, the nvcc version and the
+platform's word size), but PyCUDA's does not suit soacc:
+- it does not say whether a call compiled or hit, which the statistics report
+  (compile seconds, disk hits);
+- every source soacc emits has `#include`s, for which PyCUDA computes the key from
+  `nvcc --preprocess` output: an nvcc run on every load, a hit included;
+- it writes the cubin in place, so a run killed while writing leaves a truncated file
+  that later runs load, and it warns on every miss.
+Here a load that hits runs no compiler, and the cubin is written atomically
+(runtime/files.py)."""
 
 from __future__ import annotations
 
@@ -87,7 +100,7 @@ class ModuleCache:
 
         started = time.perf_counter()
         try:
-            cubin = nvcc_compile(source, arch=self.arch, options=list(self.options), no_extern_c=True)
+            cubin = nvcc_compile(source, arch=self.arch, options=list(self.options), no_extern_c=True, cache_dir=False)
         except CompileError as error:
             log = (getattr(error, "stderr", None) or str(error)).strip()
             raise ProgramError(f"the CUDA C of {program} does not compile:\n{log}") from None
