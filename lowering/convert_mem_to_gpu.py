@@ -41,9 +41,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
+from soacc.passes.utils.diagnostics import located_failure
 from soacc.dialects.utils import captured_values
 from soacc.dialects import mem, soacc_gpu
 
@@ -290,16 +290,7 @@ def _vector_rows(b: Builder, body: KernelBody, lam: Block, in_params, out_params
 
 
 def _fail(error: CannotLower) -> PassFailedException:
-    message = f"convert-mem-to-gpu: {error.op.name} {error}"
-    exception = PassFailedException(message)
-    exception.op = error.op  # type: ignore[attr-defined]  (for located diagnostics)
-    diagnostic = Diagnostic()
-    diagnostic.add_message(error.op, message)
-    try:
-        diagnostic.raise_exception(error.op, exception)
-    except PassFailedException as annotated:
-        return annotated
-    return exception
+    return located_failure(error.op, f"convert-mem-to-gpu: {error.op.name} {error}")
 
 
 class ConvertMemToGpuPass(ModulePass):

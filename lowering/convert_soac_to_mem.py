@@ -44,9 +44,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
-from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
+from soacc.passes.utils.diagnostics import located_failure
 from soacc.dialects import mem, soac
 from soacc.passes.utils.memory_motion import stop_carrying
 from soacc.dialects.dtypes import numpy_dtype
@@ -1425,16 +1425,7 @@ class ModuleConverter:
 
 
 def _fail(error: CannotBufferise) -> PassFailedException:
-    message = f"convert-soac-to-mem: cannot bufferise {error.op.name}: {error}"
-    diagnostic = Diagnostic()
-    diagnostic.add_message(error.op, message)
-    exception = PassFailedException(message)
-    exception.op = error.op  # type: ignore[attr-defined]  (for located diagnostics)
-    try:
-        diagnostic.raise_exception(error.op, exception)
-    except PassFailedException as annotated:
-        return annotated
-    return exception
+    return located_failure(error.op, f"convert-soac-to-mem: cannot bufferise {error.op.name}: {error}")
 
 
 class ConvertSoacToMemPass(ModulePass):
