@@ -82,7 +82,6 @@ from xdsl.traits import (
     HasCanonicalizationPatternsTrait,
     HasParent,
     IsTerminator,
-    MemoryAllocEffect,
     NoMemoryEffect,
     Pure,
     RecursiveMemoryEffect,
@@ -91,7 +90,7 @@ from xdsl.pattern_rewriter import RewritePattern
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.utils.exceptions import VerifyException
 
-from soacc.dialects.traits import KernelOp, OperandEffects
+from soacc.dialects.traits import AllocatesItsResult, KernelOp, OperandEffects
 from soacc.dialects.soac import (
     FusedSyntax,
     MapOperators,
@@ -306,7 +305,7 @@ class AllocOp(IRDLOperation):
     name = "mem.alloc"
     bytes = operand_def(IndexType)
     block = result_def(BlockType)
-    traits = traits_def(MemoryAllocEffect())
+    traits = traits_def(AllocatesItsResult())
     assembly_format = "$bytes attr-dict `:` type($block)"
 
     def __init__(self, bytes: SSAValue | Operation, space: MemorySpaceAttr):

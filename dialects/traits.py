@@ -8,6 +8,8 @@ which operands an op reads and writes.
   one thread. Nested ops of a kernel run on the device (`runs_on_device`).
 - `ConsumesOperand`: the op takes over one array operand (Futhark's *consumption*): the
   array may be written in place, so it must not be used after the op.
+- `AllocatesItsResult`: the op allocates the block it returns and nothing else, so an
+  allocation nobody uses is dead code to xDSL's DCE.
 - `OperandEffects`: a memory-effect trait that names, by operand group, the views an op
   reads, writes, and creates (writes whole before anything reads them). Its effects are
   xDSL's `EffectInstance`s tied to the operand values, so xDSL's own passes see them as
@@ -100,6 +102,16 @@ class OperandEffects(MemoryEffect):
         effects = {EffectInstance(MemoryEffectKind.READ, v) for v in self.views(op, self.reads)}
         effects |= {EffectInstance(MemoryEffectKind.WRITE, v) for v in self.views(op, self.writes + self.creates)}
         return effects
+
+
+class AllocatesItsResult(MemoryEffect):
+    """Allocates the block it returns and touches nothing else (MLIR's MemAlloc on the
+    result): an allocation nobody uses has no effect, so xDSL's dead-code elimination
+    erases it (a bare MemoryAllocEffect names no value, and would keep it)."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> set[EffectInstance]:  # type: ignore[override]
+        return {EffectInstance(MemoryEffectKind.ALLOC, op.results[0])}
 
 
 def _group(op: Operation, name: str) -> Iterator[SSAValue]:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import KeysView
+from itertools import chain
+
 from xdsl.dialects import func
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.region_utils import iter_used_values_defined_above
 from xdsl.utils.diagnostic import Diagnostic
 from xdsl.utils.exceptions import PassFailedException
 
@@ -13,6 +17,21 @@ def defined_inside(value: SSAValue, op: Operation) -> bool:
     owner = value.owner
     owner_op = owner.parent_op() if isinstance(owner, Block) else owner
     return owner_op is not None and owner_op is not op and op.is_ancestor(owner_op)
+
+
+def captured_values(where: Operation | Region) -> KeysView[SSAValue]:
+    """The values used inside `where` (an op's regions, or one region) but defined
+    above it: what a lambda captures. An insertion-ordered set (dict keys), first use
+    first: emitted code follows this order, so it must not depend on object addresses
+    as a set's would, and set operations (`&`, `|`, `-`) still work."""
+    regions = where.regions if isinstance(where, Operation) else (where,)
+    return dict.fromkeys(chain.from_iterable(iter_used_values_defined_above(r) for r in regions)).keys()
+
+
+def used_values(op: Operation) -> KeysView[SSAValue]:
+    """Everything `op` reads: its operands, then its captured values (ordered as
+    `captured_values`)."""
+    return dict.fromkeys(chain(op.operands, captured_values(op))).keys()
 
 
 def enclosing_function(op: Operation) -> func.FuncOp | None:

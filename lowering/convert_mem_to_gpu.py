@@ -43,16 +43,16 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from soacc.dialects.utils import located_failure
+from soacc.dialects.utils import captured_values
 from soacc.dialects import mem, soacc_gpu
 from soacc.dialects.traits import runs_on_device
-from soacc.dialects.utils import located_failure
 
 from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,
     CannotLower,
     KernelBody,
     Row,
-    captured_values,
     gpu_body_outputs,
     index_constant as _index,
     kernel_function,
@@ -69,6 +69,15 @@ from soacc.lowering.kernel_elements import Elements, shared_vector_width
 from soacc.lowering.kernel_scratch import ScratchPlan, bind_scratch, grid_blocks, plan_scratch, scratch_blocks, scratch_operands, scratch_parameters
 
 
+def _grid_stride(b: Builder) -> tuple[SSAValue, SSAValue]:
+    """This thread's first row and the step between its rows: its global id and the
+    grid's thread count."""
+    x = gpu.DimensionAttr(gpu.DimensionEnum.X)
+    first = b.insert(gpu.GlobalIdOp(x)).result
+    threads = b.insert(arith.MuliOp(b.insert(gpu.GridDimOp(x)).result, b.insert(gpu.BlockDimOp(x)).result)).results[0]
+    return first, threads
+
+
 def _grid_stride_kernel(name: str, operands: Sequence[SSAValue], row_body) -> gpu.FuncOp:
     """A kernel over operands + a row count: for each row i of this thread (grid-stride),
     row_body(body, params, i) emits what row i does."""
@@ -79,13 +88,7 @@ def _grid_stride_kernel(name: str, operands: Sequence[SSAValue], row_body) -> gp
             param.name_hint = v.name_hint
     n.name_hint = "rows"
     b = Builder(InsertPoint.at_end(block))
-    first = b.insert(gpu.GlobalIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))).result
-    threads = b.insert(
-        arith.MuliOp(
-            b.insert(gpu.GridDimOp(gpu.DimensionAttr(gpu.DimensionEnum.X))).result,
-            b.insert(gpu.BlockDimOp(gpu.DimensionAttr(gpu.DimensionEnum.X))).result,
-        )
-    ).results[0]
+    first, threads = _grid_stride(b)
     row_block = Block(arg_types=[IndexType()])
     row_block.args[0].name_hint = "row"
     body = KernelBody(Builder(InsertPoint.at_end(row_block)), dict(zip(operands, params)))
@@ -215,13 +218,7 @@ def build_map_kernel(op: mem.MapOp, name: str, plan: ScratchPlan | None = None) 
         param.name_hint = hint
     b = Builder(InsertPoint.at_end(block))
     values: dict[SSAValue, SSAValue | Row] = dict(zip(operands, params))
-    first = b.insert(gpu.GlobalIdOp(gpu.DimensionAttr(gpu.DimensionEnum.X))).result
-    threads = b.insert(
-        arith.MuliOp(
-            b.insert(gpu.GridDimOp(gpu.DimensionAttr(gpu.DimensionEnum.X))).result,
-            b.insert(gpu.BlockDimOp(gpu.DimensionAttr(gpu.DimensionEnum.X))).result,
-        )
-    ).results[0]
+    first, threads = _grid_stride(b)
     k = len(op.inputs)
     in_params = params[len(captured) : len(captured) + k]
     out_params = params[len(captured) + k :]

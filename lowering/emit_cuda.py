@@ -36,6 +36,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.utils.base_printer import BasePrinter
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.utils.target import Target
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
@@ -134,17 +135,19 @@ _RESERVED = set(
 the functions rules call are added below, from the rule table."""
 
 
-@dataclass
-class CudaPrinter:
-    stream: IO[str]
+@dataclass(eq=False)
+class CudaPrinter(BasePrinter):
+    """xDSL's printer (its stream and `indented()`), writing C one whole line at a time."""
+
     names: dict[SSAValue, str] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)
-    indent: int = 0
 
     # --- output -------------------------------------------------------------------------
 
     def line(self, text: str) -> None:
-        self.stream.write("  " * self.indent + text + "\n")
+        # indented here, not by BasePrinter after the previous newline: a line opening a
+        # block (`{`) is printed before the block's deeper indentation starts
+        self.print_string(" " * (self._indent * self.indent_num_spaces) + text + "\n", indent=0)
 
     def name(self, value: SSAValue) -> str:
         if value not in self.names:
@@ -210,9 +213,8 @@ class CudaPrinter:
             else:
                 params.append(f"{c_type(arg.type)} {name}")
         self.line(f'extern "C" __global__ void {f.sym_name.data}({", ".join(params)}) {{')
-        self.indent += 1
-        self.print_block(f.body.block)
-        self.indent -= 1
+        with self.indented():
+            self.print_block(f.body.block)
         self.line("}")
         self.line("")
 
@@ -475,14 +477,13 @@ def _scf_if(p: CudaPrinter, op: scf.IfOp) -> None:
 
 def _region_assigning(p: CudaPrinter, block: Block, targets: Sequence[SSAValue]) -> None:
     """A region's ops, then its yield assigned to `targets`."""
-    p.indent += 1
-    for op in block.ops:
-        if isinstance(op, scf.YieldOp):
-            if targets:
-                _assign(p, *_targets_and_values(p, targets, op.operands))
-        else:
-            p.print_op(op)
-    p.indent -= 1
+    with p.indented():
+        for op in block.ops:
+            if isinstance(op, scf.YieldOp):
+                if targets:
+                    _assign(p, *_targets_and_values(p, targets, op.operands))
+            else:
+                p.print_op(op)
 
 
 def _scf_for(p: CudaPrinter, op: scf.ForOp) -> None:
@@ -509,22 +510,20 @@ def _scf_while(p: CudaPrinter, op: scf.WhileOp) -> None:
     for arg in after.args:
         p.line(f"{c_type(arg.type)} {p.name(arg)};")
     p.line("while (true) {")
-    p.indent += 1
-    for inner in before.ops:
-        if isinstance(inner, scf.ConditionOp):
-            forwarded = [p.name(v) for v in inner.args]
-            p.line(f"if (!{p.name(inner.condition)}) {{")
-            p.indent += 1
-            if forwarded:
-                _assign(p, [p.name(r) for r in op.results], forwarded)
-            p.line("break;")
-            p.indent -= 1
-            p.line("}")
-            if forwarded:
-                _assign(p, [p.name(a) for a in after.args], forwarded)
-        else:
-            p.print_op(inner)
-    p.indent -= 1
+    with p.indented():
+        for inner in before.ops:
+            if isinstance(inner, scf.ConditionOp):
+                forwarded = [p.name(v) for v in inner.args]
+                p.line(f"if (!{p.name(inner.condition)}) {{")
+                with p.indented():
+                    if forwarded:
+                        _assign(p, [p.name(r) for r in op.results], forwarded)
+                    p.line("break;")
+                p.line("}")
+                if forwarded:
+                    _assign(p, [p.name(a) for a in after.args], forwarded)
+            else:
+                p.print_op(inner)
     if any(isinstance(a.type, MemRefType) for a in [*before.args, *after.args]):
         raise p.error(op, "carries a memref, which the cuda target does not write yet")
     _region_assigning(p, after, list(before.args))
@@ -894,8 +893,8 @@ _RESERVED.update(
 
 def emit_cuda(module: ModuleOp, output: IO[str]) -> None:
     """Writes the CUDA C of every kernel in `module`."""
-    output.write(PRELUDE + "\n")
     printer = CudaPrinter(output)
+    printer.print_string(PRELUDE + "\n", indent=0)
     for op in module.walk():
         if isinstance(op, gpu.ModuleOp):
             printer.print_module(op)

@@ -42,6 +42,7 @@ from soacc.dialects.host_abi import is_cast, scalar_function
 from soacc.dialects.traits import is_kernel
 from soacc.dialects.dtypes import constant_value, numpy_dtype
 from soacc.dialects.kernel_abi import argument_format
+from soacc.dialects.utils import enclosing_function
 
 _GLOBALS = {"rt", "np", "arith", "math", "KERNELS"}
 """Names the emitted module itself uses."""
@@ -109,9 +110,7 @@ def _is_memory(value: SSAValue) -> bool:
 
 
 def _function_of(op: Operation) -> str:
-    where = op
-    while where is not None and not isinstance(where, func.FuncOp):
-        where = where.parent_op()
+    where = enclosing_function(op)
     return f" in @{where.sym_name.data}" if where is not None else ""
 
 

@@ -27,6 +27,7 @@ from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, SymbolRefAttr
 from xdsl.ir import SSAValue
 
+from soacc.dialects.utils import captured_values
 from soacc.dialects import mem, soacc_gpu
 from soacc.lowering.gpu_epilogue import Epilogue
 from soacc.lowering.kernel_elements import Elements, combiner, is_commutative
@@ -36,7 +37,6 @@ from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,
     CannotLower,
     KernelBody,
-    captured_values,
     gpu_body_outputs,
     index_constant,
     index_value,

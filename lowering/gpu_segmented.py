@@ -51,6 +51,7 @@ from xdsl.dialects.builtin import IndexType, MemRefType, SymbolRefAttr
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from soacc.dialects.utils import captured_values
 from soacc.dialects import mem, soacc_gpu
 from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
 from soacc.passes.analysis.symbolic import Symbolic
@@ -73,7 +74,6 @@ from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,
     KernelBody,
     Row,
-    captured_values,
     index_constant,
     kernel_function,
 )

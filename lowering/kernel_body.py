@@ -52,24 +52,6 @@ def index_value(b: Builder, n: int | SSAValue) -> SSAValue:
     return index_constant(b, n) if isinstance(n, int) else n
 
 
-def captured_values(op: Operation) -> list[SSAValue]:
-    """Values the op's regions use but do not define, in first-use order."""
-    inner_ops = set(op.walk())
-    inner_blocks = {b for o in inner_ops for r in o.regions for b in r.blocks}
-    seen: dict[SSAValue, None] = {}
-    for o in op.walk():
-        if o is op:
-            continue
-        for v in o.operands:
-            owner = v.owner
-            if isinstance(owner, Operation) and owner in inner_ops:
-                continue
-            if isinstance(owner, Block) and owner in inner_blocks:
-                continue
-            seen[v] = None
-    return list(seen)
-
-
 def is_first_row_of(value: SSAValue, view: SSAValue) -> bool:
     """Whether `value` is `mem.slice %view[0]`: row 0 of `view` itself."""
     row = value.owner

@@ -39,7 +39,7 @@ from soacc.dialects import soac
 from soacc.dialects.traits import consumed_operand, runs_on_device
 from soacc.passes.utils.memory_motion import move
 from soacc.dialects.soac import index_of_row_zero
-from soacc.dialects.utils import defined_inside
+from soacc.dialects.utils import defined_inside, used_values
 
 _STRUCTURED = (scf.IfOp, scf.ForOp, scf.WhileOp)
 
@@ -47,16 +47,6 @@ _STRUCTURED = (scf.IfOp, scf.ForOp, scf.WhileOp)
 # --------------------------------------------------------------------------------------
 # What an op depends on and what it consumes
 # --------------------------------------------------------------------------------------
-
-
-def free_values(op: Operation) -> set[SSAValue]:
-    """The values `op` uses, in its operands and anywhere in its regions, that are
-    defined outside it."""
-    used = set(op.operands)
-    for region in op.regions:
-        for inner in region.walk():
-            used.update(v for v in inner.operands if not defined_inside(v, op))
-    return used
 
 
 def root_aliases(value: SSAValue) -> set[SSAValue]:
@@ -120,7 +110,7 @@ def place(ops: Iterable[Operation]) -> list[_Group]:
     groups = [_Group()]
     gpu_group_of: dict[SSAValue, int] = {}
     for op in ops:
-        uses = free_values(op)
+        uses = used_values(op)
         consumes = consumed_values(op)
         is_gpu = isinstance(op, soac.GpuBodyOp)
 

@@ -60,6 +60,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.transforms.dead_code_elimination import region_dce
 
 from soacc.dialects import mem
 from soacc.dialects.soac import SliceSpec
@@ -73,7 +74,6 @@ from soacc.passes.utils.function_analyses import FunctionAnalyses
 from soacc.passes.utils.memory_motion import (
     Materialiser,
     dominates,
-    erase_dead_ops,
     sink_allocation,
 )
 
@@ -116,7 +116,7 @@ class ShortCircuit:
         self.visit(self.function.body.block)
         for alloc in [op for op in self.function.walk() if isinstance(op, mem.AllocOp)]:
             sink_allocation(alloc)
-        erase_dead_ops(self.function)
+        region_dce(self.function.body)
 
     def visit(self, block: Block) -> None:
         for op in list(block.ops):

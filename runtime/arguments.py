@@ -4,6 +4,8 @@ before anything runs, with a message that names the parameter."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Attribute
@@ -61,3 +63,20 @@ def convert_argument(value, t: Attribute, what: str):
             raise ArgumentError(f"{what}: {value} does not fit {_describe_type(t)}")
         return dtype.type(value)
     raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {type(value).__name__}")
+
+
+def host_arguments(args: Sequence, types: Sequence[Attribute], pair: Callable[[np.ndarray, np.ndarray], Sequence]) -> list:
+    """The arguments of a level-2 entry point: each array (of any rank, 0 included) as
+    the (block, view) pair `pair(array, bytes)` makes over the caller's memory (not an
+    allocation of the program's), given the C-contiguous array and its bytes; scalars
+    as they are."""
+    out: list = []
+    for value, t in zip(args, types):
+        if isinstance(t, TensorType):
+            array = np.asarray(value)
+            if not array.flags.c_contiguous:
+                array = array.copy()  # (np.ascontiguousarray would make a 0-d array 1-d)
+            out += pair(array, array.reshape(-1).view(np.uint8))
+        else:
+            out.append(value)
+    return out

@@ -20,6 +20,7 @@ from xdsl.ir import Attribute, Operation
 
 from soacc.dialects.dtypes import numpy_dtype
 from soacc.runtime import host_scalars
+from soacc.runtime.arguments import host_arguments
 from soacc.runtime.errors import ExecutionError, ProgramError, SoaccError
 from soacc.runtime.gpu.arrays import HostBlock, OutOfBounds, View, dense_strides
 from soacc.runtime.gpu.host_runtime import DeviceMemory, HostRuntime
@@ -73,7 +74,7 @@ class HostCodeExecutor:
         self.last_statistics = statistics
         signature = self.signatures.get(function)
         if signature is not None:
-            args = _to_host_views(args, signature.inputs.data)
+            args = host_arguments(args, signature.inputs.data, _host_view)
         profiling = self.profiling
         if profiling:
             self.memory.start_profiling()
@@ -152,20 +153,9 @@ def _indexed_array_name(op: Operation) -> str:
     return f" of %{array.name_hint}" if array is not None and array.name_hint else ""
 
 
-def _to_host_views(args: Sequence, types: Sequence[Attribute]) -> list:
-    """Each array argument as a (host block, view) pair over the caller's memory: not
-    an allocation of the program's, so not counted."""
-    out: list = []
-    for value, t in zip(args, types):
-        if isinstance(t, TensorType):
-            array = np.asarray(value)
-            if not array.flags.c_contiguous:
-                array = array.copy()  # (np.ascontiguousarray would make a 0-d array 1-d)
-            block = HostBlock(array.reshape(-1).view(np.uint8), None)
-            out += [block, View(block, 0, array.shape, dense_strides(array.shape), array.dtype)]
-        else:
-            out.append(value)
-    return out
+def _host_view(array: np.ndarray, data: np.ndarray) -> tuple[HostBlock, View]:
+    block = HostBlock(data, None)  # the caller's memory: not counted as allocated
+    return block, View(block, 0, array.shape, dense_strides(array.shape), array.dtype)
 
 
 def _from_host_views(results: Sequence, types: Sequence[Attribute]) -> list:

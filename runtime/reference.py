@@ -13,7 +13,9 @@ from xdsl.utils.exceptions import InterpretationError
 from xdsl.ir import Operation
 
 from soacc.dialects.mem import entry_signature
+from soacc.dialects.utils import enclosing_function
 from soacc.passes.analysis.liveness import LastUses, last_uses
+from soacc.runtime.arguments import host_arguments
 from soacc.runtime.errors import ExecutionError, SoaccError
 from soacc.runtime.interp import new_interpreter
 from soacc.runtime.interp.mem import Block
@@ -60,12 +62,8 @@ class _DropDeadValues(Interpreter.Listener):
 
 def describe_op(op: Operation) -> str:
     """`soac.index %x in @main`: enough to find the op in the source."""
-    from xdsl.dialects import func
-
     names = [f"%{r.name_hint}" for r in op.results if r.name_hint]
-    where = op.parent_op()
-    while where is not None and not isinstance(where, func.FuncOp):
-        where = where.parent_op()
+    where = enclosing_function(op)
     text = op.name + (" " + ", ".join(names) if names else "")
     return text + (f" in @{where.sym_name.data}" if where else "")
 
@@ -99,7 +97,7 @@ class ReferenceExecutor:
         signature = entry_signature(callee)
         level2 = signature is not None
         if level2:
-            args = _to_host_blocks(args, signature.inputs.data)
+            args = host_arguments(args, signature.inputs.data, _host_block)
         try:
             with np.errstate(all="ignore"):  # wrap-around and inf/NaN are MLIR semantics
                 results = tuple(interpreter.call_op(function, tuple(args)))
@@ -122,18 +120,5 @@ class ReferenceExecutor:
             raise ExecutionError(f"{where}: {message}") from None
 
 
-def _to_host_blocks(args: Sequence, types: Sequence) -> list:
-    """Each array argument (of any rank, 0 included) as a (host block, view) pair: the
-    caller's memory, not an allocation of the program's."""
-    from xdsl.dialects.builtin import TensorType
-
-    out: list = []
-    for a, t in zip(args, types):
-        if isinstance(t, TensorType):
-            array = np.asarray(a)
-            if not array.flags.c_contiguous:
-                array = array.copy()  # (np.ascontiguousarray would make a 0-d array 1-d)
-            out += [Block(array.reshape(-1).view(np.uint8), "host"), array]
-        else:
-            out.append(a)
-    return out
+def _host_block(array: np.ndarray, data: np.ndarray) -> tuple[Block, np.ndarray]:
+    return Block(data, "host"), array  # the interpreter's views are NumPy arrays

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from typing import IO
 
@@ -21,6 +19,7 @@ from soacc.dialects.structural_checks import check_structure, check_structured_c
 from soacc.dialects.traits import is_kernel
 from soacc.registry import INPUT_DIALECT, get_all_passes
 from soacc.runtime.errors import ArgumentError, ProgramError
+from soacc.runtime.files import write_file
 from soacc.source import MAX_SOURCE_BYTES, TOO_DEEP, LocatingParser, decode_source, located_message
 from soacc.tools.cli import diagnostic_text, run_tool
 
@@ -113,16 +112,7 @@ class SoaccOptMain(xDSLOptMain):
     def commit_output(self) -> None:
         if self.pending_output is None:
             return
-        target = os.path.abspath(self.args.output_file)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=".soacc-opt.")
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(self.pending_output.text)
-            os.chmod(tmp, 0o666 & ~_umask())
-            os.replace(tmp, target)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        write_file(self.args.output_file, self.pending_output.text)
 
 
 TARGETS = ("mlir", "cuda", "python")
@@ -143,12 +133,6 @@ class _PendingOutput(io.StringIO):
     def close(self) -> None:
         self.text = self.getvalue()
         super().close()
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +25,7 @@ from xdsl.ir import Attribute
 
 from soacc.dialects.dtypes import numpy_dtype
 from soacc.runtime.errors import ArgumentError
+from soacc.runtime.files import write_files
 from soacc.program import BACKENDS, EntryPoint, compile
 from soacc.tools.cli import run_tool
 
@@ -85,25 +85,15 @@ def format_result(index: int, value, t: Attribute) -> str:
 
 
 def write_results(directory: Path, results: Sequence) -> list[Path]:
-    """Writes every result, or none: each goes to a temporary file first."""
+    """Writes every result, or none: each is staged complete before any is renamed."""
     directory.mkdir(parents=True, exist_ok=True)
-    umask = os.umask(0)
-    os.umask(umask)
-    staged: list[tuple[str, Path]] = []
-    try:
-        for i, value in enumerate(results):
-            fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".result{i}.", suffix=".npy")
-            os.fchmod(fd, 0o666 & ~umask)  # as a plainly created file would be
-            with os.fdopen(fd, "wb") as f:
-                np.save(f, np.asarray(value))
-            staged.append((tmp, directory / f"result{i}.npy"))
-    except BaseException:
-        for tmp, _ in staged:
-            os.unlink(tmp)
-        raise
-    for tmp, final in staged:
-        os.replace(tmp, final)
-    return [final for _, final in staged]
+    paths = [directory / f"result{i}.npy" for i in range(len(results))]
+    write_files((path, partial(_save, value)) for path, value in zip(paths, results))
+    return paths
+
+
+def _save(value, f) -> None:
+    np.save(f, np.asarray(value))
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -15,9 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from soacc.dialects.traits import consumed_operand
+from soacc.dialects.utils import captured_values
+from soacc.dialects.utils import used_values as read_values  # what this module calls an op's reads
+
+__all__ = ["BlockOrder", "captured_values", "consumed_operand", "consumed_values", "read_values"]
+
 
 def consumed_values(op: Operation) -> set[SSAValue]:
     """Values consumed by `op` or by any op nested in it."""
@@ -27,31 +32,6 @@ def consumed_values(op: Operation) -> set[SSAValue]:
         if v is not None:
             out.add(v)
     return out
-
-
-def captured_values(op: Operation) -> set[SSAValue]:
-    """Values that `op`'s regions use but that are defined outside `op`."""
-    out: set[SSAValue] = set()
-    for region in op.regions:
-        for inner in region.walk():
-            for v in inner.operands:
-                if not _defined_inside(v, op):
-                    out.add(v)
-    return out
-
-
-def read_values(op: Operation) -> set[SSAValue]:
-    """Everything `op` reads: its operands and its captured values."""
-    return set(op.operands) | captured_values(op)
-
-
-def _defined_inside(value: SSAValue, op: Operation) -> bool:
-    owner = value.owner
-    if isinstance(value, BlockArgument):
-        parent = owner.parent_op()
-        return parent is not None and op.is_ancestor(parent)
-    assert isinstance(value, OpResult)
-    return value.op is not op and op.is_ancestor(value.op)
 
 
 class BlockOrder:

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 from xdsl.ir import Block, Operation, SSAValue
 
+from soacc.dialects.utils import used_values
+
 
 @dataclass
 class LastUses:
@@ -26,17 +28,6 @@ class LastUses:
     """Values nobody uses (results of the previous op, arguments of the block): dead
     before this op runs."""
 
-
-
-def _used_values(op: Operation) -> dict[SSAValue, None]:
-    """The values op and its regions use, in the order they use them (an ordered set:
-    the order of what dies together decides the order of emitted code, which must not
-    change from run to run)."""
-    used = dict.fromkeys(op.operands)
-    for region in op.regions:
-        for inner in region.walk():
-            used.update(dict.fromkeys(inner.operands))
-    return used
 
 
 def last_uses(root: Operation) -> LastUses:
@@ -68,7 +59,7 @@ def _block_last_uses(block: Block, result: LastUses) -> None:
     defined: set[SSAValue] = set(block.args)
     last: dict[SSAValue, Operation] = {}
     for op in ops:
-        for v in _used_values(op):
+        for v in used_values(op):  # ordered: what dies together is emitted in this order
             if v in defined:
                 last[v] = op
         defined.update(op.results)

@@ -15,9 +15,10 @@ from xdsl.dialects import arith, scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.traits import MemoryAllocEffect, Pure, get_effects
+from xdsl.traits import is_side_effect_free
 
 from soacc.dialects import mem
+from soacc.dialects.utils import used_values
 
 
 def dominates(value: SSAValue, point: Operation) -> bool:
@@ -37,13 +38,10 @@ def dominates(value: SSAValue, point: Operation) -> bool:
 
 
 def is_pure(op: Operation) -> bool:
-    """No memory effects and no regions: free to move or clone within a block."""
-    if op.regions:
-        return False
-    if op.has_trait(Pure):
-        return True
-    effects = get_effects(op)
-    return effects is not None and not effects
+    """No memory effects and no regions: free to move or clone within a block. (A
+    region op may be effect-free too, but cloning one would take only its operands
+    along, not the values its regions capture.)"""
+    return not op.regions and is_side_effect_free(op)
 
 
 def is_movable(op: Operation) -> bool:
@@ -64,21 +62,6 @@ def definer_in(value: SSAValue, block: Block) -> Operation | None:
     return None
 
 
-def captured(op: Operation) -> list[SSAValue]:
-    """Operands of `op` and values its regions use from outside `op`."""
-    inner = set(op.walk())
-    out: dict[SSAValue, None] = {}
-    for o in op.walk():
-        for v in o.operands:
-            owner = v.owner
-            if isinstance(owner, Operation) and owner in inner:
-                continue
-            if isinstance(owner, Block) and owner.parent_op() in inner:
-                continue
-            out[v] = None
-    return list(out)
-
-
 def dependencies_after(op: Operation, anchor: Operation, movable=None) -> list[Operation] | None:
     """The ops of `op`'s block, between `anchor` (included) and `op`, that `op`
     depends on (transitively), in block order; None when a dependency there cannot
@@ -90,7 +73,7 @@ def dependencies_after(op: Operation, anchor: Operation, movable=None) -> list[O
     pending = [op]
     while pending:
         current = pending.pop()
-        for v in captured(current):
+        for v in used_values(current):
             definer = definer_in(v, block)
             if definer is None or definer in needed:
                 continue
@@ -125,7 +108,7 @@ def hoist_as_high_as_possible(op: Operation, done: set[Operation] | None = None)
     if op in done:
         return
     done.add(op)
-    for v in captured(op):
+    for v in used_values(op):
         definer = definer_in(v, block)
         if definer is not None and is_movable(definer):
             hoist_as_high_as_possible(definer, done)
@@ -135,7 +118,7 @@ def hoist_as_high_as_possible(op: Operation, done: set[Operation] | None = None)
 def _hoist_one(op: Operation, block: Block) -> None:
     """Moves `op` up to just after the latest op of the block defining a value it uses."""
     latest: Operation | None = None
-    for v in captured(op):
+    for v in used_values(op):
         definer = definer_in(v, block)
         if definer is not None and definer is not op:
             if latest is None or latest.is_before_in_block(definer):
@@ -180,26 +163,6 @@ def sink_allocation(alloc: mem.AllocOp) -> None:
 def erase(op: Operation) -> None:
     """Removes an op whose results nothing uses any more."""
     Rewriter.erase_op(op)
-
-
-def erase_dead_ops(root: Operation) -> int:
-    """Erases pure ops and allocations whose results nothing uses, to a fixpoint;
-    returns how many allocations went."""
-    removed_allocs = 0
-    changed = True
-    while changed:
-        changed = False
-        for op in list(root.walk()):
-            if op is root or op.parent is None:
-                continue
-            if not op.results or any(r.uses for r in op.results):
-                continue
-            if isinstance(op, mem.AllocOp) or is_pure(op) and not op.has_trait(MemoryAllocEffect):
-                if isinstance(op, mem.AllocOp):
-                    removed_allocs += 1
-                erase(op)
-                changed = True
-    return removed_allocs
 
 
 class CannotMaterialise(Exception):

@@ -1,13 +1,25 @@
 """Compiling CUDA C through PyCUDA, with the binary cached on disk keyed by the source,
 the device's architecture, the options and the compiler's version: a second run of a
-program loads its kernels without compiling them again."""
+program loads its kernels without compiling them again.
+
+This is the only cubin cache: PyCUDA's own (`pycuda.compiler.compile`'s `cache_dir`,
+on by default in the user's cache directory) is turned off. Both key on the same
+things (PyCUDA's md5 of the source, the options with -arch, the nvcc version and the
+platform's word size), but PyCUDA's does not suit soacc:
+- it does not say whether a call compiled or hit, which the statistics report
+  (compile seconds, disk hits);
+- every source soacc emits has `#include`s, for which PyCUDA computes the key from
+  `nvcc --preprocess` output: an nvcc run on every load, a hit included;
+- it writes the cubin in place, so a run killed while writing leaves a truncated file
+  that later runs load, and it warns on every miss.
+Here a load that hits runs no compiler, and the cubin is written atomically
+(runtime/files.py)."""
 
 from __future__ import annotations
 
 import hashlib
 import os
 import subprocess
-import tempfile
 import time
 from dataclasses import dataclass, field
 from functools import cache
@@ -15,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from soacc.runtime.errors import ProgramError
+from soacc.runtime.files import write_file
 
 DEFAULT_OPTIONS = ("-O3", "--fmad=false", "--diag-suppress=177,550")
 """--fmad=false: a*b+c is not contracted into one rounding, so results equal the
@@ -87,7 +100,7 @@ class ModuleCache:
 
         started = time.perf_counter()
         try:
-            cubin = nvcc_compile(source, arch=self.arch, options=list(self.options), no_extern_c=True)
+            cubin = nvcc_compile(source, arch=self.arch, options=list(self.options), no_extern_c=True, cache_dir=False)
         except CompileError as error:
             log = (getattr(error, "stderr", None) or str(error)).strip()
             raise ProgramError(f"the CUDA C of {program} does not compile:\n{log}") from None
@@ -100,9 +113,6 @@ class ModuleCache:
         cache that cannot be written is only slower."""
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".cubin")
-            with os.fdopen(fd, "wb") as f:
-                f.write(cubin)
-            os.replace(tmp, path)
+            write_file(path, cubin)
         except OSError:
             pass

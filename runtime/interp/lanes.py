@@ -24,8 +24,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.interpreter import Interpreter
-from xdsl.ir import Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Region, SSAValue
 
+from soacc.dialects import utils as ir_utils
 from soacc.runtime.errors import ExecutionError
 
 
@@ -63,22 +64,7 @@ def captured_values(interpreter: Interpreter, region: Region) -> tuple[SSAValue,
         dict,  # type: ignore[arg-type]
     )
     if region not in cache:
-        inner_blocks: set[Block] = set()
-        inner_ops: set[Operation] = set()
-        for op in region.walk():
-            inner_ops.add(op)
-            for r in op.regions:
-                inner_blocks.update(r.blocks)
-        inner_blocks.update(region.blocks)
-        seen: dict[SSAValue, None] = {}
-        for op in inner_ops:
-            for v in op.operands:
-                if isinstance(v, OpResult) and v.op in inner_ops:
-                    continue
-                if isinstance(v, BlockArgument) and v.block in inner_blocks:
-                    continue
-                seen[v] = None
-        cache[region] = tuple(seen)
+        cache[region] = tuple(ir_utils.captured_values(region))
     return cache[region]
 
 

@@ -6,9 +6,12 @@ xdsl-opt seeing the soac dialect) run once each as subprocesses."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import stat
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -287,3 +290,61 @@ def test_dash_reads_standard_input(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
     assert opt_main(["-"]) == 0
     assert "soac.reduce" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------------------
+# -o writes what is at the path the way `>` would: never replacing a link, a mode or a
+# special file with a new regular file
+# --------------------------------------------------------------------------------------
+
+
+def expected_output(capsys) -> str:
+    _, printed, _ = soacc_opt(capsys, EXAMPLES / "dot_product.mlir")
+    return printed
+
+
+def test_output_through_a_symlink_writes_its_target(capsys, tmp_path):
+    target = tmp_path / "real.mlir"
+    target.write_text("// old\n")
+    link = tmp_path / "link.mlir"
+    link.symlink_to("real.mlir")
+    code, _, _ = soacc_opt(capsys, EXAMPLES / "dot_product.mlir", "-o", link)
+    assert code == 0
+    assert link.is_symlink() and os.readlink(link) == "real.mlir"
+    assert target.read_text() == expected_output(capsys)
+
+
+def test_output_keeps_the_file_mode(capsys, tmp_path):
+    out = tmp_path / "out.mlir"
+    out.write_text("// old\n")
+    out.chmod(0o640)
+    code, _, _ = soacc_opt(capsys, EXAMPLES / "dot_product.mlir", "-o", out)
+    assert code == 0
+    assert stat.S_IMODE(out.stat().st_mode) == 0o640
+    assert out.read_text() == expected_output(capsys)
+
+
+def test_output_to_a_fifo_writes_into_it(capsys, tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[bytes] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    code, _, _ = soacc_opt(capsys, EXAMPLES / "dot_product.mlir", "-o", fifo)
+    reader.join(timeout=60)
+    assert code == 0
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert received == [expected_output(capsys).encode()]
+
+
+def test_output_to_dev_null_leaves_it_a_device(capsys, null_device):
+    code, _, _ = soacc_opt(capsys, EXAMPLES / "dot_product.mlir", "-o", null_device)
+    assert code == 0
+    assert stat.S_ISCHR(os.stat(null_device).st_mode)
+
+
+def test_failed_write_names_the_users_path(capsys, tmp_path):
+    out = tmp_path / "no-such-directory" / "out.mlir"
+    code, _, err = soacc_opt(capsys, EXAMPLES / "dot_product.mlir", "-o", out)
+    assert code == 2
+    assert err.strip() == f"soacc-opt: error: cannot access {out}: No such file or directory"
