@@ -12,12 +12,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from random_memory_programs import inputs, program
-from xdsl.dialects.builtin import IndexType, IntegerType, TensorType
 
 import soacc
-from soacc.runtime.dtypes import numpy_dtype
 from soacc.tools.examples import load_examples, mismatch
+
+from tests.support.lit import argument
+from tests.support.random_programs import random_program
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = load_examples(ROOT / "examples")
@@ -90,10 +90,11 @@ def test_random_programs_give_the_same_results(batch):
     strategy of memory-reuse on every other program."""
     for seed in range(batch * 20, batch * 20 + 20):
         strategy = "all" if seed % 2 else "linear-scan"
-        check_same(program(seed), [inputs(seed, n) for n in (1, 5)], {strategy: MEMORY[strategy]}, level1=True)
+        program = random_program("memory", seed)
+        check_same(program.source, [program.inputs(n) for n in (1, 5)], {strategy: MEMORY[strategy]}, level1=True)
         if seed % 4 == 3:  # and after soac-fusion, whose fused kernels the passes then see
             fused = {"fused": FUSED + ",hoist-allocations,short-circuit,memory-reuse"}
-            check_same(program(seed), [inputs(seed, n) for n in (1, 5)], fused, base_pipeline=FUSED)
+            check_same(program.source, [program.inputs(n) for n in (1, 5)], fused, base_pipeline=FUSED)
 
 
 # --------------------------------------------------------------------------------------
@@ -111,24 +112,6 @@ def lit_programs():
             entries = re.findall(r"^func\.func @(\w+)\(", chunk, re.M)
             if entries:
                 yield pytest.param(chunk, entries[-1], id=f"{path.relative_to(LIT)}:{n}")
-
-
-def argument(t, rng: np.random.Generator, n: int):
-    """An argument for a parameter type: arrays n long in every dimension, small
-    values; index values 1 (a valid row of any array), booleans true."""
-    if isinstance(t, TensorType):
-        shape = [n if d < 0 else d for d in t.get_shape()]
-        dtype = numpy_dtype(t.element_type)
-        if dtype.kind == "f":
-            return rng.uniform(-2, 2, shape).astype(dtype)
-        if dtype.kind == "b":
-            return rng.integers(0, 2, shape).astype(dtype)
-        return rng.integers(0, n, shape).astype(dtype)
-    if isinstance(t, IndexType):
-        return 1
-    if isinstance(t, IntegerType) and t.width.data == 1:
-        return True
-    return numpy_dtype(t).type(rng.integers(0, 3))
 
 
 @pytest.mark.parametrize("source, entry", list(lit_programs()))

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from random_memory_programs import inputs, program
 
 import soacc
 from soacc.passes.soacc_pipeline import SoaccPipelinePass
 from soacc.tools.examples import load_examples, mismatch
+
+from tests.support.random_programs import random_program
 
 pytestmark = pytest.mark.gpu
 
@@ -85,7 +86,8 @@ def test_every_benchmark_port_on_the_gpu(example):
 @pytest.mark.parametrize("batch", range(4))
 def test_random_programs_on_the_gpu(batch):
     for seed in range(batch * 15, batch * 15 + 15):
-        check(program(seed), [inputs(seed, n) for n in (1, 5, 300)], 1e-6, 0.0)
+        program = random_program("memory", seed)
+        check(program.source, [program.inputs(n) for n in (1, 5, 300)], 1e-6, 0.0)
 
 
 LOOP_CASES = (

@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from random_memory_programs import program
 
 import soacc
 from soacc.dialects import mem
@@ -20,6 +19,8 @@ from soacc.passes.soacc_pipeline import SoaccPipelinePass
 from soacc.runtime.program import apply_pipeline, parse_program
 from soacc.tools.examples import load_examples
 from soacc.tools.soacc_opt import main as soacc_opt
+
+from tests.support.random_programs import random_program
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = load_examples(ROOT / "examples")
@@ -129,12 +130,12 @@ def test_random_programs_still_lower_to_kernels_that_compile(tmp_path):
     lowered = 0
     for seed in range(0, 60, 3):
         try:
-            soacc.compile(program(seed), backend="numpy", pipeline="soacc-pipeline{memory=false}")
+            soacc.compile(random_program("memory", seed).source, backend="numpy", pipeline="soacc-pipeline{memory=false}")
             lowers_without = True
         except soacc.ProgramError:
             lowers_without = False
         try:
-            program_ = soacc.compile(program(seed), backend="numpy", pipeline="soacc-pipeline")
+            program_ = soacc.compile(random_program("memory", seed).source, backend="numpy", pipeline="soacc-pipeline")
         except soacc.ProgramError:
             assert not lowers_without, f"seed {seed} lowers only without the memory passes"
             continue

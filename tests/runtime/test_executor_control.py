@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import soacc
-from rt_util import SIZES, assert_array, run, wrap
+
+from tests.support.rt_util import SIZES, assert_array, run, wrap
 
 # --------------------------------------------------------------------------------------
 # scf.if inside a map

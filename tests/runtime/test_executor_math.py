@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from rt_util import DTYPES, SIZES, assert_array, assert_close, assert_scalar, random_ints, run, wrap
+from tests.support.rt_util import DTYPES, SIZES, assert_array, assert_close, assert_scalar, random_ints, run, wrap
 
 # --------------------------------------------------------------------------------------
 # Templates

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import soacc
-from rt_util import assert_array, run
+
+from tests.support.rt_util import assert_array, run
 
 SIG = """func.func @main(%v: tensor<?xf32>, %m: tensor<3x?xi64>, %n: index, %x: f32, %b: i1, %k: i32)
     -> (tensor<?xf32>, i64, f32) {

@@ -1,6 +1,7 @@
 """Smaller faults a review found: rank-0 array arguments at level 2, bit counts on i1,
 a type error found while parsing, and a map yielding a whole captured array lowered to
-a kernel (each checked at level 1 and level 2 through rt_util.run where it runs)."""
+a kernel (each checked at level 1 and level 2 through tests.support.rt_util.run where
+it runs)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from rt_util import assert_array, run
 
 import soacc
+
+from tests.support.rt_util import assert_array, run
 
 RANK0 = """func.func @main(%a: tensor<?xf32>, %s: tensor<f32>) -> (tensor<?xf32>, tensor<f32>) {
   %m = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {

@@ -2,8 +2,7 @@
 running small programs, MLIR <-> NumPy types, exact integer semantics in Python, and
 array comparison.
 
-Tests import it as `rt_util` (pytest puts this folder on sys.path: tests/ has no
-__init__.py files)."""
+Tests import it as `tests.support.rt_util`."""
 
 from __future__ import annotations
 
