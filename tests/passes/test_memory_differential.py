@@ -16,7 +16,7 @@ import pytest
 import soacc
 from soacc.tools.examples import load_examples, mismatch
 
-from tests.support.lit import argument
+from tests.support.lit import MEMORY_REUSE, argument, lit_files
 from tests.support.random_programs import random_program
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,7 +102,7 @@ def test_random_programs_give_the_same_results(batch):
 # --------------------------------------------------------------------------------------
 
 LIT = ROOT / "tests" / "filecheck" / "passes"
-LIT_FILES = [LIT / "short-circuit.mlir", LIT / "memory-reuse.mlir", LIT / "hoist-allocations.mlir"]
+LIT_FILES = [LIT / "short-circuit.mlir", *lit_files(MEMORY_REUSE), LIT / "hoist-allocations.mlir"]
 LIT_FILES += sorted((LIT / "memory-block-merging").rglob("*.mlir"))
 
 

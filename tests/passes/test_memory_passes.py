@@ -20,6 +20,7 @@ from soacc.runtime.program import apply_pipeline, parse_program
 from soacc.tools.examples import load_examples
 from soacc.tools.soacc_opt import main as soacc_opt
 
+from tests.support.lit import MEMORY_REUSE, case_defining
 from tests.support.random_programs import random_program
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -84,8 +85,7 @@ def test_they_leave_level_1_alone():
 def test_colouring_by_size_lowers_the_peak_where_linear_scan_does_not():
     """The memory-reuse lit test's r_colouring: first fit pairs the small block with the
     large one, colouring pairs blocks of one size."""
-    chunks = (ROOT / "tests/filecheck/passes/memory-reuse.mlir").read_text().split("// -----")
-    source = next(c for c in chunks if "func.func @r_colouring(" in c).replace("@r_colouring(", "@main(")
+    source = case_defining("r_colouring", MEMORY_REUSE)
     x = np.arange(1000, dtype=np.float32)
     y = np.ones((1000, 40), dtype=np.float32)
     peaks = {}

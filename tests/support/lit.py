@@ -14,6 +14,8 @@ from soacc.runtime.dtypes import numpy_dtype
 ROOT = Path(__file__).resolve().parents[2]
 FILECHECK = ROOT / "tests" / "filecheck"
 PASSES = FILECHECK / "passes"
+MEMORY_REUSE = PASSES / "memory-reuse"
+"""memory-reuse's lit tests, one file per topic."""
 
 SEPARATOR = "\n// -----\n"
 
