@@ -12,6 +12,7 @@ import pytest
 import soacc
 from soacc.tools.examples import as_tuple, load_examples, mismatch
 
+from tests.support.marks import params
 from tests.support.scripts import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,7 +27,7 @@ def test_there_are_the_eight_ports():
     }
 
 
-@pytest.mark.parametrize("example", PROGRAMS, ids=[p.name for p in PROGRAMS])
+@pytest.mark.parametrize("example", params(PROGRAMS, [p.name for p in PROGRAMS], slow=["locvolcalib"]))
 def test_each_port_matches_its_reference_with_and_without_the_passes(example):
     size = min(example.definition.SMALL_SIZE, 64)
     args = example.make_inputs(np.random.default_rng(1), size)

@@ -24,6 +24,7 @@ GPU = "canonicalize,cse,soac-fusion,convert-soac-to-mem,convert-mem-to-gpu"
 PROGRAMS = 300
 
 
+@pytest.mark.slow
 def test_random_programs_lower_to_kernels():
     for seed in range(0, PROGRAMS, 3):  # a third of them: lowering takes a while
         soacc.compile(random_program("fusion", seed).source, backend="numpy", pipeline=GPU)

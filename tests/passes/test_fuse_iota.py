@@ -104,12 +104,14 @@ def random_programs(first: int, last: int):
         yield memory.source, [memory.inputs(n) for n in (1, 5)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", range(0, N_PROGRAMS, CHUNK))
 def test_random_programs_give_the_same_results(first):
     for source, args_list in random_programs(first, first + CHUNK):
         check_same(source, args_list)
 
 
+@pytest.mark.slow
 def test_the_random_programs_have_indexed_maps_and_fused_ops():
     """The census of what the random programs make indexed: maps, and fused ops of
     three kinds (the scanomap's case is canny's, tested above)."""

@@ -17,6 +17,7 @@ import soacc
 from soacc.tools.examples import load_examples, mismatch
 
 from tests.support.lit import MEMORY_REUSE, argument, lit_files
+from tests.support.marks import params
 from tests.support.random_programs import random_program
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +73,7 @@ def check_same(source, args_list, modes=MEMORY, level1: bool = False, base_pipel
                 assert a <= allocs and m <= moved, f"{mode}: {a} allocations and {m} copies, against {allocs} and {moved}"
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
+@pytest.mark.parametrize("example", params(EXAMPLES, [e.name for e in EXAMPLES], slow=["convergence_loop"]))
 def test_every_example_gives_the_same_results(example):
     args = [example.make_inputs(np.random.default_rng(size), size) for size in (0, 1, 7, 40)]
     check_same(example.program_path, args)
@@ -84,6 +85,7 @@ def test_every_example_gives_the_same_results_after_fusion(example):
     check_same(example.program_path, args, {"fused": FUSED + ",hoist-allocations,short-circuit,memory-reuse"}, base_pipeline=FUSED)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("batch", range(10))
 def test_random_programs_give_the_same_results(batch):
     """200 seeded programs (20 a batch) at two sizes, also against level 1; each

@@ -121,6 +121,7 @@ def test_every_example_still_lowers_to_kernels_that_compile(example, tmp_path):
     compiles_with_nvcc(program_.module, tmp_path)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")
 def test_random_programs_still_lower_to_kernels_that_compile(tmp_path):
     """Every random program that lowers to kernels without the passes lowers with

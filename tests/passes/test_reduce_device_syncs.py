@@ -32,6 +32,7 @@ from soacc.runtime.dtypes import numpy_dtype
 from soacc.runtime.program import parse_program
 from soacc.tools.examples import load_examples, mismatch
 
+from tests.support.marks import params
 from tests.support.random_programs import random_program
 from tests.support.scripts import benchmark_programs, load_benchmark
 from tests.support.sync_bound import cut_bound
@@ -231,7 +232,7 @@ def random_argument(t, rng: np.random.Generator):
     return values if shape or isinstance(t, TensorType) else values[()]
 
 
-@pytest.mark.parametrize("path", LIT_PROGRAMS, ids=[p.stem for p in LIT_PROGRAMS])
+@pytest.mark.parametrize("path", params(LIT_PROGRAMS, [p.stem for p in LIT_PROGRAMS], slow=["reduce-device-syncs"]))
 def test_lit_programs_same_results_and_reads_at_the_bound(path):
     source = path.read_text()
     module = parse_program(source)

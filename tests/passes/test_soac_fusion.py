@@ -164,6 +164,7 @@ def random_program_census() -> tuple[int, int, int, Counter]:
     return fused_programs, before, after, made
 
 
+@pytest.mark.slow
 def test_random_programs_exercise_every_rule():
     """The differential test above is not vacuous: nearly every program fuses, by every
     fused form, and more than half the SOACs go."""
@@ -174,7 +175,7 @@ def test_random_programs_exercise_every_rule():
         assert made[name] >= 10, made
 
 
-@pytest.mark.parametrize("source", ["examples", "random"])
+@pytest.mark.parametrize("source", ["examples", pytest.param("random", marks=pytest.mark.slow)])
 def test_fusion_reaches_a_fixed_point(source):
     """A second run fuses nothing more."""
     texts = [e.program_path.read_text() for e in EXAMPLES] if source == "examples" else [random_program("fusion", s).source for s in range(40)]
