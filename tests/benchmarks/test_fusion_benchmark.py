@@ -4,16 +4,11 @@ kernels. Timings are printed, never asserted."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.scripts import load_benchmark
 
 
 def test_fusion_benchmark_runs_on_the_reference_executor(capsys):
-    spec = importlib.util.spec_from_file_location("fusion_benchmark", ROOT / "benchmarks" / "fusion.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("fusion.py")
     assert module.main(["--backend", "numpy", "--log2n", "10", "--repeat", "1"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.endswith((" ok", " WRONG"))]
     assert len(rows) == 4 and all(row.endswith(" ok") for row in rows)

@@ -4,8 +4,6 @@ with no higher peak; the script runs on the reference executor."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +11,9 @@ import pytest
 
 import soacc
 from soacc.tools.examples import as_tuple, load_examples, mismatch
+
+from tests.support.marks import params
+from tests.support.scripts import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = load_examples(ROOT / "benchmarks" / "memory")
@@ -26,7 +27,7 @@ def test_there_are_the_eight_ports():
     }
 
 
-@pytest.mark.parametrize("example", PROGRAMS, ids=[p.name for p in PROGRAMS])
+@pytest.mark.parametrize("example", params(PROGRAMS, [p.name for p in PROGRAMS], slow=["locvolcalib"]))
 def test_each_port_matches_its_reference_with_and_without_the_passes(example):
     size = min(example.definition.SMALL_SIZE, 64)
     args = example.make_inputs(np.random.default_rng(1), size)
@@ -40,11 +41,7 @@ def test_each_port_matches_its_reference_with_and_without_the_passes(example):
 
 
 def test_the_benchmark_runs_on_the_reference_executor(capsys):
-    spec = importlib.util.spec_from_file_location("memory_benchmark", ROOT / "benchmarks" / "memory.py")
-    assert spec is not None and spec.loader is not None
-    benchmark = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = benchmark  # (dataclasses look their module up)
-    spec.loader.exec_module(benchmark)
+    benchmark = load_benchmark("memory.py")
     assert benchmark.main(["--backend", "numpy", "--small", "--repeat", "0", "--no-examples", "lud", "series"]) == 0
     out = capsys.readouterr().out
     rows = [line.split() for line in out.splitlines() if line.startswith(("lud ", "series "))]

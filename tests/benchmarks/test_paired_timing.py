@@ -4,23 +4,17 @@ interval for the median of the rounds' paired speedups, and the verdict on the i
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.scripts import load_benchmark
 
 
 @pytest.fixture(scope="module")
 def benchmark():
-    spec = importlib.util.spec_from_file_location("paired_timing", ROOT / "benchmarks" / "paired_timing.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("paired_timing.py")
 
 
 @pytest.mark.parametrize("n, ranks", [(6, (1, 6)), (10, (2, 9)), (30, (10, 21)), (100, (40, 61))])
@@ -64,7 +58,7 @@ def test_the_verdict_separates_slower_undecided_and_not_slower(benchmark):
 
 
 def test_memory_benchmark_pairs_each_configuration_with_off():
-    memory = load("memory.py")
+    memory = load_benchmark("memory.py")
 
     def measurement(samples):
         return memory.Measurement(0, 0, 0, 0, samples, None, None, "ok")
@@ -76,20 +70,12 @@ def test_memory_benchmark_pairs_each_configuration_with_off():
     assert measurement([]).paired(off) is None
 
 
-def load(script: str):
-    spec = importlib.util.spec_from_file_location(f"bench_{script[:-3]}", ROOT / "benchmarks" / script)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # (dataclasses look their module up)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("script, repeat, message", [
     ("device_syncs.py", "0", "--repeat must be at least 1"),
     ("memory.py", "-1", "--repeat must be 0 (counts only) or more"),
 ])
 def test_the_benchmarks_refuse_a_bad_number_of_rounds(script, repeat, message, capsys):
     with pytest.raises(SystemExit) as stopped:
-        load(script).main(["--backend", "numpy", "--small", "--repeat", repeat])
+        load_benchmark(script).main(["--backend", "numpy", "--small", "--repeat", repeat])
     assert stopped.value.code == 2
     assert message in capsys.readouterr().err

@@ -5,7 +5,7 @@ builtin.module."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from io import StringIO
 
 import pytest
@@ -17,7 +17,6 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     Builtin,
     DenseArrayBase,
-    FloatAttr,
     IndexType,
     IntAttr,
     IntegerAttr,
@@ -35,11 +34,10 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.dialects.func import Func, FuncOp, ReturnOp
+from xdsl.dialects.func import Func, FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.parser import Parser
 from xdsl.printer import Printer
-from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import VerifyException
 
 from soacc.dialects import mem
@@ -74,6 +72,8 @@ from soacc.dialects.mem import (
 )
 from soacc.dialects.soac import SliceSpec, build_lambda
 
+from tests.support.ir_building import Body, const, fails, in_func, only, verified
+
 index = IndexType()
 DYN = DYNAMIC_INDEX
 DEVICE2 = MemorySpaceAttr("device", 2)
@@ -81,43 +81,6 @@ DEVICE2 = MemorySpaceAttr("device", 2)
 
 def view(elem: Attribute, *shape: int, space: MemorySpaceAttr = DEVICE) -> MemRefType:
     return view_type(elem, shape, space)
-
-
-Body = Callable[[Builder, tuple[SSAValue, ...]], Sequence[SSAValue]]
-
-
-def in_func(arg_types: Sequence[Attribute], body: Body) -> ModuleOp:
-    """`func.func @f(arg_types)` whose body is built by `body(builder, args)` and returns
-    the values `body` returns, in a module; not verified."""
-    block = Block(arg_types=arg_types)
-    builder = Builder(InsertPoint.at_end(block))
-    results = body(builder, block.args)
-    builder.insert(ReturnOp(*results))
-    func = FuncOp("f", (arg_types, [r.type for r in results]), Region(block))
-    return ModuleOp([func])
-
-
-def verified(arg_types: Sequence[Attribute], body: Body) -> ModuleOp:
-    module = in_func(arg_types, body)
-    module.verify()
-    return module
-
-
-def fails(message: str, arg_types: Sequence[Attribute], body: Body) -> None:
-    """The module built by `body` does not verify, with exactly `message`."""
-    module = in_func(arg_types, body)
-    with pytest.raises(VerifyException, match=re.escape(message)):
-        module.verify()
-
-
-def only(module: ModuleOp, op_type: type[Operation]) -> Operation:
-    (op,) = [o for o in module.walk() if isinstance(o, op_type)]
-    return op
-
-
-def const(b: Builder, value: float | int, t: Attribute) -> SSAValue:
-    attr = FloatAttr(value, t) if t in (f32, f64) else IntegerAttr(value, t)
-    return b.insert(arith.ConstantOp(attr)).result
 
 
 def lam(param_types: Sequence[Attribute], body: Body) -> Region:

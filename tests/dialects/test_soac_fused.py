@@ -20,7 +20,8 @@ from soacc.dialects.soac import (
     is_index_scalar,
     split_by_operators,
 )
-from test_soac import const, in_func, only, verified
+
+from tests.support.ir_building import const, in_func, only, verified
 
 DYN = DYNAMIC_INDEX
 

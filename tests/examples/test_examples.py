@@ -110,6 +110,7 @@ def _tool(name: str) -> list[str]:
     return [found]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tool", ["soacc-opt", "xdsl-opt"])
 def test_opt_tools_round_trip_every_example(tool, tmp_path):
     """custom -> generic -> custom gives what custom -> custom gives, for all examples

@@ -9,13 +9,14 @@ import subprocess
 
 import numpy as np
 import pytest
-from cuda_cases import cases, inputs_for
 from xdsl.dialects import gpu, test
 from xdsl.dialects.builtin import FunctionType, ModuleOp, SymbolRefAttr
 from xdsl.ir import Block, Region
 
 import soacc
 from soacc.lowering.emit_cuda import EmissionError, emit_cuda
+
+from tests.support.cuda_cases import cases, inputs_for
 
 CASES = cases()
 IDS = [c.name for c in CASES]

@@ -236,6 +236,7 @@ def test_soacc_opt_target_python(tmp_path, capsys):
     assert "soac.scan in @main is a level-1 op" in err and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_the_emitted_host_code_is_the_same_in_every_process():
     """Emission is deterministic: two processes (objects at other addresses, so sets of
     IR values in another order) print the same host code, `del` lines included."""

@@ -11,8 +11,6 @@ from __future__ import annotations
 import io
 import shutil
 import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,22 +18,22 @@ import pytest
 import soacc
 from soacc.lowering.emit_cuda import emit_cuda
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "passes"))
-from soac_program_generator import generate, make_inputs  # noqa: E402
+from tests.support.random_programs import random_program
 
 GPU = "canonicalize,cse,soac-fusion,convert-soac-to-mem,convert-mem-to-gpu"
 PROGRAMS = 300
 
 
+@pytest.mark.slow
 def test_random_programs_lower_to_kernels():
     for seed in range(0, PROGRAMS, 3):  # a third of them: lowering takes a while
-        soacc.compile(generate(seed), backend="numpy", pipeline=GPU)
+        soacc.compile(random_program("fusion", seed).source, backend="numpy", pipeline=GPU)
 
 
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
 @pytest.mark.parametrize("seed", range(0, PROGRAMS, 37))
 def test_the_cuda_c_of_random_programs_compiles(seed, tmp_path):
-    program = soacc.compile(generate(seed), backend="numpy", pipeline=GPU)
+    program = soacc.compile(random_program("fusion", seed).source, backend="numpy", pipeline=GPU)
     source = io.StringIO()
     emit_cuda(program.module, source)
     path = tmp_path / "k.cu"
@@ -73,7 +71,7 @@ def whole_number_inputs(seed: int, n: int) -> tuple:
     exact in f32 whatever the order (while they stay below 2^24), so a GPU that reduces
     in another order than the reference executor still gives the same values, and no
     rounding difference can tip a comparison or a conversion downstream."""
-    return tuple(np.round(x) if isinstance(x, (np.ndarray, np.floating)) and np.asarray(x).dtype.kind == "f" else x for x in make_inputs(np.random.default_rng(seed * 100 + n), n))
+    return tuple(np.round(x) if isinstance(x, (np.ndarray, np.floating)) and np.asarray(x).dtype.kind == "f" else x for x in random_program("fusion", seed).inputs(n, np.random.default_rng(seed * 100 + n)))
 
 
 @pytest.mark.gpu
@@ -83,7 +81,7 @@ def test_random_programs_fused_on_the_gpu_give_the_reference_results(first):
     programs scatter to distinct positions (where positions repeat, any value may win on
     the GPU), at sizes where their values stay finite."""
     for seed in range(first, first + 50, 5):
-        text = generate(seed, unique_scatters=True)
+        text = random_program("fusion", seed, unique_scatters=True).source
         gpu = soacc.compile(text, backend="cuda", pipeline=GPU)
         written = soacc.compile(text, backend="numpy", pipeline="")
         for n in (1, 7, 33):

@@ -1,9 +1,12 @@
 """Host-level map kernels on the GPU against the CPU reference executor: groups of
 elements by 16-byte vector loads and stores where every view is contiguous and aligned,
 one element at a time otherwise (views at every offset, lengths around the vector
-width, every element type, outputs of another width). Marker gpu."""
+width, every element type, outputs of another width). Marker gpu; without it, that a
+map yielding a whole captured array lowers to a valid kernel (a row copy)."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -76,3 +79,9 @@ def test_outputs_of_another_width_take_one_element_at_a_time(n):
     gpu, cpu = _both(WIDEN, a)
     np.testing.assert_array_equal(gpu[0], cpu[0])
     np.testing.assert_array_equal(gpu[1], -a)
+
+
+def test_a_map_yielding_a_captured_array_lowers_to_a_valid_kernel():
+    path = Path(__file__).parent / "programs" / "map_yields_a_captured_array.mlir"
+    program = soacc.compile(path, backend="numpy", pipeline="convert-soac-to-mem,convert-mem-to-gpu")
+    program.module.verify()

@@ -3,7 +3,7 @@ built once, dropped only as far as a change requires."""
 
 from __future__ import annotations
 
-from memory_util import level2
+from tests.support.memory_util import level2
 
 from soacc.passes.utils.function_analyses import FunctionAnalyses
 

@@ -14,15 +14,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from random_memory_programs import inputs as memory_inputs
-from random_memory_programs import program as memory_program
-from soac_program_generator import generate, make_inputs
-from test_memory_differential import argument
 
 import soacc
 from soacc.dialects import mem
 from soacc.program import apply_pipeline, parse_program
 from soacc.tools.examples import load_examples, mismatch
+
+from tests.support.lit import argument
+from tests.support.random_programs import random_program
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = load_examples(ROOT / "examples")
@@ -99,16 +98,20 @@ def random_programs(first: int, last: int):
     into scatteromaps and histomaps) and the memory generator's (maps over an iota,
     fused into redomaps)."""
     for seed in range(first, last):
-        yield generate(seed, unique_scatters=True), [make_inputs(np.random.default_rng(seed * 100 + n), n) for n in (1, 6)]
-        yield memory_program(seed), [memory_inputs(seed, n) for n in (1, 5)]
+        fusion = random_program("fusion", seed, unique_scatters=True)
+        yield fusion.source, [fusion.inputs(n, np.random.default_rng(seed * 100 + n)) for n in (1, 6)]
+        memory = random_program("memory", seed)
+        yield memory.source, [memory.inputs(n) for n in (1, 5)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", range(0, N_PROGRAMS, CHUNK))
 def test_random_programs_give_the_same_results(first):
     for source, args_list in random_programs(first, first + CHUNK):
         check_same(source, args_list)
 
 
+@pytest.mark.slow
 def test_the_random_programs_have_indexed_maps_and_fused_ops():
     """The census of what the random programs make indexed: maps, and fused ops of
     three kinds (the scanomap's case is canny's, tested above)."""

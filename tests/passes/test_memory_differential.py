@@ -12,12 +12,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from random_memory_programs import inputs, program
-from xdsl.dialects.builtin import IndexType, IntegerType, TensorType
 
 import soacc
-from soacc.dialects.dtypes import numpy_dtype
 from soacc.tools.examples import load_examples, mismatch
+
+from tests.support.lit import MEMORY_REUSE, argument, lit_files
+from tests.support.marks import params
+from tests.support.random_programs import random_program
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = load_examples(ROOT / "examples")
@@ -72,7 +73,7 @@ def check_same(source, args_list, modes=MEMORY, level1: bool = False, base_pipel
                 assert a <= allocs and m <= moved, f"{mode}: {a} allocations and {m} copies, against {allocs} and {moved}"
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
+@pytest.mark.parametrize("example", params(EXAMPLES, [e.name for e in EXAMPLES], slow=["convergence_loop"]))
 def test_every_example_gives_the_same_results(example):
     args = [example.make_inputs(np.random.default_rng(size), size) for size in (0, 1, 7, 40)]
     check_same(example.program_path, args)
@@ -84,16 +85,18 @@ def test_every_example_gives_the_same_results_after_fusion(example):
     check_same(example.program_path, args, {"fused": FUSED + ",hoist-allocations,short-circuit,memory-reuse"}, base_pipeline=FUSED)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("batch", range(10))
 def test_random_programs_give_the_same_results(batch):
     """200 seeded programs (20 a batch) at two sizes, also against level 1; each
     strategy of memory-reuse on every other program."""
     for seed in range(batch * 20, batch * 20 + 20):
         strategy = "all" if seed % 2 else "linear-scan"
-        check_same(program(seed), [inputs(seed, n) for n in (1, 5)], {strategy: MEMORY[strategy]}, level1=True)
+        program = random_program("memory", seed)
+        check_same(program.source, [program.inputs(n) for n in (1, 5)], {strategy: MEMORY[strategy]}, level1=True)
         if seed % 4 == 3:  # and after soac-fusion, whose fused kernels the passes then see
             fused = {"fused": FUSED + ",hoist-allocations,short-circuit,memory-reuse"}
-            check_same(program(seed), [inputs(seed, n) for n in (1, 5)], fused, base_pipeline=FUSED)
+            check_same(program.source, [program.inputs(n) for n in (1, 5)], fused, base_pipeline=FUSED)
 
 
 # --------------------------------------------------------------------------------------
@@ -101,7 +104,7 @@ def test_random_programs_give_the_same_results(batch):
 # --------------------------------------------------------------------------------------
 
 LIT = ROOT / "tests" / "filecheck" / "passes"
-LIT_FILES = [LIT / "short-circuit.mlir", LIT / "memory-reuse.mlir", LIT / "hoist-allocations.mlir"]
+LIT_FILES = [LIT / "short-circuit.mlir", *lit_files(MEMORY_REUSE), LIT / "hoist-allocations.mlir"]
 LIT_FILES += sorted((LIT / "memory-block-merging").rglob("*.mlir"))
 
 
@@ -111,24 +114,6 @@ def lit_programs():
             entries = re.findall(r"^func\.func @(\w+)\(", chunk, re.M)
             if entries:
                 yield pytest.param(chunk, entries[-1], id=f"{path.relative_to(LIT)}:{n}")
-
-
-def argument(t, rng: np.random.Generator, n: int):
-    """An argument for a parameter type: arrays n long in every dimension, small
-    values; index values 1 (a valid row of any array), booleans true."""
-    if isinstance(t, TensorType):
-        shape = [n if d < 0 else d for d in t.get_shape()]
-        dtype = numpy_dtype(t.element_type)
-        if dtype.kind == "f":
-            return rng.uniform(-2, 2, shape).astype(dtype)
-        if dtype.kind == "b":
-            return rng.integers(0, 2, shape).astype(dtype)
-        return rng.integers(0, n, shape).astype(dtype)
-    if isinstance(t, IndexType):
-        return 1
-    if isinstance(t, IntegerType) and t.width.data == 1:
-        return True
-    return numpy_dtype(t).type(rng.integers(0, 3))
 
 
 @pytest.mark.parametrize("source, entry", list(lit_programs()))

@@ -10,11 +10,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from random_memory_programs import inputs, program
 
 import soacc
 from soacc.pipeline import SoaccPipelinePass
 from soacc.tools.examples import load_examples, mismatch
+
+from tests.support.lit import MEMORY_REUSE, case_defining
+from tests.support.random_programs import random_program
 
 pytestmark = pytest.mark.gpu
 
@@ -85,7 +87,8 @@ def test_every_benchmark_port_on_the_gpu(example):
 @pytest.mark.parametrize("batch", range(4))
 def test_random_programs_on_the_gpu(batch):
     for seed in range(batch * 15, batch * 15 + 15):
-        check(program(seed), [inputs(seed, n) for n in (1, 5, 300)], 1e-6, 0.0)
+        program = random_program("memory", seed)
+        check(program.source, [program.inputs(n) for n in (1, 5, 300)], 1e-6, 0.0)
 
 
 LOOP_CASES = (
@@ -95,21 +98,14 @@ LOOP_CASES = (
     "r_loop_into_destination_read_in_body",
     "r_loop_in_place",
 )
-"""memory-reuse.mlir's loops whose arrays move into another block: the carried block,
-the loop's destination (a concat's part, a row; not a row the body reads), the carried
-block in place."""
-
-
-def lit_case(path: Path, function: str) -> str:
-    """The `// -----` chunk of a lit file that defines @function, the function renamed
-    @main."""
-    chunk = next(chunk for chunk in path.read_text().split("// -----") if f"func.func @{function}(" in chunk)
-    return chunk.replace(f"func.func @{function}(", "func.func @main(")
+"""memory-reuse's lit cases whose loops' arrays move into another block
+(memory-reuse/loop-blocks.mlir, loops.mlir): the carried block, the loop's destination
+(a concat's part, a row; not a row the body reads), the carried block in place."""
 
 
 @pytest.mark.parametrize("function", LOOP_CASES)
 def test_loops_whose_arrays_move_on_the_gpu(function):
-    source = lit_case(ROOT / "tests" / "filecheck" / "passes" / "memory-reuse.mlir", function)
+    source = case_defining(function, MEMORY_REUSE)
     rng = np.random.default_rng(0)
     args = [[rng.integers(-50, 50, n).astype(np.int32)] for n in (0, 1, 7, 300)]
     if function == "r_loop_carried_block":

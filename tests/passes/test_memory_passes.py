@@ -11,7 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from random_memory_programs import program
 
 import soacc
 from soacc.dialects import mem
@@ -20,6 +19,9 @@ from soacc.pipeline import SoaccPipelinePass
 from soacc.program import apply_pipeline, parse_program
 from soacc.tools.examples import load_examples
 from soacc.tools.soacc_opt import main as soacc_opt
+
+from tests.support.lit import MEMORY_REUSE, case_defining
+from tests.support.random_programs import random_program
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = load_examples(ROOT / "examples")
@@ -83,8 +85,7 @@ def test_they_leave_level_1_alone():
 def test_colouring_by_size_lowers_the_peak_where_linear_scan_does_not():
     """The memory-reuse lit test's r_colouring: first fit pairs the small block with the
     large one, colouring pairs blocks of one size."""
-    chunks = (ROOT / "tests/filecheck/passes/memory-reuse.mlir").read_text().split("// -----")
-    source = next(c for c in chunks if "func.func @r_colouring(" in c).replace("@r_colouring(", "@main(")
+    source = case_defining("r_colouring", MEMORY_REUSE)
     x = np.arange(1000, dtype=np.float32)
     y = np.ones((1000, 40), dtype=np.float32)
     peaks = {}
@@ -120,6 +121,7 @@ def test_every_example_still_lowers_to_kernels_that_compile(example, tmp_path):
     compiles_with_nvcc(program_.module, tmp_path)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(NVCC is None, reason="nvcc is not installed")
 def test_random_programs_still_lower_to_kernels_that_compile(tmp_path):
     """Every random program that lowers to kernels without the passes lowers with
@@ -129,12 +131,12 @@ def test_random_programs_still_lower_to_kernels_that_compile(tmp_path):
     lowered = 0
     for seed in range(0, 60, 3):
         try:
-            soacc.compile(program(seed), backend="numpy", pipeline="soacc-pipeline{memory=false}")
+            soacc.compile(random_program("memory", seed).source, backend="numpy", pipeline="soacc-pipeline{memory=false}")
             lowers_without = True
         except soacc.ProgramError:
             lowers_without = False
         try:
-            program_ = soacc.compile(program(seed), backend="numpy", pipeline="soacc-pipeline")
+            program_ = soacc.compile(random_program("memory", seed).source, backend="numpy", pipeline="soacc-pipeline")
         except soacc.ProgramError:
             assert not lowers_without, f"seed {seed} lowers only without the memory passes"
             continue

@@ -5,19 +5,17 @@ ports of Futhark's tests/migration) and randomly generated programs give exactly
 same results before and after the passes, on the reference executor as written (level
 1) and bufferised (level 2). And the promise: the synchronous reads a run makes after
 the passes (counted by the level-2 executor) are exactly the cut's reads over that run
-(sync_bound.py), and never more than before on the examples. Also the pipeline switch,
+(tests/support/sync_bound.py), and never more than before on the examples. Also the pipeline switch,
 the DOT option, the CUDA C of every example through the passes, and that the analysis
 leaves the IR alone."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import re
 import shutil
 import signal
 import subprocess
-import sys
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -34,15 +32,15 @@ from soacc.dialects.dtypes import numpy_dtype
 from soacc.program import parse_program
 from soacc.tools.examples import load_examples, mismatch
 
-from random_programs import random_program
-from soac_program_generator import generate, make_inputs
-from sync_bound import cut_bound
+from tests.support.marks import params
+from tests.support.random_programs import random_program
+from tests.support.scripts import benchmark_programs, load_benchmark
+from tests.support.sync_bound import cut_bound
+
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = load_examples(ROOT / "examples")
-BENCHMARKS = ROOT / "benchmarks" / "device_syncs"
-sys.path.insert(0, str(BENCHMARKS))  # the benchmark programs' definitions share helpers
-BENCHMARK_PROGRAMS = load_examples(BENCHMARKS)
+BENCHMARK_PROGRAMS = benchmark_programs("device_syncs")
 SYNCS = "reduce-device-syncs,merge-gpu-bodies"
 LIT = ROOT / "tests" / "filecheck" / "passes"
 LIT_PROGRAMS = sorted((LIT / "migration").glob("*.mlir")) + [LIT / "reduce-device-syncs.mlir"]
@@ -142,18 +140,14 @@ def test_benchmark_programs_match_numpy_and_read_at_the_bound(program):
 
 
 def test_benchmark_script_runs_on_the_cpu(capsys):
-    spec = importlib.util.spec_from_file_location("device_syncs_benchmark", ROOT / "benchmarks" / "device_syncs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("device_syncs.py")
     assert module.main(["--backend", "numpy", "--small", "--repeat", "1", "vector_norm", "keys"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("vector_norm", "keys"))]
     assert len(rows) == 2 and all(row.endswith("ok") for row in rows), rows
 
 
 def test_benchmark_script_names_an_unknown_program(capsys):
-    spec = importlib.util.spec_from_file_location("device_syncs_benchmark", ROOT / "benchmarks" / "device_syncs.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_benchmark("device_syncs.py")
     with pytest.raises(SystemExit) as exit:
         module.main(["--backend", "numpy", "--small", "vector_nrom"])
     assert exit.value.code == 2
@@ -238,7 +232,7 @@ def random_argument(t, rng: np.random.Generator):
     return values if shape or isinstance(t, TensorType) else values[()]
 
 
-@pytest.mark.parametrize("path", LIT_PROGRAMS, ids=[p.stem for p in LIT_PROGRAMS])
+@pytest.mark.parametrize("path", params(LIT_PROGRAMS, [p.stem for p in LIT_PROGRAMS], slow=["reduce-device-syncs"]))
 def test_lit_programs_same_results_and_reads_at_the_bound(path):
     source = path.read_text()
     module = parse_program(source)
@@ -264,14 +258,13 @@ RANDOM_SEEDS = range(60)
 
 @pytest.mark.parametrize("seed", RANDOM_SEEDS)
 def test_random_programs_same_results_and_reads_at_the_bound(seed):
-    source = random_program(np.random.default_rng(seed))
+    program = random_program("host", seed)
+    source = program.source
     runs = Runs(source)
     rng = np.random.default_rng(1000 + seed)
     ran = 0
     for size in (1, 3, 8):
-        a = rng.integers(-3, 9, size=size).astype(np.int64)
-        b = rng.uniform(-1.0, 1.0, size=size).astype(np.float64)
-        args = [a, b, np.int64(rng.integers(-4, 9)), bool(rng.integers(0, 2))]
+        args = list(program.inputs(size, rng))
         reads = runs.run("main", args)
         if reads is not None:
             ran += 1
@@ -286,10 +279,11 @@ FUSED_SEEDS = range(40)
 def test_random_fused_programs_same_results_and_reads_at_the_bound(seed):
     """soac-fusion's random programs (host element reads and scalar arithmetic on
     reduction results between combinators), fused as the pipeline does it."""
-    source = str(compiled(generate(seed), "canonicalize,cse,soac-fusion").module)
+    program = random_program("fusion", seed)
+    source = str(compiled(program.source, "canonicalize,cse,soac-fusion").module)
     runs = Runs(source)
     for n in (1, 5):
-        args = make_inputs(np.random.default_rng(seed + n), n)
+        args = program.inputs(n, np.random.default_rng(seed + n))
         reads = runs.run("main", args)
         assert reads is not None, source
         assert reads[1] == cut_bound(source, args), source

@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 
 import soacc
-from soac_program_generator import generate, make_inputs
 from soacc.dialects import soac
 from soacc.program import apply_pipeline, parse_program
 from soacc.tools.examples import as_tuple, load_examples
+
+from tests.support.random_programs import random_program
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = load_examples(ROOT / "examples")
@@ -124,11 +125,12 @@ RUN_SIZES = (1, 5, 33)
 
 @pytest.mark.parametrize("first", range(0, N_PROGRAMS, CHUNK))
 def test_fusion_keeps_random_programs_exactly(first):
-    """Seeded random programs (soac_program_generator.py): the same results, bit for
+    """Seeded random programs (the fusion family of tests/support/random_programs): the same results, bit for
     bit, before and after fusion, as written and bufferised (the fused module is
     bufferised as the pipeline does it: fusion first)."""
     for seed in range(first, first + CHUNK):
-        written = parse_program(generate(seed))
+        program = random_program("fusion", seed)
+        written = parse_program(program.source)
         fused = written.clone()
         apply_pipeline(fused, "soac-fusion")
         programs = [
@@ -137,7 +139,7 @@ def test_fusion_keeps_random_programs_exactly(first):
             for module in (written, fused)
         ]
         for n in RUN_SIZES:
-            args = make_inputs(np.random.default_rng(seed * 100 + n), n)
+            args = program.inputs(n, np.random.default_rng(seed * 100 + n))
             reference, *others = (p.main(*args) for p in programs)
             for other in others:
                 assert_same_bits(other, reference)
@@ -151,7 +153,7 @@ def random_program_census() -> tuple[int, int, int, Counter]:
     fused_programs = before = after = 0
     made: Counter = Counter()
     for seed in range(CENSUS):
-        module = parse_program(generate(seed))
+        module = parse_program(random_program("fusion", seed).source)
         b = count_combinators(module)
         apply_pipeline(module, "soac-fusion")
         a = count_combinators(module)
@@ -162,6 +164,7 @@ def random_program_census() -> tuple[int, int, int, Counter]:
     return fused_programs, before, after, made
 
 
+@pytest.mark.slow
 def test_random_programs_exercise_every_rule():
     """The differential test above is not vacuous: nearly every program fuses, by every
     fused form, and more than half the SOACs go."""
@@ -172,10 +175,10 @@ def test_random_programs_exercise_every_rule():
         assert made[name] >= 10, made
 
 
-@pytest.mark.parametrize("source", ["examples", "random"])
+@pytest.mark.parametrize("source", ["examples", pytest.param("random", marks=pytest.mark.slow)])
 def test_fusion_reaches_a_fixed_point(source):
     """A second run fuses nothing more."""
-    texts = [e.program_path.read_text() for e in EXAMPLES] if source == "examples" else [generate(s) for s in range(40)]
+    texts = [e.program_path.read_text() for e in EXAMPLES] if source == "examples" else [random_program("fusion", s).source for s in range(40)]
     for text in texts:
         once = parse_program(text)
         apply_pipeline(once, "soac-fusion")

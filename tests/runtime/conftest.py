@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import rt_util
+from tests.support import rt_util
 
 
 @pytest.fixture

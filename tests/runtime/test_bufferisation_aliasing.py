@@ -5,7 +5,8 @@ bufferised (rt_util.run checks the two agree exactly)."""
 from __future__ import annotations
 
 import numpy as np
-from rt_util import assert_array, run
+
+from tests.support.rt_util import assert_array, run
 
 IF_ALIAS = """func.func @main(%p: i1, %a: tensor<?xf32>, %b: tensor<?xf32>, %y: f32) -> (tensor<?xf32>, tensor<?xf32>) {
   %c0 = arith.constant 0 : index

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from rt_util import assert_array, run
+
+from tests.support.rt_util import assert_array, run
 
 HERE = Path(__file__).parent
 

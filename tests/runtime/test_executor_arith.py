@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from rt_util import (
+from tests.support.rt_util import (
     BITS,
     DTYPES,
     SIZES,

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import soacc
-from rt_util import DTYPES, SIZES, assert_array, assert_close, run, run_level1
+
+from tests.support.rt_util import DTYPES, SIZES, assert_array, assert_close, run, run_level1
 
 # --------------------------------------------------------------------------------------
 # scatter

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 import soacc
-from rt_util import SIZES, assert_array, run, wrap
+
+from tests.support.rt_util import SIZES, assert_array, run, wrap
 
 # --------------------------------------------------------------------------------------
 # scf.if inside a map
@@ -146,6 +147,39 @@ def test_uniform_range_slice_inside_a_masked_branch(rng):
     for n in SIZES:
         xs = rng.standard_normal(n).astype(np.float32)
         assert_array(run(RANGE_SLICE_UNDER_MASK, a, xs), np.where(xs > 0, 7.0, xs), np.float32)
+
+
+ROW_SIZE_BY_CONDITION = """func.func @main(%a: tensor<?xf32>, %b: tensor<?xindex>, %c: i1) -> tensor<?x?xf32> {
+  %r = soac.map(%b) : (tensor<?xindex>) -> tensor<?x?xf32> {
+  ^bb0(%i: index):
+    %y = scf.if %c -> (tensor<?xf32>) {
+      scf.yield %a : tensor<?xf32>
+    } else {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %s = soac.slice %a[%c0:%c1] : tensor<?xf32> -> tensor<?xf32>
+      scf.yield %s : tensor<?xf32>
+    }
+    soac.yield %y : tensor<?xf32>
+  }
+  func.return %r : tensor<?x?xf32>
+}"""
+
+ROW_SIZE_BY_ROW = ROW_SIZE_BY_CONDITION.replace(
+    "  ^bb0(%i: index):\n", "  ^bb0(%i: index):\n    %z = arith.constant 0 : index\n    %c = arith.cmpi eq, %i, %z : index\n"
+).replace("%b: tensor<?xindex>, %c: i1)", "%b: tensor<?xindex>)")
+
+
+@pytest.mark.parametrize("condition", [False, True])
+def test_a_row_size_chosen_by_a_condition_known_before_the_map(condition):
+    a = np.array([1, 2, 3], np.float32)
+    got = run(ROW_SIZE_BY_CONDITION, a, np.array([0, 1], np.int64), np.bool_(condition))
+    assert_array(got, [[1, 2, 3]] * 2 if condition else [[1]] * 2, np.float32)
+
+
+def test_rows_of_different_sizes_are_an_error_at_both_levels():
+    with pytest.raises(soacc.ExecutionError):
+        run(ROW_SIZE_BY_ROW, np.array([1, 2, 3], np.float32), np.array([0, 1], np.int64))
 
 
 # --------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import soacc
-from rt_util import SIZES, assert_array, assert_close, assert_scalar
+
+from tests.support.rt_util import SIZES, assert_array, assert_close, assert_scalar
 
 # --------------------------------------------------------------------------------------
 # redomap

@@ -1,5 +1,5 @@
 """`math` in the reference executor: every function of runtime/interp/math.py on f32
-and f64 (integer ones on i32 and i64), at host level and inside a soac.map lambda,
+and f64 (integer ones on i32 and i64, the bit counts on i1 too), at host level and inside a soac.map lambda,
 against Python's `math` module (computed in f64, rounded to the type)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from rt_util import DTYPES, SIZES, assert_array, assert_close, assert_scalar, random_ints, run, wrap
+from tests.support.rt_util import DTYPES, SIZES, assert_array, assert_close, assert_scalar, random_ints, run, wrap
 
 # --------------------------------------------------------------------------------------
 # Templates
@@ -336,6 +336,25 @@ def test_integer_unary(name, t, rng):
         shifts = rng.integers(0, bits, n)
         a = [wrap(x << int(s), bits) if k % 3 == 0 else x for k, (x, s) in enumerate(zip(a, shifts))]
         assert_array(run(mapped, np.array(a, dt)), [fn(x, bits) for x in a], dt)
+
+
+CTLZ_I1 = """func.func @main(%a: tensor<?xi1>) -> (tensor<?xi1>, tensor<?xi1>, tensor<?xi1>) {
+  %r:3 = soac.map(%a) : (tensor<?xi1>) -> (tensor<?xi1>, tensor<?xi1>, tensor<?xi1>) {
+  ^bb0(%x: i1):
+    %l = math.ctlz %x : i1
+    %t = math.cttz %x : i1
+    %p = math.ctpop %x : i1
+    soac.yield %l, %t, %p : i1, i1, i1
+  }
+  func.return %r#0, %r#1, %r#2 : tensor<?xi1>, tensor<?xi1>, tensor<?xi1>
+}"""
+
+
+def test_bit_counts_of_i1():
+    lz, tz, pop = run(CTLZ_I1, np.array([True, False]))
+    assert_array(lz, [False, True], np.bool_)
+    assert_array(tz, [False, True], np.bool_)
+    assert_array(pop, [True, False], np.bool_)
 
 
 def test_erf_matches_math_erf_in_map_of_map(rng):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from rt_util import DTYPES, SIZES, assert_array, assert_close, random_ints, run, wrap
+from tests.support.rt_util import DTYPES, SIZES, assert_array, assert_close, random_ints, run, wrap
 
 SCAN_SIZES = tuple(range(18)) + (1000,)
 MATRIX_SHAPES = [(0, 0), (0, 5), (5, 0), (1, 1), (2, 3), (7, 13), (100, 30)]

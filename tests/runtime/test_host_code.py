@@ -13,7 +13,6 @@ import subprocess
 
 import numpy as np
 import pytest
-from simulated_device import SimulatedDevice
 
 import soacc
 from soacc.backends import host_code_executor
@@ -21,6 +20,8 @@ from soacc.runtime.gpu.cuda_memory import MAX_COPY_RANK, STRIDED_COPY_FORMAT, ST
 from soacc.runtime.gpu.host_runtime import merge_dimensions
 from soacc.program import apply_pipeline, parse_program
 from soacc.runtime.reference import ReferenceExecutor
+
+from tests.support.simulated_device import SimulatedDevice
 
 
 def executors(source: str, free_at_last_use: bool = True):

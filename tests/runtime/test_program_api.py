@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 import soacc
-from rt_util import assert_array, run
+
+from tests.support.rt_util import assert_array, run
 
 SIG = """func.func @main(%v: tensor<?xf32>, %m: tensor<3x?xi64>, %n: index, %x: f32, %b: i1, %k: i32)
     -> (tensor<?xf32>, i64, f32) {
@@ -55,6 +56,21 @@ def test_python_scalars_are_accepted_for_scalar_parameters():
     prog.main(*_args(n=np.array(3, np.int64), x=np.array(2.0, np.float32)))
     _, _, y = prog.main(*_args(x=3))  # an int is a fine f32
     assert y == 3.0 and isinstance(y, np.float32)
+
+
+RANK0 = """func.func @main(%a: tensor<?xf32>, %s: tensor<f32>) -> (tensor<?xf32>, tensor<f32>) {
+  %m = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%e: f32):
+    soac.yield %e : f32
+  }
+  func.return %m, %s : tensor<?xf32>, tensor<f32>
+}"""
+
+
+def test_a_rank_0_array_argument_runs_at_both_levels():
+    m, s = run(RANK0, np.arange(3, dtype=np.float32), np.array(5.0, np.float32))
+    assert_array(m, [0, 1, 2], np.float32)
+    assert s == np.float32(5.0)
 
 
 @pytest.mark.parametrize(
@@ -289,6 +305,32 @@ def test_verifier_error_has_a_location():
     msg = str(info.value)
     assert re.search(r"<input>:3:3: error: ", msg), msg
     assert "soac.map lambda parameters are (f64); expected (f32)" in msg
+
+
+def test_a_type_error_found_while_parsing_is_located():
+    src = """func.func @main(%a: tensor<?xf32>) -> index {
+  %r = soac.map(%a) : (tensor<?xf32>) -> index {
+  ^bb0(%e: f32):
+    soac.yield %e : f32
+  }
+  func.return %r : index
+}"""
+    with pytest.raises(soacc.ProgramError, match=r"<input>:2:3"):
+        soacc.compile(src)
+
+
+def test_a_value_used_before_its_definition_is_a_located_error():
+    src = """func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %r = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %y = arith.addf %x, %z : f32
+    soac.yield %y : f32
+  }
+  %z = arith.constant 1.0 : f32
+  func.return %r : tensor<?xf32>
+}"""
+    with pytest.raises(soacc.ProgramError, match=r"<input>:4:5: error: arith.addf uses %z before it is defined"):
+        soacc.compile(src)
 
 
 def test_compile_from_a_path(tmp_path):

@@ -6,7 +6,6 @@ script to prove the entry point works."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shutil
@@ -18,6 +17,8 @@ import numpy as np
 import pytest
 
 from soacc.tools.soacc_run import main
+
+from tests.support.scripts import load_example_definition
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -96,13 +97,6 @@ def example(name: str) -> str:
     return str(EXAMPLES / f"{name}.mlir")
 
 
-def example_module(name: str):
-    spec = importlib.util.spec_from_file_location(f"example_{name}", EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def soacc_run(capsys, *argv: str) -> tuple[int, str, str]:
     """Runs the tool in-process: (exit code, stdout, stderr). Never a traceback."""
     try:
@@ -145,7 +139,7 @@ def test_npy_arguments(capsys, tmp_path):
 def test_scalar_literals(capsys):
     code, out, _ = soacc_run(capsys, example("mandelbrot"), "--arg", "4", "--arg", "3")
     assert code == 0
-    expected = example_module("mandelbrot").reference(np.int64(4), np.int64(3))
+    expected = load_example_definition("mandelbrot").reference(np.int64(4), np.int64(3))
     assert out.startswith("result 0: tensor<?xi32> of shape [12] =\n")
     printed = [int(v) for v in re.findall(r"-?\d+", out.split("=\n", 1)[1])]
     assert printed == expected.tolist()
@@ -183,7 +177,7 @@ def test_large_result_is_summarised(capsys):
 
 
 def test_out_writes_every_result_with_its_dtype(capsys, tmp_path):
-    ex = example_module("filter")
+    ex = load_example_definition("filter")
     x, t, above = ex.make_inputs(np.random.default_rng(0), 50)
     xs = save(tmp_path, "x.npy", x)
     out_dir = tmp_path / "results"  # does not exist yet: created

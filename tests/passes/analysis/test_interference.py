@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from memory_util import level2, op_named, value
 
 from soacc.passes.analysis.interference import Interference, map_exception
 from soacc.passes.analysis.memory_aliases import MemoryAliases
 from soacc.passes.analysis.memory_liveness import block_liveness
 from soacc.passes.analysis.symbolic import Symbolic
+
+from tests.support.memory_util import level2, op_named, value
 
 
 def analyse(source: str):

@@ -3,9 +3,9 @@ views from the memory-effect interface and the operand groups."""
 
 from __future__ import annotations
 
-from memory_util import level2, op_named, value
-
 from soacc.passes.analysis.memory_access import NO_ACCESS, access_of, is_kernel, is_loop
+
+from tests.support.memory_util import level2, op_named, value
 
 PROGRAM = """
 func.func @main(%a: tensor<?xf32>, %b: tensor<?xf32>, %i: index) -> (tensor<?xf32>, f32) {

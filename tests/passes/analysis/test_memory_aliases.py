@@ -3,9 +3,9 @@ and loops to the actual blocks they may be, transitively and not symmetrically."
 
 from __future__ import annotations
 
-from memory_util import level2, value
-
 from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
+
+from tests.support.memory_util import level2, value
 
 LOOP_IN_IF = """
 func.func @main(%a: tensor<?xf32>, %c: i1, %n: index) -> tensor<?xf32> {

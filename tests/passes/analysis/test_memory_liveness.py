@@ -3,10 +3,10 @@ by the body's results, and loop-aware."""
 
 from __future__ import annotations
 
-from memory_util import level2, op_named, value
-
 from soacc.passes.analysis.memory_aliases import MemoryAliases
 from soacc.passes.analysis.memory_liveness import block_liveness
+
+from tests.support.memory_util import level2, op_named, value
 
 RESULT_LAST_USE = """
 func.func @main(%src: tensor<?xi32>) -> (tensor<?xi32>, tensor<?xi32>) {

@@ -4,7 +4,7 @@ fuse-iota and the memory passes (through Symbolic) read views' sizes with."""
 
 from __future__ import annotations
 
-from memory_util import level2, op_named, value
+from tests.support.memory_util import level2, op_named, value
 
 from soacc.passes.analysis.sizes import ArraySizes, Dim, Poly, Select, outer_size, stated_size
 from soacc.passes.analysis.symbolic import Symbolic

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from memory_util import level2, op_named, value
-
 from soacc.passes.analysis.symbolic import Symbolic
+
+from tests.support.memory_util import level2, op_named, value
 
 
 CONCAT = """

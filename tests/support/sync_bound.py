@@ -2,10 +2,7 @@
 read points (MigrationTable.read_points) counted over a run of the analysed program on
 the reference executor (runtime/execution_counts.py). A test checks that the program
 the passes make reads exactly that many times (program.statistics.sync_reads at
-level 2).
-
-Imported by the tests of tests/passes as `sync_bound` (pytest puts this folder on
-sys.path)."""
+level 2)."""
 
 from __future__ import annotations
 

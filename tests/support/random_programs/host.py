@@ -1,14 +1,15 @@
-"""Random host programs for the differential tests of reduce-device-syncs: scalar code
-around reads of array elements, with everything the migration graph has a rule for:
-arith and math ops, calls of a device function and of a host-only one, `scf.if` with
-scalar results, `scf.for` and `scf.while` loops carrying scalars (and arrays), maps
-capturing scalars, reductions, array literals of scalars, scalar updates, iota,
-replicate and slices whose sizes are read.
+"""The "host" family: host programs for the differential tests of reduce-device-syncs,
+scalar code around reads of array elements, with everything the migration graph has a
+rule for: arith and math ops, calls of a device function and of a host-only one,
+`scf.if` with scalar results, `scf.for` and `scf.while` loops carrying scalars (and
+arrays), maps capturing scalars, reductions, array literals of scalars, scalar updates,
+iota, replicate and slices whose sizes are read.
 
     @main(%A: tensor<?xi64>, %B: tensor<?xf64>, %k: i64, %c: i1) -> (i64, i64, tensor<?xi64>, f64)
 
 Every index is taken modulo its array's size (arrays are never empty), and every loop
-runs at most a few times, so a program fails only where both versions fail alike."""
+runs at most a few times, so a program fails only where both versions fail alike.
+Tests use it through tests.support.random_programs.random_program("host", seed)."""
 
 from __future__ import annotations
 
@@ -365,8 +366,9 @@ def _type(kind: str) -> str:
     return {"i64": "i64", "f64": "f64", "i1": "i1", "arr": "tensor<?xi64>", "farr": "tensor<?xf64>"}[kind]
 
 
-def random_program(rng: np.random.Generator) -> str:
+def program(seed: int) -> str:
     """A random program (MLIR text) with the entry @main described above."""
+    rng = np.random.default_rng(seed)
     g = _Generator(rng)
     g.statements(int(rng.integers(4, 12)), 0)
     results = [g.pick("i64"), g.pick("i64"), g.pick("arr"), g.pick("f64")]
@@ -376,3 +378,10 @@ def random_program(rng: np.random.Generator) -> str:
         "-> (i64, i64, tensor<?xi64>, f64) {"
     )
     return HELPERS + header + "\n" + "\n".join(g.lines) + "\n}\n"
+
+
+def make_inputs(rng: np.random.Generator, n: int) -> tuple:
+    """Arguments of @main: arrays n long (n >= 1: indices are taken modulo the size)."""
+    a = rng.integers(-3, 9, size=n).astype(np.int64)
+    b = rng.uniform(-1.0, 1.0, size=n).astype(np.float64)
+    return a, b, np.int64(rng.integers(-4, 9)), bool(rng.integers(0, 2))

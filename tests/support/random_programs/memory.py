@@ -1,4 +1,4 @@
-"""Seeded random soac programs for differential tests of the memory passes: chains of
+"""The "memory" family: programs for differential tests of the memory passes, chains of
 maps (row-wise, with reversed reads, with an input passed through, with a loop per
 lane updating its row in place), copies, concatenations and their slices,
 in-place updates of elements and of rows, replicates, transposes, scalar reads,
@@ -6,7 +6,9 @@ reductions, `scf.if`s and `scf.for`s carrying arrays, all over arrays of one len
 (and n x n matrices, and 2n-long concatenations), so that every program is regular
 and runs for any n >= 1 and indices i, j < n.
 
-`program(seed)` gives the MLIR text; `inputs(seed, n)` arguments for it.
+`program(seed)` gives the MLIR text, `make_inputs(rng, n)` arguments for it. Tests use
+it through tests.support.random_programs.random_program("memory", seed), whose
+inputs(n) draw from a generator seeded 10_000 + seed.
 """
 
 from __future__ import annotations
@@ -283,8 +285,7 @@ def program(seed: int) -> str:
     return ProgramBuilder(seed).build()
 
 
-def inputs(seed: int, n: int) -> tuple:
-    rng = np.random.default_rng(10_000 + seed)
+def make_inputs(rng: np.random.Generator, n: int) -> tuple:
     a = rng.uniform(-2, 2, n).astype(np.float32)
     b = rng.uniform(-2, 2, n).astype(np.float32)
     m = rng.uniform(-2, 2, (n, n)).astype(np.float32)

@@ -5,7 +5,7 @@ staged, overlapping), reads, writes and statistics are checked against the refer
 executor. It cannot run kernels: a launch is an error, so only programs without
 kernels run on it; the GPU tests (tests/runtime/gpu) run the rest on a real device.
 
-Tests import it as `simulated_device` (pytest puts this folder on sys.path)."""
+Tests import it as `tests.support.simulated_device`."""
 
 from __future__ import annotations
 

@@ -1,12 +1,13 @@
-"""Random level-1 programs for the differential tests of soac-fusion: chains and trees of
+"""The "fusion" family: level-1 programs for the differential tests of soac-fusion, chains and trees of
 maps, reduces, scans, scatters and hists (and maps of maps and reduces over the rows of
 a matrix), with host code between them (element reads, scalar arithmetic on reduction
 results, in-place updates, replicates) whose values later lambdas capture.
 
-`generate(seed)` gives the MLIR text of `@main(%a, %b: tensor<?xf32>, %k: tensor<?xi32>,
+`program(seed)` gives the MLIR text of `@main(%a, %b: tensor<?xf32>, %k: tensor<?xi32>,
 %m: tensor<?x4xf32>, %t: f32)`; `make_inputs(rng, n)` gives arguments for it. Every
-program runs for any n >= 1 (element reads are of element 0). Tests import it as
-`soac_program_generator` (pytest puts this folder on sys.path)."""
+program runs for any n >= 1 (element reads are of element 0). Its one feature,
+`unique_scatters`, scatters to distinct positions only. Tests use it through
+tests.support.random_programs.random_program("fusion", seed, unique_scatters=...)."""
 
 from __future__ import annotations
 
@@ -322,7 +323,7 @@ class Generator:
         return head + "\n" + "\n".join(self.lines) + "\n" + tail
 
 
-def generate(seed: int, unique_scatters: bool = False) -> str:
+def program(seed: int, unique_scatters: bool = False) -> str:
     rng = np.random.default_rng(seed)
     return Generator(rng, unique_scatters=unique_scatters).program(int(rng.integers(4, 13)))
 
