@@ -341,7 +341,7 @@ class ConvertMemToGpuPass(ModulePass):
             raise _fail(error) from None
         if kernels:
             # (gpu.ModuleOp.__init__ takes a SymbolRefAttr, but its verifier wants a StringAttr)
-            op.body.block.add_op(gpu.ModuleOp(StringAttr("kernels"), Region(Block(kernels))))  # type: ignore[arg-type]
+            Rewriter.insert_op(gpu.ModuleOp(StringAttr("kernels"), Region(Block(kernels))), InsertPoint.at_end(op.body.block))  # type: ignore[arg-type]
             op.attributes["gpu.container_module"] = UnitAttr()
 
 
