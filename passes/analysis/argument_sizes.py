@@ -15,6 +15,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from soacc.dialects import soac
+from soacc.dialects.traits import is_parallel_kernel
 
 
 @dataclass(frozen=True)
@@ -59,16 +60,12 @@ def _param(value: SSAValue, block) -> int | None:
 
 def _taken_together(op: Operation) -> list[SSAValue]:
     """The arrays `op` goes through row by row, which must have one outer size."""
-    if isinstance(op, soac.MapOp | soac.ReduceOp | soac.ScanOp | soac.RedomapOp | soac.ScanomapOp):
-        arrays = list(op.inputs)
-    elif isinstance(op, soac.ScatteromapOp | soac.HistomapOp):
-        arrays = list(op.inputs)
-    elif isinstance(op, soac.ScatterOp):
-        arrays = [op.indices, op.values]
-    elif isinstance(op, soac.HistOp):
-        arrays = [op.indices, op.values]
-    else:
+    if not is_parallel_kernel(op):
         return []
+    if isinstance(op, soac.ScatterOp | soac.HistOp):
+        arrays = [op.indices, op.values]  # the destination may have another size
+    else:
+        arrays = list(getattr(op, "inputs", ()))  # a combinator's rows, fused or not
     return [a for a in arrays if isinstance(a.type, TensorType)]
 
 
