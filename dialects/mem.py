@@ -393,7 +393,6 @@ class ViewOp(IRDLOperation):
     def static_extent(self) -> tuple[int, int, int, int] | None:
         """(first byte, end byte, element count, block bytes) of a row-major view with
         a static shape, a constant offset, of a block of constant size; else None."""
-        from soacc.dialects.dtypes import numpy_dtype
 
         t = self.result.type
         if self.strides or not isinstance(t, MemRefType) or DYNAMIC_INDEX in t.get_shape():
@@ -406,7 +405,7 @@ class ViewOp(IRDLOperation):
         count = 1
         for d in t.get_shape():
             count *= d
-        return offset, offset + count * numpy_dtype(t.element_type).itemsize, count, block_bytes
+        return offset, offset + count * t.element_type.compile_time_size, count, block_bytes
 
     def statically_in_bounds(self) -> bool:
         """Whether the run-time check that the view fits its block surely passes."""

@@ -56,7 +56,6 @@ from soacc.lowering.kernel_body import (
     index_constant,
     kernel_function,
 )
-from soacc.dialects.dtypes import numpy_dtype
 
 SHARED_BUDGET = 32 * 1024
 """Bytes of static shared memory a sub-histogram may take (of the 48 KiB a block may
@@ -190,7 +189,7 @@ def static_bins(op: mem.HistOp) -> int | None:
 
 def fits_shared_memory(op: mem.HistOp) -> bool:
     bins = static_bins(op)
-    return bins is not None and bins * numpy_dtype(op.dest.type.element_type).itemsize <= SHARED_BUDGET
+    return bins is not None and bins * op.dest.type.element_type.compile_time_size <= SHARED_BUDGET
 
 
 def lower_hist(op: mem.HistOp | mem.HistomapOp, name: str, b: Builder, add_kernel) -> None:

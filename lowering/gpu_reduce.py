@@ -42,7 +42,6 @@ from soacc.lowering.kernel_body import (
     index_value,
     kernel_function,
 )
-from soacc.dialects.dtypes import numpy_dtype
 
 REDUCE_BLOCKS = 1024
 """Blocks of pass 1: enough to fill an H100 (132 SMs x 8 blocks of 256 threads); more
@@ -54,7 +53,7 @@ VECTOR_UNROLL = 4
 
 def host_temporary(b: Builder, element_type, count: SSAValue, space: mem.MemorySpaceAttr) -> SSAValue:
     """A new rank-1 device view of `count` elements (its block dies with it)."""
-    size = index_constant(b, numpy_dtype(element_type).itemsize)
+    size = index_constant(b, element_type.compile_time_size)
     nbytes = b.insert(arith.MuliOp(size, count)).results[0]
     block = b.insert(mem.AllocOp(nbytes, space)).results[0]
     block.name_hint = "partials_mem"

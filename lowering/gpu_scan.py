@@ -86,7 +86,6 @@ from soacc.lowering.kernel_body import (
     index_constant,
     kernel_function,
 )
-from soacc.dialects.dtypes import numpy_dtype
 
 BYTES_PER_THREAD = 64
 """Input bytes one thread scans per tile: a tile takes 16 KiB of shared memory whatever
@@ -106,7 +105,7 @@ PREFIX = 2
 
 def items_per_thread(element_types: Sequence[Attribute]) -> int:
     """Elements each thread takes per tile: BYTES_PER_THREAD of tuples, 1 to MAX_ITEMS."""
-    tuple_bytes = sum(numpy_dtype(t).itemsize for t in element_types)
+    tuple_bytes = sum(t.compile_time_size for t in element_types)
     return max(1, min(MAX_ITEMS, BYTES_PER_THREAD // tuple_bytes))
 
 
@@ -250,7 +249,7 @@ class _LookbackScratch:
         offsets = []
         for _, t, count in parts:
             offsets.append(end)
-            nbytes = b.insert(arith.MuliOp(index_constant(b, numpy_dtype(t).itemsize), count)).results[0]
+            nbytes = b.insert(arith.MuliOp(index_constant(b, t.compile_time_size), count)).results[0]
             aligned = b.insert(arith.MuliOp(b.insert(arith.CeilDivUIOp(nbytes, eight)).results[0], eight)).results[0]
             end = b.insert(arith.AddiOp(end, aligned)).results[0]
         block = b.insert(mem.AllocOp(end, space)).results[0]

@@ -17,7 +17,6 @@ from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_opera
 
 from soacc.dialects import mem
 from soacc.dialects.soac import SliceSpec
-from soacc.dialects.dtypes import numpy_dtype
 
 THREADS_PER_BLOCK = 256
 MAX_BLOCKS = 65536  # a grid-stride loop covers the rest
@@ -280,7 +279,7 @@ class KernelBody:
                 running = self.op(arith.MuliOp(running, size))
         threads = slot.threads  # type: ignore[union-attr]
         strides = [self.op(arith.MuliOp(s, threads)) for s in strides]
-        element_bytes = index_constant(self.b, numpy_dtype(t.element_type).itemsize)
+        element_bytes = index_constant(self.b, t.element_type.compile_time_size)
         offset = self.op(arith.MuliOp(self.value(op.byte_offset), threads))
         offset = self.op(arith.AddiOp(slot.slot_start, offset))  # type: ignore[union-attr]
         offset = self.op(arith.AddiOp(offset, self.op(arith.MuliOp(slot.thread, element_bytes))))  # type: ignore[union-attr]

@@ -14,7 +14,6 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorT
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from soacc.dialects import mem
-from soacc.dialects.dtypes import numpy_dtype
 from soacc.passes.analysis.ownership import can_consume
 from soacc.passes.analysis.sizes import ArraySizes, Dim, Poly, Select, UnknownSize
 
@@ -262,7 +261,7 @@ class ConversionBase:
 
     def allocate(self, t: TensorType, dims: Sequence[SSAValue], name: str | None) -> Array:
         """A fresh device block holding an array of type `t` and the given dimensions."""
-        elem_bytes = numpy_dtype(t.element_type).itemsize
+        elem_bytes = t.element_type.compile_time_size
         total = self.index_constant(elem_bytes)
         for d in dims:
             total = self.insert(arith.MuliOp(total, d)).results[0]

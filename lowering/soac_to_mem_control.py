@@ -14,7 +14,6 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem
-from soacc.dialects.dtypes import numpy_dtype
 from soacc.lowering.soac_to_mem_base import DEVICE, ENTRY, LANE, Array, ConversionBase, is_array
 from soacc.passes.utils.memory_motion import stop_carrying
 
@@ -147,7 +146,7 @@ class ControlFlowConversion(ConversionBase):
                 continue
             # results leave in host memory
             dims = [self.insert(mem.SizeOp(new.view, a)).result for a in range(v.type.get_num_dims())]
-            elem_bytes = numpy_dtype(v.type.element_type).itemsize
+            elem_bytes = v.type.element_type.compile_time_size
             total = self.index_constant(elem_bytes)
             for d in dims:
                 total = self.insert(arith.MuliOp(total, d)).results[0]

@@ -70,7 +70,6 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import mem
-from soacc.dialects.dtypes import numpy_dtype
 from soacc.passes.analysis.interference import Interference
 from soacc.passes.analysis.memory_access import nested_accesses
 from soacc.passes.analysis.memory_aliases import MemoryAliases
@@ -204,7 +203,7 @@ def _size_of(memory: SSAValue, block: Block, aliases: MemoryAliases, symbolic: S
             for view in access.touched:
                 if aliases.memories(view) != frozenset((memory,)) or not isinstance(view.type, MemRefType):
                     continue
-                size = Poly.const(numpy_dtype(view.type.element_type).itemsize)
+                size = Poly.const(view.type.element_type.compile_time_size)
                 for axis in range(view.type.get_num_dims()):
                     size = size * symbolic.size_of(view, axis)
                 size = symbolic.canonical(size)

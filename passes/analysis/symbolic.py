@@ -27,7 +27,6 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from soacc.dialects import mem
 from soacc.dialects.soac import SliceSpec
-from soacc.dialects.dtypes import numpy_dtype
 from soacc.passes.analysis.sizes import ONE, Dim, Poly, Select, Sizes, derive_view_dim
 
 
@@ -134,7 +133,7 @@ class Symbolic(Sizes):
                 for axis in range(len(sizes) - 2, -1, -1):
                     strides_list[axis] = strides_list[axis + 1] * sizes[axis + 1]
                 strides = tuple(strides_list)
-            return IndexFunction(op.block, self.expr(op.byte_offset), sizes, strides, numpy_dtype(t.element_type).itemsize)
+            return IndexFunction(op.block, self.expr(op.byte_offset), sizes, strides, t.element_type.compile_time_size)
         if isinstance(op, mem.SliceOp):
             source = self.index_function(op.source)
             if source is None:
