@@ -182,11 +182,14 @@ class CudaPrinter(BasePrinter):
             if d in self.used:
                 raise self.error(op, f"has a value named {d}, which the view %{value.name_hint} needs")
             self.reserve(d)
-        self.line(f"{c_type(value.type.element_type)}* {fields[0]};")
-        self.line("long long " + ", ".join(fields[1:]) + ";")
+        # a view's pointer and fields are declared together; code may read only some
+        self.line(f"{_MAYBE_UNUSED}{c_type(value.type.element_type)}* {fields[0]};")
+        self.line(f"{_MAYBE_UNUSED}long long " + ", ".join(fields[1:]) + ";")
 
-    def define(self, value: SSAValue, expr: str) -> None:
-        self.line(f"{c_type(value.type)} {self.name(value)} = {expr};")
+    def define(self, value: SSAValue, expr: str, maybe_unused: bool = False) -> None:
+        """`T name = expr;`, marked [[maybe_unused]] where nothing may read it."""
+        mark = _MAYBE_UNUSED if maybe_unused else _unused(value)
+        self.line(f"{mark}{c_type(value.type)} {self.name(value)} = {expr};")
 
     # --- structure ----------------------------------------------------------------------
 
@@ -295,18 +298,19 @@ def _unary_float(single: str, double: str) -> Callable[[CudaPrinter, Operation],
 
 
 def _constant(p: CudaPrinter, op: arith.ConstantOp) -> None:
+    # a constant may be read only through expressions printed elsewhere (sizes, bounds)
     value, t = op.value, op.result.type
     if isinstance(value, FloatAttr):
-        p.define(op.result, _float_literal(value.value.data, t))
+        p.define(op.result, _float_literal(value.value.data, t), maybe_unused=True)
     elif isinstance(value, IntegerAttr):
         v = value.value.data
         if c_type(t) == "bool":
-            p.define(op.result, "true" if v & 1 else "false")
+            p.define(op.result, "true" if v & 1 else "false", maybe_unused=True)
         elif c_type(t) == "long long":
             # the most negative literal is not writable directly
-            p.define(op.result, f"(long long)0x{v & (2**64 - 1):x}ULL")
+            p.define(op.result, f"(long long)0x{v & (2**64 - 1):x}ULL", maybe_unused=True)
         else:
-            p.define(op.result, f"({c_type(t)}){v}")
+            p.define(op.result, f"({c_type(t)}){v}", maybe_unused=True)
     else:
         raise p.error(op, f"of a {value} attribute has no CUDA C rule")
 
@@ -429,12 +433,21 @@ def _absi(p: CudaPrinter, op: Operation) -> None:
 # --- scf ----------------------------------------------------------------------------------
 
 
+_MAYBE_UNUSED = "[[maybe_unused]] "
+"""For C variables the code may assign and never read (nvcc warns of each otherwise)."""
+
+
+def _unused(value: SSAValue) -> str:
+    """`[[maybe_unused]] ` for a loop's value nothing reads: it is still assigned."""
+    return "" if value.uses else _MAYBE_UNUSED
+
+
 def _declare_results(p: CudaPrinter, op: Operation) -> None:
     for r in op.results:
         if isinstance(r.type, MemRefType):
             p.declare_view(op, r)
         else:
-            p.line(f"{c_type(r.type)} {p.name(r)};")
+            p.line(f"{_unused(r)}{c_type(r.type)} {p.name(r)};")
 
 
 def _targets_and_values(p: CudaPrinter, targets: Sequence[SSAValue], values: Sequence[SSAValue]) -> tuple[list[str], list[str]]:
@@ -490,7 +503,7 @@ def _scf_for(p: CudaPrinter, op: scf.ForOp) -> None:
     body = op.body.block
     iv, *carried = body.args
     for arg, init, result in zip(carried, op.iter_args, op.results):
-        p.line(f"{c_type(arg.type)} {p.name(arg)} = {p.name(init)};")
+        p.line(f"{_unused(arg)}{c_type(arg.type)} {p.name(arg)} = {p.name(init)};")
     lb, ub, step = p.name(op.lb), p.name(op.ub), p.name(op.step)
     t = c_type(iv.type)
     p.line(f"for ({t} {p.name(iv)} = {lb}; {p.name(iv)} < {ub}; {p.name(iv)} += {step}) {{")
@@ -505,10 +518,10 @@ def _scf_for(p: CudaPrinter, op: scf.ForOp) -> None:
 def _scf_while(p: CudaPrinter, op: scf.WhileOp) -> None:
     before, after = op.before_region.block, op.after_region.block
     for arg, init in zip(before.args, op.arguments):
-        p.line(f"{c_type(arg.type)} {p.name(arg)} = {p.name(init)};")
+        p.line(f"{_unused(arg)}{c_type(arg.type)} {p.name(arg)} = {p.name(init)};")
     _declare_results(p, op)
     for arg in after.args:
-        p.line(f"{c_type(arg.type)} {p.name(arg)};")
+        p.line(f"{_unused(arg)}{c_type(arg.type)} {p.name(arg)};")
     p.line("while (true) {")
     with p.indented():
         for inner in before.ops:
@@ -599,7 +612,7 @@ def _shared(p: CudaPrinter, op: soacc_gpu.SharedOp) -> None:
         p.reserve(d)
     p.line(f"__shared__ {c_type(t.element_type)} {name}[{max(math.prod(shape), 1)}];")
     for d, n in derived.items():
-        p.line(f"const long long {d} = {n};")
+        p.line(f"{_MAYBE_UNUSED}const long long {d} = {n};")
 
 
 _ATOMIC_FUNCTIONS = {
@@ -679,10 +692,10 @@ def _view(p: CudaPrinter, op: soacc_gpu.ViewOp) -> None:
         p.reserve(d)
     source = p.name(op.buffer)
     p.line(f"{c_type(t.element_type)}* {name} = ({c_type(t.element_type)}*)((char*)({source} + {source}_offset) + {p.name(op.byte_offset)});")
-    p.line(f"const long long {name}_offset = 0;")
+    p.line(f"{_MAYBE_UNUSED}const long long {name}_offset = 0;")
     for d in range(rank):
-        p.line(f"const long long {name}_size{d} = {p.name(op.sizes[d])};")
-        p.line(f"const long long {name}_stride{d} = {p.name(op.strides[d])};")
+        p.line(f"{_MAYBE_UNUSED}const long long {name}_size{d} = {p.name(op.sizes[d])};")
+        p.line(f"{_MAYBE_UNUSED}const long long {name}_stride{d} = {p.name(op.strides[d])};")
 
 
 def _row(p: CudaPrinter, op: soacc_gpu.RowOp) -> None:
