@@ -336,10 +336,13 @@ def _check_operator(
 class _OperatorCombinator(IRDLOperation):
     """Shared by soac.reduce and soac.scan: k arrays of the same outer size, k neutral
     elements and an associative operator over k-tuples (2k parameters: the left tuple,
-    then the right tuple). A result has the type `_result_type` of its input."""
+    then the right tuple). A result has the type `RESULT_TYPE` of its input."""
 
     RESULTS_ARE: ClassVar[str] = ""
     """How the verifier names the results' expected types."""
+
+    RESULT_TYPE: ClassVar[Callable[[TensorType], Attribute]]
+    """A result's type from its input's (each subclass says: reduce a row, scan the array)."""
 
     inputs = var_operand_def(TensorType)
     neutral = var_operand_def()
@@ -352,10 +355,6 @@ class _OperatorCombinator(IRDLOperation):
         "(`commutative` $commutative^)? attr-dict `:` functional-type($inputs, $outputs) $body"
     )
 
-    @staticmethod
-    def _result_type(t: TensorType) -> Attribute:
-        raise NotImplementedError
-
     def __init__(
         self,
         inputs: Sequence[SSAValue | Operation],
@@ -365,7 +364,7 @@ class _OperatorCombinator(IRDLOperation):
     ):
         super().__init__(
             operands=[inputs, neutral],
-            result_types=[[self._result_type(SSAValue.get(i).type) for i in inputs]],
+            result_types=[[self.RESULT_TYPE(SSAValue.get(i).type) for i in inputs]],
             regions=[body],
             properties={"commutative": UnitAttr()} if commutative else {},
         )
@@ -386,7 +385,7 @@ class _OperatorCombinator(IRDLOperation):
             raise VerifyException(f"{self.name} needs at least one input array")
         ins = [_check_array(f"{self.name} input {i}", v.type) for i, v in enumerate(self.inputs)]
         _check_same_outer(f"{self.name} input", ins)
-        expected = [self._result_type(t) for t in ins]
+        expected = [self.RESULT_TYPE(t) for t in ins]
         if len(self.outputs) != len(ins) or not all(
             types_compatible(r.type, e) for r, e in zip(self.outputs, expected)
         ):
@@ -417,7 +416,7 @@ class ReduceOp(_OperatorCombinator):
     name = "soac.reduce"
     RESULTS_ARE: ClassVar[str] = "the row types"
     outputs = var_result_def()
-    _result_type = staticmethod(row_type)
+    RESULT_TYPE = staticmethod(row_type)
 
 
 @irdl_op_definition
@@ -439,7 +438,7 @@ class ScanOp(_OperatorCombinator):
     outputs = var_result_def(TensorType)
 
     @staticmethod
-    def _result_type(t: TensorType) -> Attribute:
+    def RESULT_TYPE(t: TensorType) -> Attribute:
         return t
 
 

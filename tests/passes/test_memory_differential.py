@@ -104,7 +104,7 @@ def test_random_programs_give_the_same_results(batch):
 # --------------------------------------------------------------------------------------
 
 LIT = ROOT / "tests" / "filecheck" / "passes"
-LIT_FILES = [LIT / "short-circuit.mlir", *lit_files(MEMORY_REUSE), LIT / "hoist-allocations.mlir"]
+LIT_FILES = [LIT / "short-circuit.mlir", *lit_files(*MEMORY_REUSE), LIT / "hoist-allocations.mlir"]
 LIT_FILES += sorted((LIT / "memory-block-merging").rglob("*.mlir"))
 
 

@@ -99,13 +99,13 @@ LOOP_CASES = (
     "r_loop_in_place",
 )
 """memory-reuse's lit cases whose loops' arrays move into another block
-(memory-reuse/loop-blocks.mlir, loops.mlir): the carried block, the loop's destination
+(memory-reuse/loop-blocks.mlir and loops.mlir): the carried block, the loop's destination
 (a concat's part, a row; not a row the body reads), the carried block in place."""
 
 
 @pytest.mark.parametrize("function", LOOP_CASES)
 def test_loops_whose_arrays_move_on_the_gpu(function):
-    source = case_defining(function, MEMORY_REUSE)
+    source = case_defining(function, *MEMORY_REUSE)
     rng = np.random.default_rng(0)
     args = [[rng.integers(-50, 50, n).astype(np.int32)] for n in (0, 1, 7, 300)]
     if function == "r_loop_carried_block":

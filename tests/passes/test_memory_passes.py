@@ -85,7 +85,7 @@ def test_they_leave_level_1_alone():
 def test_colouring_by_size_lowers_the_peak_where_linear_scan_does_not():
     """The memory-reuse lit test's r_colouring: first fit pairs the small block with the
     large one, colouring pairs blocks of one size."""
-    source = case_defining("r_colouring", MEMORY_REUSE)
+    source = case_defining("r_colouring", *MEMORY_REUSE)
     x = np.arange(1000, dtype=np.float32)
     y = np.ones((1000, 40), dtype=np.float32)
     peaks = {}

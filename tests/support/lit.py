@@ -14,8 +14,9 @@ from soacc.dialects.dtypes import numpy_dtype
 ROOT = Path(__file__).resolve().parents[2]
 FILECHECK = ROOT / "tests" / "filecheck"
 PASSES = FILECHECK / "passes"
-MEMORY_REUSE = PASSES / "memory-reuse"
-"""memory-reuse's lit tests, one file per topic."""
+MEMORY_REUSE = (PASSES / "memory-reuse.mlir", PASSES / "memory-reuse")
+"""memory-reuse's lit tests: the basics, named like the pass, and one file per further
+topic in the folder beside it."""
 
 SEPARATOR = "\n// -----\n"
 
