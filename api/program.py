@@ -19,9 +19,9 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
 
-from soacc.dialects.dtypes import numpy_dtype
+from soacc.dialects.shared.dtypes import numpy_dtype
 from soacc.dialects.mem import BlockType, entry_signature
-from soacc.dialects.structural_checks import check_structure, check_structured_control_flow
+from soacc.dialects.shared.structural_checks import check_structure, check_structured_control_flow
 from soacc.pipeline import SoaccPipelinePass
 from soacc.registry import pass_registry
 from soacc.passes.analysis.argument_sizes import Requirement, SameOuterSize, argument_requirements
@@ -48,7 +48,7 @@ def parse_program(source: str, name: str = "<input>") -> ModuleOp:
 
 
 def verify_program(module: ModuleOp) -> None:
-    """xDSL's verifiers and the rules they miss (dialects/structural_checks.py)."""
+    """xDSL's verifiers and the rules they miss (dialects/shared/structural_checks.py)."""
     try:
         check_structure(module)
         module.verify()

@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Self
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     I1,
@@ -86,11 +87,11 @@ from xdsl.traits import (
     Pure,
     RecursiveMemoryEffect,
 )
-from xdsl.pattern_rewriter import RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.utils.exceptions import VerifyException
 
-from soacc.dialects.traits import AllocatesItsResult, KernelOp, OperandEffects
+from soacc.dialects.shared.traits import AllocatesItsResult, KernelOp, OperandEffects
 from soacc.dialects.soac import (
     FusedSyntax,
     MapOperators,
@@ -493,8 +494,6 @@ class TransposeOp(PermutedSyntax, IRDLOperation):
 class SizeOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        from soacc.dialects.mem_canonicalization import SizeOfView
-
         return (SizeOfView(),)
 
 
@@ -1453,6 +1452,26 @@ class ArrayOp(IRDLOperation):
         for i, e in enumerate(self.elements):
             if not types_compatible(e.type, row_view_type(t)):
                 raise VerifyException(f"mem.array element {i} has type {e.type}; expected {row_view_type(t)}")
+
+
+class SizeOfView(RewritePattern):
+    """`mem.size` of a `mem.view` is the view's size: its static size, or the size
+    operand it was made with. Host code then computes a kernel's grid from values made
+    once, which loop-invariant code motion can take out of a loop, instead of asking
+    each iteration's view again."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: SizeOp, rewriter: PatternRewriter) -> None:
+        view = op.view.owner
+        if not isinstance(view, ViewOp):
+            return
+        shape = view.result.type.get_shape()
+        dim = op.dim.value.data
+        if shape[dim] != DYNAMIC_INDEX:
+            rewriter.replace(op, arith.ConstantOp(IntegerAttr(shape[dim], IndexType())))
+            return
+        dynamic = [d for d, n in enumerate(shape) if n == DYNAMIC_INDEX]
+        rewriter.replace(op, [], [view.sizes[dynamic.index(dim)]])
 
 
 MEM = Dialect(

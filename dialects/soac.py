@@ -83,7 +83,7 @@ from xdsl.traits import (
 )
 from xdsl.utils.exceptions import VerifyException
 
-from soacc.dialects.traits import ConsumesOperand, KernelOp
+from soacc.dialects.shared.traits import ConsumesOperand, KernelOp
 
 # --------------------------------------------------------------------------------------
 # Types: what soac arrays may hold, and the row type of an array

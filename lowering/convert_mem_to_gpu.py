@@ -43,10 +43,10 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
-from soacc.dialects.utils import located_failure
-from soacc.dialects.utils import captured_values
+from soacc.dialects.shared.utils import located_failure
+from soacc.dialects.shared.utils import captured_values
 from soacc.dialects import mem, soacc_gpu
-from soacc.dialects.traits import runs_on_device
+from soacc.dialects.shared.traits import runs_on_device
 
 from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,

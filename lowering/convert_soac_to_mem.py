@@ -43,7 +43,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import soac
-from soacc.dialects.utils import enclosing_function, located_failure
+from soacc.dialects.shared.utils import enclosing_function, located_failure
 from soacc.lowering.soac_to_mem_arrays import ArrayConversion
 from soacc.lowering.soac_to_mem_base import DEVICE, ENTRY, CannotBufferise
 from soacc.lowering.soac_to_mem_combinators import CombinatorConversion

@@ -42,7 +42,7 @@ from xdsl.utils.target import Target
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 
 from soacc.dialects import soacc_gpu
-from soacc.dialects.kernel_abi import view_parameter_suffixes
+from soacc.dialects.shared.kernel_abi import view_parameter_suffixes
 
 
 class EmissionError(DiagnosticException):

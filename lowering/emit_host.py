@@ -38,11 +38,11 @@ from soacc.dialects import mem
 from soacc.dialects.soac import SliceSpec
 from soacc.lowering.emit_cuda import EmissionError
 from soacc.passes.analysis.liveness import LastUses, last_uses, scope_end_uses
-from soacc.dialects.host_abi import is_cast, scalar_function
-from soacc.dialects.traits import is_kernel
-from soacc.dialects.dtypes import constant_value, numpy_dtype
-from soacc.dialects.kernel_abi import argument_format
-from soacc.dialects.utils import enclosing_function
+from soacc.dialects.shared.host_abi import is_cast, scalar_function
+from soacc.dialects.shared.traits import is_kernel
+from soacc.dialects.shared.dtypes import constant_value, numpy_dtype
+from soacc.dialects.shared.kernel_abi import argument_format
+from soacc.dialects.shared.utils import enclosing_function
 
 _GLOBALS = {"rt", "np", "arith", "math", "KERNELS"}
 """Names the emitted module itself uses."""
@@ -61,7 +61,7 @@ class HostModule:
     kernel_formats: dict[str, str]
     """Kernel name -> its arguments' struct format (as KERNELS in the source)."""
     scalar_functions: dict[str, Operation] = field(default_factory=dict)
-    """The runtime's scalar functions the code calls (`arith.addi`; dialects/host_abi.py),
+    """The runtime's scalar functions the code calls (`arith.addi`; dialects/shared/host_abi.py),
     each with the first op that needs it, for the runtime to check it has them all."""
 
 

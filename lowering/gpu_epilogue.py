@@ -30,8 +30,8 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.traits import IsTerminator
 
 from soacc.dialects import mem
-from soacc.dialects.traits import is_kernel
-from soacc.dialects.utils import captured_values
+from soacc.dialects.shared.traits import is_kernel
+from soacc.dialects.shared.utils import captured_values
 from soacc.passes.analysis.memory_access import access_of
 from soacc.passes.analysis.memory_aliases import MemoryAliases
 from soacc.passes.utils.memory_motion import is_pure

@@ -42,7 +42,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from soacc.dialects.utils import captured_values
+from soacc.dialects.shared.utils import captured_values
 from soacc.dialects import mem, soacc_gpu
 from soacc.lowering.gpu_cooperation import barrier
 from soacc.lowering.gpu_reduce import launch

@@ -27,7 +27,7 @@ from xdsl.dialects import arith, gpu, memref
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, SymbolRefAttr
 from xdsl.ir import SSAValue
 
-from soacc.dialects.utils import captured_values
+from soacc.dialects.shared.utils import captured_values
 from soacc.dialects import mem, soacc_gpu
 from soacc.lowering.gpu_epilogue import Epilogue
 from soacc.lowering.kernel_elements import Elements, combiner, is_commutative

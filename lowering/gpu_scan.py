@@ -63,7 +63,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, Float32Type, Float64Type, Index
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from soacc.dialects.utils import captured_values
+from soacc.dialects.shared.utils import captured_values
 from soacc.dialects import mem, soacc_gpu
 from soacc.lowering.kernel_elements import Elements, combiner, store_scanned
 from soacc.lowering.kernel_scratch import bind_scratch_per_thread, plan_scratch, scratch_operands, scratch_parameters

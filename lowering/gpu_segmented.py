@@ -51,7 +51,7 @@ from xdsl.dialects.builtin import IndexType, MemRefType, SymbolRefAttr
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from soacc.dialects.utils import captured_values
+from soacc.dialects.shared.utils import captured_values
 from soacc.dialects import mem, soacc_gpu
 from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
 from soacc.passes.analysis.symbolic import Symbolic

@@ -13,7 +13,7 @@ from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem, soac
-from soacc.dialects.traits import used_only_on_device
+from soacc.dialects.shared.traits import used_only_on_device
 from soacc.lowering.soac_to_mem_base import Array, ConversionBase, DeviceScalar, is_array
 
 

@@ -36,8 +36,8 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem
-from soacc.dialects.traits import runs_on_device
-from soacc.dialects.utils import enclosing_function
+from soacc.dialects.shared.traits import runs_on_device
+from soacc.dialects.shared.utils import enclosing_function
 from soacc.passes.analysis.sizes import outer_size
 from soacc.passes.analysis.symbolic import Symbolic
 

@@ -36,10 +36,10 @@ from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from soacc.dialects import soac
-from soacc.dialects.traits import consumed_operand, runs_on_device
+from soacc.dialects.shared.traits import consumed_operand, runs_on_device
 from soacc.passes.utils.memory_motion import move
 from soacc.dialects.soac import index_of_row_zero
-from soacc.dialects.utils import defined_inside, used_values
+from soacc.dialects.shared.utils import defined_inside, used_values
 
 _STRUCTURED = (scf.IfOp, scf.ForOp, scf.WhileOp)
 

@@ -40,9 +40,9 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from xdsl.rewriter import InsertPoint
 from xdsl.utils.exceptions import PassFailedException
 
-from soacc.dialects.utils import defined_inside
+from soacc.dialects.shared.utils import defined_inside
 from soacc.dialects import soac
-from soacc.dialects.traits import is_kernel, is_parallel_kernel, runs_on_device
+from soacc.dialects.shared.traits import is_kernel, is_parallel_kernel, runs_on_device
 from soacc.passes.utils.memory_motion import move
 from soacc.passes.analysis.migration_table import (
     MigrationTable,

@@ -18,7 +18,7 @@ import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation
 
-from soacc.dialects.dtypes import numpy_dtype
+from soacc.dialects.shared.dtypes import numpy_dtype
 from soacc.runtime import host_scalars
 from soacc.runtime.arguments import host_arguments
 from soacc.runtime.errors import ExecutionError, ProgramError, SoaccError

@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from soacc.dialects.host_abi import op_function_name
+from soacc.dialects.shared.host_abi import op_function_name
 from soacc.runtime.interp import arith as arith_impl
 from soacc.runtime.interp import math as math_impl
 
@@ -143,6 +143,6 @@ math = SimpleNamespace(**{op_function_name(t): _scalar_function(fn) for t, fn in
 
 def provides(function: str) -> bool:
     """Whether host code can call `function` (`arith.addi`, `math.sqrt`; the names of
-    dialects/host_abi.py)."""
+    dialects/shared/host_abi.py)."""
     namespace, _, name = function.partition(".")
     return hasattr({"arith": arith, "math": math}.get(namespace), name)

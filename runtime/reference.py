@@ -13,7 +13,7 @@ from xdsl.utils.exceptions import InterpretationError
 from xdsl.ir import Operation
 
 from soacc.dialects.mem import entry_signature
-from soacc.dialects.utils import enclosing_function
+from soacc.dialects.shared.utils import enclosing_function
 from soacc.passes.analysis.liveness import LastUses, last_uses
 from soacc.runtime.arguments import host_arguments
 from soacc.runtime.errors import ExecutionError, SoaccError

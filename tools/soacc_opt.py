@@ -15,8 +15,8 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from soacc.dialects.structural_checks import check_structure, check_structured_control_flow
-from soacc.dialects.traits import is_kernel
+from soacc.dialects.shared.structural_checks import check_structure, check_structured_control_flow
+from soacc.dialects.shared.traits import is_kernel
 from soacc.registry import INPUT_DIALECT, get_all_passes
 from soacc.runtime.errors import ArgumentError, ProgramError
 from soacc.runtime.files import write_file

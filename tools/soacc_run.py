@@ -23,7 +23,7 @@ import numpy as np
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Attribute
 
-from soacc.dialects.dtypes import numpy_dtype
+from soacc.dialects.shared.dtypes import numpy_dtype
 from soacc.runtime.errors import ArgumentError
 from soacc.runtime.files import write_files
 from soacc.program import BACKENDS, EntryPoint, compile

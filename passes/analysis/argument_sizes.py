@@ -15,7 +15,7 @@ from xdsl.dialects.builtin import TensorType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from soacc.dialects import soac
-from soacc.dialects.traits import is_parallel_kernel
+from soacc.dialects.shared.traits import is_parallel_kernel
 
 
 @dataclass(frozen=True)

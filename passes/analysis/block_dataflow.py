@@ -17,9 +17,9 @@ from collections.abc import Iterable
 
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
-from soacc.dialects.traits import consumed_operand
-from soacc.dialects.utils import captured_values
-from soacc.dialects.utils import used_values as read_values  # what this module calls an op's reads
+from soacc.dialects.shared.traits import consumed_operand
+from soacc.dialects.shared.utils import captured_values
+from soacc.dialects.shared.utils import used_values as read_values  # what this module calls an op's reads
 
 __all__ = ["BlockOrder", "captured_values", "consumed_operand", "consumed_values", "read_values"]
 

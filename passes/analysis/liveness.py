@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from xdsl.ir import Block, Operation, SSAValue
 
-from soacc.dialects.utils import used_values
+from soacc.dialects.shared.utils import used_values
 
 
 @dataclass

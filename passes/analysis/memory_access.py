@@ -2,7 +2,7 @@
 writes, and which it writes whole without reading them first (an array *creation*).
 
 It knows it from what each op declares (the `OperandEffects` trait of
-dialects/traits.py: the operand groups it reads, writes and creates), not from a list of
+dialects/shared/traits.py: the operand groups it reads, writes and creates), not from a list of
 ops; a kernel's yield reads the rows its kernel copies out. An op with other or unknown
 effects (a call, an op of another dialect) is *opaque*: it may read, write and keep
 every block and view it is given.
@@ -21,7 +21,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.traits import IsTerminator, RecursiveMemoryEffect, get_effects
 
 from soacc.dialects import mem
-from soacc.dialects.traits import OperandEffects, is_kernel
+from soacc.dialects.shared.traits import OperandEffects, is_kernel
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 from xdsl.traits import IsTerminator
 
 from soacc.dialects import soac
-from soacc.dialects.traits import is_kernel, is_parallel_kernel
+from soacc.dialects.shared.traits import is_kernel, is_parallel_kernel
 from soacc.passes.analysis.migration_graph import IN, MigrationGraph, Reachability
 
 

@@ -10,7 +10,7 @@ from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
 
-from soacc.dialects.traits import is_parallel_kernel
+from soacc.dialects.shared.traits import is_parallel_kernel
 from soacc.dialects import soac
 
 _FRESH_ARRAYS = (

@@ -18,7 +18,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import is_side_effect_free
 
 from soacc.dialects import mem
-from soacc.dialects.utils import used_values
+from soacc.dialects.shared.utils import used_values
 
 
 def dominates(value: SSAValue, point: Operation) -> bool:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from soacc.dialects.kernel_abi import view_arguments
+from soacc.dialects.shared.kernel_abi import view_arguments
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.statistics import Statistics
 

@@ -11,7 +11,7 @@ from xdsl.dialects import arith
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Operation
 
-from soacc.dialects.dtypes import constant_value, numpy_dtype, unsigned_dtype
+from soacc.dialects.shared.dtypes import constant_value, numpy_dtype, unsigned_dtype
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import constant_array, lanes, scalar, select_lanes
 

@@ -17,8 +17,8 @@ from xdsl.dialects import gpu
 from xdsl.dialects.builtin import MemRefType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 
-from soacc.dialects.dtypes import numpy_dtype
-from soacc.dialects.kernel_abi import argument_format, view_arguments
+from soacc.dialects.shared.dtypes import numpy_dtype
+from soacc.dialects.shared.kernel_abi import argument_format, view_arguments
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.mem import statistics
 

@@ -26,7 +26,7 @@ import numpy as np
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Region, SSAValue
 
-from soacc.dialects import utils as ir_utils
+from soacc.dialects.shared import utils as ir_utils
 from soacc.runtime.errors import ExecutionError
 
 

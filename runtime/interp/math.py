@@ -10,7 +10,7 @@ from xdsl.dialects import math
 from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_impls
 from xdsl.ir import Operation
 
-from soacc.dialects.dtypes import unsigned_dtype
+from soacc.dialects.shared.dtypes import unsigned_dtype
 
 
 def _round_half_away(x):

@@ -26,7 +26,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Operation
 
 from soacc.dialects import mem
-from soacc.dialects.dtypes import numpy_dtype
+from soacc.dialects.shared.dtypes import numpy_dtype
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import fill_lane_axis, lanes, nested_lanes, scalar, select_lanes, uniform
 from soacc.runtime.interp.soac import (

@@ -26,7 +26,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Operation, Region
 
 from soacc.dialects import soac
-from soacc.dialects.dtypes import numpy_dtype
+from soacc.dialects.shared.dtypes import numpy_dtype
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import (
     LaneState,

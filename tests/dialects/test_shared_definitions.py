@@ -16,7 +16,7 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import VerifyException
 
 from soacc.dialects import mem, soac, soacc_gpu
-from soacc.dialects.traits import ConsumesOperand, KernelOp, OperandEffects
+from soacc.dialects.shared.traits import ConsumesOperand, KernelOp, OperandEffects
 
 VIEW = "memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>"
 VIEW2 = "memref<?x4xf32, strided<[?, ?], offset: ?>, #mem.space<device>>"

@@ -1,4 +1,4 @@
-"""dialects/structural_checks.py: the rules xDSL 0.74's verifiers miss are located
+"""dialects/shared/structural_checks.py: the rules xDSL 0.74's verifiers miss are located
 ProgramErrors in soacc.compile (and soacc-run), as in soacc-opt (the lit file
 tests/filecheck/dialects/scf/invalid.mlir)."""
 

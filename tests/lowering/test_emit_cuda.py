@@ -77,7 +77,7 @@ def test_kernel_equals_reference_executor(case, tmp_path_factory):
     from soacc.runtime.gpu.kernels import Kernel, LaunchCounters
     from soacc.runtime.gpu.memory_pool import MemoryPool
     from soacc.runtime.gpu.module_cache import ModuleCache
-    from soacc.dialects.dtypes import numpy_dtype
+    from soacc.dialects.shared.dtypes import numpy_dtype
 
     device = get_device()
     rng = np.random.default_rng(abs(hash(case.name)) % 2**32)

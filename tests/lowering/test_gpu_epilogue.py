@@ -185,7 +185,7 @@ def test_the_kernel_ops_are_the_ones_convert_mem_to_gpu_lowers():
     """The mem ops that declare the KernelOp trait (what the epilogue analysis will not
     move a gpu_body past, and what counts as inside a kernel) are exactly the ops
     convert-mem-to-gpu outlines."""
-    from soacc.dialects.traits import KernelOp
+    from soacc.dialects.shared.traits import KernelOp
     from soacc.lowering.convert_mem_to_gpu import _LOWERINGS
 
     assert set(_LOWERINGS) == {op for op in mem.MEM.operations if op.has_trait(KernelOp)}

@@ -28,7 +28,7 @@ import soacc
 from soacc.dialects import mem
 from soacc.passes.analysis.migration_table import analyse_module
 from soacc.pipeline import SoaccPipelinePass
-from soacc.dialects.dtypes import numpy_dtype
+from soacc.dialects.shared.dtypes import numpy_dtype
 from soacc.program import parse_program
 from soacc.tools.examples import load_examples, mismatch
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 from xdsl.dialects.builtin import IndexType, IntegerType, TensorType
 
-from soacc.dialects.dtypes import numpy_dtype
+from soacc.dialects.shared.dtypes import numpy_dtype
 
 ROOT = Path(__file__).resolve().parents[2]
 FILECHECK = ROOT / "tests" / "filecheck"

@@ -183,7 +183,7 @@ def _random_argument(rng: np.random.Generator, t):
 def _well_typed(rng: np.random.Generator, t):
     from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 
-    from soacc.dialects.dtypes import numpy_dtype
+    from soacc.dialects.shared.dtypes import numpy_dtype
 
     try:
         dtype = numpy_dtype(t)

@@ -9,7 +9,7 @@ from soacc.passes.analysis.block_dataflow import (
     consumed_values,
     read_values,
 )
-from soacc.dialects.traits import consumed_operand
+from soacc.dialects.shared.traits import consumed_operand
 from soacc.program import parse_program
 
 PROGRAM = """func.func @main(%a: tensor<?xf32>, %d: tensor<?xf32>, %is: tensor<?xi64>, %i: index) -> (tensor<?xf32>, tensor<?xf32>) {

@@ -16,7 +16,7 @@ import numpy as np
 from xdsl.dialects.builtin import MemRefType
 from xdsl.ir import Attribute
 
-from soacc.dialects.dtypes import numpy_dtype
+from soacc.dialects.shared.dtypes import numpy_dtype
 
 SCALAR_FORMATS = {"bool": "?", "int8": "b", "int16": "h", "int32": "i", "int64": "q", "float32": "f", "float64": "d"}
 """struct formats of scalar parameters, by NumPy dtype name."""
