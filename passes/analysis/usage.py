@@ -17,9 +17,9 @@ the maximum where usages join. Its rules, with the digest's fixes: an op uses it
 operands and what its regions do (rules b, g with free variables, h, j); a region's
 own values and memories are removed (rules a, d); an `if` uses its condition and both
 branches (e); a loop its initial state and body (f, with the initial state). A
-terminator that hands arrays out of a scope (`func.return`, the `scf.yield` of an `if`
-or loop) writes their content (`hands_over`): the receiver may write it, so everything
-before must be done with it. Never changes IR.
+terminator that gives arrays out of a scope uses their content (`gives_content`): the
+caller of `func.return` reads it; the `scf.yield` of an `if` or loop hands it over to
+code that may write it, so everything before must be done with it (W). Never changes IR.
 """
 
 from __future__ import annotations
@@ -73,9 +73,16 @@ def join(*usages: Usage) -> dict[Used, Mode]:
     return out
 
 
-def hands_over(op: Operation) -> bool:
-    """A terminator whose arrays leave the scope to a receiver that may write them."""
-    return isinstance(op, func.ReturnOp) or (isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), scf.IfOp | scf.ForOp | scf.WhileOp))
+def gives_content(op: Operation) -> Mode | None:
+    """How a terminator that gives arrays out of its scope uses their content: the
+    `scf.yield` of an `if` or loop hands them over to the code after it, which may
+    write them, so it must come after everything before it (W); `func.return`'s caller
+    reads them (R): a function's threads end before it returns."""
+    if isinstance(op, func.ReturnOp):
+        return Mode.R
+    if isinstance(op, scf.YieldOp) and isinstance(op.parent_op(), scf.IfOp | scf.ForOp | scf.WhileOp):
+        return Mode.W
+    return None
 
 
 class UsageAnalysis:
@@ -132,11 +139,12 @@ class UsageAnalysis:
                 for view in views:
                     for content in self.contents(view):
                         usage[content] = max(usage.get(content, mode), mode)
-            if hands_over(inner):
+            given = gives_content(inner)
+            if given is not None:
                 for value in inner.operands:
                     if is_memory_value(value):
                         for content in self.contents(value):
-                            usage[content] = Mode.W
+                            usage[content] = max(usage.get(content, given), given)
         # the contents of memories made inside the op are its own (rule d)
         return {t: m for t, m in usage.items() if not (isinstance(t, Content) and (t.memory.owner is op or defined_inside(t.memory, op)))}
 
