@@ -114,6 +114,15 @@ class _Forks:
                     thread.values[old] = new
                     env[Variable(old)] = Entry(None)
                 continue
+            following = ops[index + 1]
+            if following.has_trait(IsTerminator) and not following.operands:
+                # `let () = op in return ()` is the term `op` itself (4.7, 4.5): it
+                # runs in this thread
+                for op_ in pending:
+                    thread.add(op_)
+                self.binding(op, env, thread, self.bind(op, thread))
+                env = {}
+                continue
             first = {t: m for t, m in self.usage.of(op).items() if t in env}
             later = {t: m for t, m in self.usage.of_ops(ops[index + 1 :]).items() if t in env}
             binding_env, env = self.split_env(env, first, later, thread)
@@ -123,7 +132,6 @@ class _Forks:
                 binding.add(op_)
             self.binding(op, binding_env, binding, bound)
             env.update({thing: entry for thing, entry in bound.entries.items()})
-            following = ops[index + 1]
             if self.combine and op.results and not following.has_trait(IsTerminator):
                 uses = self.usage.of(following)
                 if all(Variable(r) in uses for r in op.results):
