@@ -68,7 +68,7 @@ def test_op_usage_reads_operands_and_writes_contents_through_views():
 
 def test_block_usage_removes_what_it_binds():
     # B12: the usage of `let b1 = alloc e0 in map(...); return (e0, b1)` does not
-    # mention b1 or its content; the return hands its arrays over (W)
+    # mention b1 or its content
     f = _main(EXAMPLE_4_13_1)
     usage = UsageAnalysis(f)
     body = list(f.body.block.ops)
@@ -79,7 +79,7 @@ def test_block_usage_removes_what_it_binds():
         Variable(value(f, "b0")): Mode.R,
         Content(value(f, "b0_mem")): Mode.R,
     }
-    # the tail after the alloc: b1's content written by the map and handed over
+    # the tail after the alloc: b1's content written by the map
     tail = usage.of_ops(body[2:])
     assert tail[Content(value(f, "b1_mem"))] == Mode.W
     assert usage.binds(body[0]) == (Variable(value(f, "b1_mem")), Content(value(f, "b1_mem")))
