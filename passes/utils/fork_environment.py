@@ -50,7 +50,7 @@ class Entry:
 
     @property
     def free(self) -> bool:
-        """Nothing to wait for or resolve: shared by both threads as it is."""
+        """Nothing to wait for or resolve."""
         return not self.waits() and not self.releases()
 
 
@@ -78,7 +78,9 @@ def split(entry: Entry, first: Mode | None, second: Mode | None, new_signal: New
     """Rule 4.10 for one entry used with mode `first` by the binding and `second` by
     the in-clause (None: not used), pruned: a helper into no signal is dropped, and a
     new signal nobody waits for is not made."""
-    if entry.free:
+    if entry.free and entry.write is None:
+        # a value in scope: never written again, nothing to order (a content with
+        # nothing to wait for still orders the accesses of the two threads)
         return Split(entry if first else None, entry if second else None)
     made: list[Signal] = []
 

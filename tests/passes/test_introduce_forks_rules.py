@@ -109,3 +109,14 @@ def test_sub_environment_unused():
     assert keep_in_branch(rw(), None) == (None, (Helper(("c",), "b"), Helper(("a",), "d")))
     assert keep_in_branch(ro(), None) == (None, (Helper((), "b"),))
     assert drop(ro(b=None)) == ()
+
+
+def test_a_ready_content_still_orders_its_writers():
+    # an argument's content: nothing to wait for, but two writers get the split's
+    # signals (WW: the second reads after s2, writes after s1)
+    got = split(rw(None, None, None, None), W, W, _signals())
+    assert got.first == Entry("r", Lock((), "s1"), Lock((), "s2"))
+    assert got.second == Entry("r", Lock(("s2",), None), Lock(("s1",), None))
+    # a value in scope is shared as it is
+    assert split(Entry(None), R, R, _signals()) == split(Entry(None), R, R, _signals())
+    assert split(Entry(None), R, R, _signals()).new == ()

@@ -148,3 +148,23 @@ def test_an_error_in_a_thread_is_the_call_s_error():
     """
     outcomes = _run_all(source, [np.zeros(2, np.float32)], seeds=range(5))
     assert all(isinstance(o, str) and "mem.load" in o for o in outcomes), outcomes
+
+
+def test_writes_of_an_argument_s_memory_stay_in_order():
+    # the arguments' contents are ready at the call (no signal to wait for), but two
+    # writes of them still get the split's signals between them (Write-write)
+    source = """
+    func.func @main(%a_mem: !mem.block<host>, %a: memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) -> f32 attributes {soacc.entry_signature = (tensor<?xf32>) -> f32} {
+      %i = arith.constant 0 : index
+      %x = arith.constant 1.0 : f32
+      %y = arith.constant 2.0 : f32
+      mem.store %x, %a[%i] : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+      mem.store %y, %a[%i] : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+      %v = mem.load %a[%i] : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+      func.return %v : f32
+    }
+    """
+    module = parse_program(source)
+    apply_pipeline(module, "introduce-forks{trivial=true}")
+    outcomes = [ReferenceExecutor(module, fork_seed=seed).call("main", [np.zeros(1, np.float32)]) for seed in range(40)]
+    assert {float(o[0]) for o in outcomes} == {2.0}

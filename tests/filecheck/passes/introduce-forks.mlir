@@ -28,7 +28,7 @@
 // B8: alloc, view, two writes
 // BASIC-NEXT: @write_write: 4 forks, 0 helpers, 6 signals, 2 references
 // BASIC-NEXT: @duplicate_return: 3 forks, 0 helpers, 4 signals, 2 references
-// BASIC-NEXT: @if_results: 6 forks, 0 helpers, 9 signals, 5 references
+// BASIC-NEXT: @if_results: 6 forks, 0 helpers, 12 signals, 5 references
 // BASIC-NEXT: @loop: 2 forks, 0 helpers, 2 signals, 2 references
 
 // B5 (a, b): what uses nothing is not forked: no signal, no reference
@@ -42,7 +42,7 @@
 // TRIVIAL-NEXT: @if_sub_environment: 4 forks, 1 helpers, 6 signals, 2 references
 // TRIVIAL-NEXT: @write_write: 4 forks, 0 helpers, 6 signals, 2 references
 // TRIVIAL-NEXT: @duplicate_return: 3 forks, 0 helpers, 4 signals, 2 references
-// TRIVIAL-NEXT: @if_results: 5 forks, 0 helpers, 8 signals, 4 references
+// TRIVIAL-NEXT: @if_results: 5 forks, 0 helpers, 11 signals, 4 references
 // TRIVIAL-NEXT: @loop: 1 forks, 0 helpers, 1 signals, 1 references
 
 // Combining keeps every signal and reference (the study removes none) and saves forks:
@@ -58,7 +58,7 @@
 // B8: alloc and the first write combine, the two writes do not
 // COMBINE-NEXT: @write_write: 2 forks, 0 helpers, 6 signals, 2 references
 // COMBINE-NEXT: @duplicate_return: 1 forks, 0 helpers, 4 signals, 2 references
-// COMBINE-NEXT: @if_results: 3 forks, 0 helpers, 9 signals, 5 references
+// COMBINE-NEXT: @if_results: 3 forks, 0 helpers, 12 signals, 5 references
 // COMBINE-NEXT: @loop: 1 forks, 0 helpers, 2 signals, 2 references
 
 // Fork returns: n returned values take n - 1 forks more (a binary tree)
@@ -72,7 +72,7 @@
 // RETURNS-NEXT: @write_write: 4 forks, 0 helpers, 6 signals, 2 references
 // B9: return (x, x) is one fork more, two writers
 // RETURNS-NEXT: @duplicate_return: 4 forks, 0 helpers, 4 signals, 2 references
-// RETURNS-NEXT: @if_results: 9 forks, 0 helpers, 11 signals, 5 references
+// RETURNS-NEXT: @if_results: 9 forks, 0 helpers, 16 signals, 5 references
 // RETURNS-NEXT: @loop: 2 forks, 0 helpers, 2 signals, 2 references
 
 // All three. B4: the digest's 2 forks, 3 signals, 1 reference, + the view's signal
@@ -88,7 +88,7 @@
 // ALL-NEXT: @write_write: 2 forks, 0 helpers, 6 signals, 2 references
 // B9: one fork for the return, two writers
 // ALL-NEXT: @duplicate_return: 2 forks, 0 helpers, 4 signals, 2 references
-// ALL-NEXT: @if_results: 6 forks, 0 helpers, 10 signals, 4 references
+// ALL-NEXT: @if_results: 6 forks, 0 helpers, 15 signals, 4 references
 // ALL-NEXT: @loop: 1 forks, 0 helpers, 1 signals, 1 references
 
 // B1, basic rules: the allocation resolves a read and a write signal; the map waits for
