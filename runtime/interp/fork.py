@@ -23,6 +23,7 @@ import random
 import threading
 from dataclasses import dataclass, field
 
+import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, ReturnedValues, impl, impl_terminator, register_impls
 from xdsl.ir import Operation
 
@@ -137,7 +138,10 @@ class Scheduler:
             if self.error is not None:
                 raise _Abort()
             self.interpreter._ctx = thread.scope  # type: ignore[assignment]
-            self.interpreter.run_ssacfg_region(op.body, (), "fork.fork")
+            # NumPy's error state is per thread: as the call's (wrap-around and inf/NaN
+            # are MLIR semantics)
+            with np.errstate(all="ignore"):
+                self.interpreter.run_ssacfg_region(op.body, (), "fork.fork")
         except _Abort:
             thread.done = True
             return

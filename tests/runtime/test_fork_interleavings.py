@@ -15,7 +15,14 @@ from soacc.runtime.errors import ExecutionError
 from soacc.runtime.reference import ReferenceExecutor
 from soacc.tools.examples import mismatch
 
+from pathlib import Path
+
+from soacc.tools.examples import load_examples
+from tests.support.marks import params
 from tests.support.random_programs import random_program
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = load_examples(ROOT / "examples")
 
 LEVEL2 = "canonicalize,cse,convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse,fuse-iota"
 OPTIONS = ["", "trivial=true", "combine=true", "fork-returns=true", "trivial=true combine=true fork-returns=true"]
@@ -51,6 +58,20 @@ def test_random_fork_programs_give_the_program_results_under_every_interleaving(
             continue
         got = executor.call("main", _copies(args))
         assert mismatch(got, want, 0.0, 0.0) is None, f"{options}, interleaving {interleaving}: {mismatch(got, want, 0.0, 0.0)}"
+
+
+@pytest.mark.parametrize("example", params(EXAMPLES, [e.name for e in EXAMPLES]))
+def test_every_example_with_forks_gives_its_results(example):
+    source = Path(example.program_path).read_text()
+    base = parse_program(source)
+    apply_pipeline(base, LEVEL2)
+    forked = parse_program(source)
+    apply_pipeline(forked, LEVEL2 + ",introduce-forks{trivial=true combine=true fork-returns=true}")
+    args = example.make_inputs(np.random.default_rng(7), 7)
+    want = ReferenceExecutor(base).call("main", _copies(args))
+    for interleaving in range(10):
+        got = ReferenceExecutor(forked, fork_seed=interleaving).call("main", _copies(args))
+        assert mismatch(got, want, 0.0, 0.0) is None, f"interleaving {interleaving}: {mismatch(got, want, 0.0, 0.0)}"
 
 
 V = "memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>"
