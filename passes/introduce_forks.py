@@ -41,7 +41,7 @@ from xdsl.traits import IsTerminator
 from soacc.dialects import fork
 from soacc.dialects.shared.traits import runs_on_device
 from soacc.dialects.shared.utils import located_failure
-from soacc.passes.analysis.usage import Content, Mode, UsageAnalysis, Used, Variable, gives_content
+from soacc.passes.analysis.usage import Content, Mode, UsageAnalysis, Used, Variable, gives_content, join
 from soacc.passes.utils.fork_environment import Entry, Helper, Lock, keep_in_branch, split
 
 Env = dict[Used, Entry]
@@ -63,9 +63,11 @@ class _Thread:
 @dataclass(frozen=True)
 class _Destination:
     """Where a scope's results go: a reference and the signal resolved after writing
-    it, per result (an `if`'s results); None: the function returns them."""
+    it, per result (an `if`'s results); None: the function returns them, or (`loop`)
+    an iteration gives them to the next, once the signals of `loop` are resolved."""
 
     slots: tuple[tuple[SSAValue, SSAValue], ...] | None
+    loop: tuple[SSAValue, ...] | None = None
 
 
 class _Forks:
@@ -123,15 +125,17 @@ class _Forks:
                 self.binding(op, env, thread, self.bind(op, thread))
                 env = {}
                 continue
-            first = {t: m for t, m in self.usage.of(op).items() if t in env}
-            later = {t: m for t, m in self.usage.of_ops(ops[index + 1 :]).items() if t in env}
+            first = self.effect(op, env)
+            later = join(*(self.effect(o, env) for o in ops[index + 1 :]))
             binding_env, env = self.split_env(env, first, later, thread)
             bound = self.bind(op, thread)
             binding = _Thread(Block(), dict(thread.values))
             for op_ in pending:
                 binding.add(op_)
             self.binding(op, binding_env, binding, bound)
-            env.update({thing: entry for thing, entry in bound.entries.items()})
+            # a memory made again (in a loop's next iteration) keeps its entry: its
+            # accesses stay ordered after the earlier instance's (see `effect`)
+            env.update({thing: entry for thing, entry in bound.entries.items() if thing not in env})
             if self.combine and op.results and not following.has_trait(IsTerminator):
                 uses = self.usage.of(following)
                 if all(Variable(r) in uses for r in op.results):
@@ -142,6 +146,17 @@ class _Forks:
             pending = []
             binding.add(fork.EndOp())
             thread.add(fork.ForkOp(Region(binding.block)))
+
+    def effect(self, op: Operation, env: Env) -> dict[Used, Mode]:
+        """What `op` does to the things of `env`: its usage, and W on the content of a
+        memory it makes that `env` already has: in a loop, the same allocation's earlier
+        instance, which the analysis cannot tell apart (reached through the loop's
+        carried arrays), so the new one is ordered after every access to the old."""
+        usage = {t: m for t, m in self.usage.of(op).items() if t in env}
+        for thing in self.usage.binds(op):
+            if isinstance(thing, Content) and thing in env:
+                usage[thing] = Mode.W
+        return usage
 
     # --- the environment split at a fork (4.10)
 
@@ -214,12 +229,41 @@ class _Forks:
             return
         self.acquire(env, thread)
         clone = op.clone(value_mapper=dict(thread.values))
+        if isinstance(op, scf.ForOp | scf.WhileOp):
+            self.loop_regions(op, clone, thread)
         thread.add(clone)
         self.release(env, thread)
         for old, new in zip(op.results, clone.results):
             thread.add(fork.WriteOp(bound.refs[old], new))
         if bound.resolves:
             thread.add(fork.ResolveOp(bound.resolves))
+
+    def loop_regions(self, op: scf.ForOp | scf.WhileOp, clone: Operation, thread: _Thread) -> None:
+        """Forks inside a loop (resolution 1: not the study's While rule): each region
+        of each iteration is a term of its own, whose values in scope are the loop's,
+        and whose contents get fresh locks; the iteration ends once every access to
+        them is done (the releases resolved), so iterations do not overlap."""
+        for original, region in zip(op.regions, clone.regions):
+            old = original.block
+            block = Block(arg_types=[a.type for a in old.args])
+            body = _Thread(block, dict(thread.values))
+            body.values.update(zip(old.args, block.args))
+            for a, b in zip(old.args, block.args):
+                b.name_hint = a.name_hint
+            ops = list(old.ops)
+            env: Env = {}
+            ends: list[SSAValue] = []
+            for thing in join(*(self.usage.of(o) for o in ops)):
+                if isinstance(thing, Variable):
+                    if thing.value in body.values:
+                        env[thing] = Entry(None)
+                    continue
+                read, write = self.new_signal(body), self.new_signal(body)
+                ends += [read, write]
+                env[thing] = Entry(None, Lock((), read), Lock((), write))
+            self.term(ops, env, body, _Destination(None, tuple(ends)))
+            region.detach_block(region.block)
+            region.add_block(block)
 
     def acquire(self, env: Env, thread: _Thread) -> None:
         waits = _unique(s for entry in env.values() for s in entry.waits())
@@ -279,6 +323,14 @@ class _Forks:
 
     def give_back(self, terminator: Operation, env: Env, thread: _Thread, destination: _Destination) -> None:
         values = list(terminator.operands)
+        if destination.loop is not None:
+            # to the next iteration, once this one is done with every content
+            self.acquire(env, thread)
+            self.release(env, thread)
+            if destination.loop:
+                thread.add(fork.WaitOp(list(destination.loop)))
+            thread.add(terminator.clone(value_mapper=dict(thread.values)))
+            return
         if not values:
             self.release(env, thread)
             if destination.slots is None:

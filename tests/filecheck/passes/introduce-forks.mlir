@@ -29,7 +29,8 @@
 // BASIC-NEXT: @write_write: 4 forks, 0 helpers, 6 signals, 2 references
 // BASIC-NEXT: @duplicate_return: 3 forks, 0 helpers, 4 signals, 2 references
 // BASIC-NEXT: @if_results: 6 forks, 0 helpers, 12 signals, 5 references
-// BASIC-NEXT: @loop: 2 forks, 0 helpers, 2 signals, 2 references
+// BASIC-NEXT: @loop: 4 forks, 0 helpers, 4 signals, 4 references
+// BASIC-NEXT: @loop_of_two_kernels: 4 forks, 0 helpers, 8 signals, 2 references
 
 // B5 (a, b): what uses nothing is not forked: no signal, no reference
 // TRIVIAL: @example_4_13_1: 3 forks, 0 helpers, 4 signals, 2 references
@@ -43,7 +44,8 @@
 // TRIVIAL-NEXT: @write_write: 4 forks, 0 helpers, 6 signals, 2 references
 // TRIVIAL-NEXT: @duplicate_return: 3 forks, 0 helpers, 4 signals, 2 references
 // TRIVIAL-NEXT: @if_results: 5 forks, 0 helpers, 11 signals, 4 references
-// TRIVIAL-NEXT: @loop: 1 forks, 0 helpers, 1 signals, 1 references
+// TRIVIAL-NEXT: @loop: 3 forks, 0 helpers, 3 signals, 3 references
+// TRIVIAL-NEXT: @loop_of_two_kernels: 2 forks, 0 helpers, 6 signals, 0 references
 
 // Combining keeps every signal and reference (the study removes none) and saves forks:
 // alloc -> view -> map is one thread (B4, B6 ii); a let of nothing does not combine
@@ -59,7 +61,8 @@
 // COMBINE-NEXT: @write_write: 2 forks, 0 helpers, 6 signals, 2 references
 // COMBINE-NEXT: @duplicate_return: 1 forks, 0 helpers, 4 signals, 2 references
 // COMBINE-NEXT: @if_results: 3 forks, 0 helpers, 12 signals, 5 references
-// COMBINE-NEXT: @loop: 1 forks, 0 helpers, 2 signals, 2 references
+// COMBINE-NEXT: @loop: 3 forks, 0 helpers, 4 signals, 4 references
+// COMBINE-NEXT: @loop_of_two_kernels: 3 forks, 0 helpers, 8 signals, 2 references
 
 // Fork returns: n returned values take n - 1 forks more (a binary tree)
 // RETURNS: @example_4_13_1: 4 forks, 0 helpers, 4 signals, 2 references
@@ -73,7 +76,8 @@
 // B9: return (x, x) is one fork more, two writers
 // RETURNS-NEXT: @duplicate_return: 4 forks, 0 helpers, 4 signals, 2 references
 // RETURNS-NEXT: @if_results: 9 forks, 0 helpers, 16 signals, 5 references
-// RETURNS-NEXT: @loop: 2 forks, 0 helpers, 2 signals, 2 references
+// RETURNS-NEXT: @loop: 4 forks, 0 helpers, 4 signals, 4 references
+// RETURNS-NEXT: @loop_of_two_kernels: 5 forks, 0 helpers, 8 signals, 2 references
 
 // All three. B4: the digest's 2 forks, 3 signals, 1 reference, + the view's signal
 // and reference (its fork is combined away); B3 (Example 5.4.1): 5 forks (2 lets + 3
@@ -89,7 +93,8 @@
 // B9: one fork for the return, two writers
 // ALL-NEXT: @duplicate_return: 2 forks, 0 helpers, 4 signals, 2 references
 // ALL-NEXT: @if_results: 6 forks, 0 helpers, 15 signals, 4 references
-// ALL-NEXT: @loop: 1 forks, 0 helpers, 1 signals, 1 references
+// ALL-NEXT: @loop: 3 forks, 0 helpers, 3 signals, 3 references
+// ALL-NEXT: @loop_of_two_kernels: 3 forks, 0 helpers, 6 signals, 0 references
 
 // B1, basic rules: the allocation resolves a read and a write signal; the map waits for
 // both and for its view, and resolves the one signal the return waits for (Write-read
@@ -156,6 +161,24 @@
 // ALL-IR-NEXT:    }
 // ALL-IR-NEXT:    fork.wait
 // ALL-IR:         func.return
+
+// Inside a loop (not the study's While rule: each iteration is a term of its own with
+// fresh locks, and ends once they are released), the two kernels run side by side
+// ALL-IR-LABEL: func.func @loop_of_two_kernels
+// ALL-IR:         scf.for %i = %c0 to %steps step %c1 {
+// ALL-IR-NEXT:      %[[AR:.*]] = fork.signal
+// ALL-IR-NEXT:      %[[AW:.*]] = fork.signal
+// ALL-IR-NEXT:      %[[BR:.*]] = fork.signal
+// ALL-IR-NEXT:      %[[BW:.*]] = fork.signal
+// ALL-IR-NEXT:      fork.fork {
+// ALL-IR-NEXT:        mem.map ins(%a
+// ALL-IR:             fork.resolve %[[AR]], %[[AW]]
+// ALL-IR-NEXT:        fork.end
+// ALL-IR-NEXT:      }
+// ALL-IR-NEXT:      mem.map ins(%b
+// ALL-IR:           fork.resolve %[[BR]], %[[BW]]
+// ALL-IR-NEXT:      fork.wait %[[AR]], %[[AW]], %[[BR]], %[[BW]]
+// ALL-IR-NEXT:    }
 
 // B7: the if only reads x (Read-write split with the op after it): a helper resolves
 // the writer's wait once the allocation's write lock and the if's read are done; the
@@ -323,4 +346,25 @@ func.func @loop(%i0: index, %ten: index) -> index {
     scf.yield %k : index
   }
   func.return %r : index
+}
+
+// Forks inside a loop: the two kernels of an iteration run side by side; the iteration
+// ends once both are done with the arrays (fresh locks per iteration)
+func.func @loop_of_two_kernels(%steps: index, %a_mem: !mem.block<device>, %a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %b_mem: !mem.block<device>, %b: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) -> (memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %steps step %c1 {
+    mem.map ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+    ^bb0(%x: f32):
+      %y = arith.addf %x, %x : f32
+      mem.yield %y : f32
+    }
+    mem.map ins(%b : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%b : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+    ^bb0(%x: f32):
+      %y = arith.mulf %x, %x : f32
+      mem.yield %y : f32
+    }
+    scf.yield
+  }
+  func.return %a, %b : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
 }
