@@ -9,7 +9,8 @@ once, with a signal resolved after the write; a memory's content has a read lock
 a write lock (rule 4.10 splits them at every fork: a read waits for the earlier
 writes, a write for the earlier reads and writes). An `scf.if` is one binding whose
 branches are transformed in turn (4.5, with the sub-environment rule 4.11 at each
-branch's head); a loop is one binding run by one thread (its body is not forked); a
+branch's head); a loop is one binding whose thread runs it, each iteration's regions
+transformed as terms of their own that end once their accesses are released; a
 kernel's lambdas are device code, left alone. The function's result is its
 destination: `func.return` waits for what it returns (4.8).
 
