@@ -130,6 +130,8 @@ class ReferenceExecutor:
             else:
                 message = f"{type(error).__name__}: {error}"
             raise ExecutionError(f"{where}: {message}") from None
+        finally:
+            threads.close()
 
 
 def _host_block(array: np.ndarray, data: np.ndarray) -> tuple[Block, np.ndarray]:

@@ -101,6 +101,15 @@ class Scheduler:
         if self.error is not None:
             raise self.error
 
+    def close(self) -> None:
+        """Ends every thread still waiting to run, after the call failed in its own
+        thread (they unwind without running more ops)."""
+        if all(t.done for t in self.threads if t is not self.main):
+            return
+        if self.error is None:
+            self.error = ExecutionError("the call ended")
+        self._abort_all(but=self.main)
+
     def switch(self) -> None:
         """Hands the interpreter to a thread drawn at random (this one included)."""
         me = self.current

@@ -189,3 +189,32 @@ def test_writes_of_an_argument_s_memory_stay_in_order():
     apply_pipeline(module, "introduce-forks{trivial=true}")
     outcomes = [ReferenceExecutor(module, fork_seed=seed).call("main", [np.zeros(1, np.float32)]) for seed in range(40)]
     assert {float(o[0]) for o in outcomes} == {2.0}
+
+
+def test_a_failed_call_leaves_no_thread_behind():
+    # the function's own thread fails while another waits for a signal: the call's
+    # error ends every thread it started
+    import _thread
+    import time
+
+    source = """
+    func.func @main(%a_mem: !mem.block<host>, %a: memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) -> f32 attributes {soacc.entry_signature = (tensor<?xf32>) -> f32} {
+      %s = fork.signal
+      fork.fork {
+        fork.wait %s
+        fork.end
+      }
+      %i = arith.constant 7 : index
+      %v = mem.load %a[%i] : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+      fork.resolve %s
+      func.return %v : f32
+    }
+    """
+    before = _thread._count()
+    outcomes = _run_all(source, [np.zeros(2, np.float32)], seeds=range(10))
+    assert all(isinstance(o, str) and "mem.load" in o for o in outcomes), outcomes
+    for _ in range(100):
+        if _thread._count() == before:
+            break
+        time.sleep(0.01)
+    assert _thread._count() == before
