@@ -464,8 +464,13 @@ class IntroduceForksPass(ModulePass):
     """Print what each function got (forks, helpers, signals, references) to stderr."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # level 2 only: at level 1 nothing says what an op writes (values, not memory)
+        if not any(o.dialect_name() == "mem" for o in op.walk()) or any(o.dialect_name() == "soac" for o in op.walk()):
+            return
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp) and f.body.blocks]:
-            if runs_on_device(function) or any(isinstance(o, fork.ForkOp) for o in function.walk()):
+            ops = list(function.walk())
+            # a function with forks already has them
+            if runs_on_device(function) or any(isinstance(o, fork.ForkOp) for o in ops):
                 continue
             if len(function.body.blocks) != 1:
                 raise located_failure(function, "introduce-forks: a function of one block is expected (structured control flow)")

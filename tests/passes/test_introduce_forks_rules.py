@@ -120,3 +120,4 @@ def test_a_ready_content_still_orders_its_writers():
     # a value in scope is shared as it is
     assert split(Entry(None), R, R, _signals()) == split(Entry(None), R, R, _signals())
     assert split(Entry(None), R, R, _signals()).new == ()
+
