@@ -36,7 +36,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.passes import ModulePass
-from xdsl.rewriter import Rewriter
+from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
 
 from soacc.dialects import fork
@@ -92,13 +92,11 @@ class _Forks:
         new = Block()
         thread = _Thread(new, {arg: arg for arg in block.args})
         self.term(source_ops, env, thread, _Destination(None))
-        for op in source_ops:
-            op.detach()
+        # the threaded body replaces the sequential one (whose ops use each other:
+        # erased last first, without the use check)
+        Rewriter.inline_block(new, InsertPoint.at_end(block))
         for op in reversed(source_ops):
-            op.erase(safe_erase=False)
-        for op in list(new.ops):
-            op.detach()
-            block.add_op(op)
+            Rewriter.erase_op(op, safe_erase=False)
 
     # --- a term: a chain of lets ending in a terminator
 
@@ -263,7 +261,9 @@ class _Forks:
                 ends += [read, write]
                 env[thing] = Entry(None, Lock((), read), Lock((), write))
             self.term(ops, env, body, _Destination(None, tuple(ends)))
-            region.detach_block(region.block)
+            cloned = region.block
+            region.detach_block(cloned)
+            cloned.erase(safe_erase=False)  # its ops' uses of the thread's values go
             region.add_block(block)
 
     def acquire(self, env: Env, thread: _Thread) -> None:
