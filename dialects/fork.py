@@ -48,7 +48,6 @@ from xdsl.irdl import (
     param_def,
     region_def,
     result_def,
-    traits_def,
     var_operand_def,
 )
 from xdsl.parser import AttrParser, Parser
