@@ -2,7 +2,7 @@
 scheduler that explores interleavings.
 
 Each `fork.fork` runs its region on a Python thread of its own, but only one thread
-runs at a time: at every fork op (fork, wait, resolve, read, write) the running thread
+runs at a time: at every fork, wait, resolve and read the running thread
 hands the interpreter to a thread the scheduler draws at random (itself included) from
 those that can run. So one seed is one interleaving, repeatable, and a test explores
 many by running many seeds. The threads share one interpreter; each keeps its own
@@ -238,8 +238,7 @@ class ForkFunctions(InterpreterFunctions):
         ref, value = args
         if ref.written:
             raise ExecutionError("fork.write: a reference is written a second time (each is written once)")
-        ref.value = value
-        scheduler(interpreter).switch()
+        ref.value = value  # (no switch: a resolve follows every write the pass makes)
         return ()
 
     @impl(fork.ReadOp)
