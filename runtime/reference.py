@@ -92,7 +92,8 @@ class ReferenceExecutor:
         # free_at_last_use=False keeps every value until its scope (block run) ends, as
         # scope-based memory management does: benchmarks/memory.py measures that model.
         # (threads share their scopes, so a fork program's values live until its call ends)
-        self._last_uses = last_uses(module) if free_at_last_use and not has_forks(module) else LastUses()
+        self._forks = has_forks(module)
+        self._last_uses = last_uses(module) if free_at_last_use and not self._forks else LastUses()
         self.last_statistics = Statistics()
 
     def call(self, function: str, args: Sequence) -> tuple:
@@ -103,6 +104,8 @@ class ReferenceExecutor:
         interpreter = new_interpreter(self.module, statistics, captured_cache=self._captured_cache, kernels_source=self.kernels_source)
         interpreter.listeners = (tracker, _DropDeadValues(interpreter, self._last_uses))
         threads = start_threads(interpreter, self.fork_seed)
+        if self._forks:
+            interpreter.listeners += (threads.calls,)
         self.last_statistics = statistics
         callee = interpreter.get_op_for_symbol(function)
         signature = entry_signature(callee)

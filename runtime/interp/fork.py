@@ -13,7 +13,8 @@ What the study's rules promise is checked as the program runs, each an
 ExecutionError: a signal resolved twice, a reference written twice or read before its
 write, a wait no thread can ever end (a deadlock), and an error in any thread (none is
 lost: the call fails with it). A function's call returns once every thread it started
-has ended (`join`), as the host synchronises its streams at the end of a call.
+has ended (`join` for the entry point, `leave_call` for a `func.call`), as the host
+synchronises a call's streams at its end.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.interpreter import Interpreter, InterpreterFunctions, ReturnedValues, impl, impl_terminator, register_impls
+from xdsl.dialects import func
 from xdsl.ir import Operation
 
 from soacc.dialects import fork
@@ -58,6 +60,11 @@ class _Thread:
     """The interpreter's `_ctx` of this thread while another runs."""
     waiting: tuple[Signal, ...] = ()
     joining: bool = False
+    joining_call: int | None = None
+    """The call whose threads this thread waits to end (at the call's return)."""
+    calls: list[int] = field(default_factory=lambda: [0])
+    """The calls this thread is in, innermost last; the first is the one whose
+    threads it belongs to (its fork's)."""
     done: bool = False
     wake: threading.Semaphore = field(default_factory=lambda: threading.Semaphore(0))
 
@@ -73,11 +80,15 @@ class Scheduler:
         self.current = self.main
         self.error: BaseException | None = None
         self.switches = 0
+        self.call_count = 0
+        self.calls = _CallFrames(self)
+        """The listener that tells the scheduler where calls begin and end."""
 
     # --- what the ops ask
 
     def spawn(self, op: fork.ForkOp) -> None:
         child = _Thread(f"the thread of the fork.fork #{len(self.threads)}", scope=self.interpreter._ctx)
+        child.calls = [self.current.calls[-1]]
         self.threads.append(child)
         # a bare thread: threading.Thread's start handshake doubles the cost of a fork
         _thread.start_new_thread(self._run, (child, op))
@@ -132,7 +143,25 @@ class Scheduler:
 
     # --- the machinery
 
+    def enter_call(self) -> None:
+        self.current.calls.append(self._next_call())
+
+    def leave_call(self) -> None:
+        """A call returns once every thread it started has ended."""
+        me = self.current
+        me.joining_call = me.calls.pop()
+        while not self._can_run(me):
+            self.switch()
+        me.joining_call = None
+
+    def _next_call(self) -> int:
+        self.call_count += 1
+        return self.call_count
+
     def _can_run(self, thread: _Thread) -> bool:
+        if thread.joining_call is not None:
+            call = thread.joining_call
+            return all(t.done for t in self.threads if t is not thread and t.calls[0] == call)
         if thread.joining:
             return all(t.done for t in self.threads if t is not thread)
         return all(s.resolved for s in thread.waiting)
@@ -183,6 +212,22 @@ class Scheduler:
     def _deadlock(self) -> str:
         blocked = [t.name for t in self.threads if not t.done and (t.waiting or t.joining)]
         return "deadlock: no thread can run (" + ", ".join(blocked) + " wait for signals no thread will resolve)"
+
+
+@dataclass
+class _CallFrames(Interpreter.Listener):
+    """Calls inside a fork program: the threads a call starts end before it returns
+    (as its caller may then read what they write)."""
+
+    scheduler: Scheduler
+
+    def will_interpret_op(self, op: Operation, args) -> None:
+        if isinstance(op, func.CallOp):
+            self.scheduler.enter_call()
+
+    def did_interpret_op(self, op: Operation, results) -> None:
+        if isinstance(op, func.CallOp):
+            self.scheduler.leave_call()
 
 
 def scheduler(interpreter: Interpreter) -> Scheduler:

@@ -218,3 +218,27 @@ def test_a_failed_call_leaves_no_thread_behind():
             break
         time.sleep(0.01)
     assert _thread._count() == before
+
+
+def test_a_call_returns_once_its_threads_have_ended():
+    # the callee writes its argument in a thread and returns without waiting; its caller
+    # reads the argument after the call
+    source = """
+    func.func @store(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) {
+      %i = arith.constant 0 : index
+      %x = arith.constant 5.0 : f32
+      fork.fork {
+        mem.store %x, %a[%i] : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+        fork.end
+      }
+      func.return
+    }
+    func.func @main(%a_mem: !mem.block<host>, %a: memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) -> f32 attributes {soacc.entry_signature = (tensor<?xf32>) -> f32} {
+      func.call @store(%a) : (memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) -> ()
+      %i = arith.constant 0 : index
+      %v = mem.load %a[%i] : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+      func.return %v : f32
+    }
+    """
+    outcomes = _run_all(source, [np.zeros(1, np.float32)], seeds=range(30))
+    assert {float(o[0]) for o in outcomes} == {5.0}, outcomes
