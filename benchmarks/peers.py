@@ -318,7 +318,7 @@ def measure(benchmark: Benchmark, example, runners: list[Framework], size: int, 
     release_device_memory()
     data_bytes = None
     if benchmark.streaming:
-        data_bytes = sum(np.asarray(v).nbytes for v in (*args, *as_tuple(expected)) if isinstance(v, np.ndarray))
+        data_bytes = sum(v.nbytes for v in (*args, *as_tuple(expected)) if isinstance(v, np.ndarray | np.generic))
     return {"args": args, "outcomes": outcomes, "bytes": data_bytes}
 
 
