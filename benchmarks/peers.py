@@ -122,6 +122,7 @@ BENCHMARKS = [
         allowance=Allowance(0.0, 0.0, 1e-2, FMA + "; a pixel near the set's edge may then take another count"),
     ),
     Benchmark("nbody", EXAMPLES, 2000, 50, iterative=True),
+    Benchmark("locvolcalib", MEMORY, 256, 16, iterative=True),
     Benchmark("optionpricing", MEMORY, 1 << 18, 512, iterative=False),
     Benchmark("backprop", MEMORY, 1 << 20, 1000, iterative=False, streaming=True),
 ]

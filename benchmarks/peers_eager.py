@@ -316,11 +316,122 @@ def nbody(xp, pos, vel, mass, dt, steps):
     return pos, vel
 
 
+def locvol_grids(xp, num_x: int, num_y: int, num_t: int):
+    """LocVolCalib's grids in x and y, its time line and the point whose price is
+    wanted, in the f32 operations of its definition."""
+    s0, t, alpha, nu = f32(0.03), f32(5.0), f32(0.2), f32(0.6)
+    sqt = np.sqrt(t)
+    dx = ((f32(20) * alpha) * s0 * sqt) / f32(num_x)
+    dy = ((f32(10) * nu) * sqt) / f32(num_y)
+    x_index, y_index = int(s0 / dx), num_y // 2
+    my_x = (xp.arange(num_x, dtype=f32) * dx - f32(x_index) * dx) + s0
+    my_y = (xp.arange(num_y, dtype=f32) * dy - f32(y_index) * dy) + np.log(alpha)
+    timeline = (t * xp.arange(num_t, dtype=f32)) / (f32(num_t) - f32(1))
+    return my_x, my_y, timeline, x_index, y_index
+
+
+def locvol_operator(xp, x):
+    """The first and second derivative operators' three diagonals on grid x."""
+    n = x.shape[0]
+    dxl, dxu = x[1:-1] - x[:-2], x[2:] - x[1:-1]
+    s = dxl + dxu
+    q0, q1 = dxu / dxl, dxl / dxu
+    mids = [
+        -(q0 / s), (q0 - q1) / s, q1 / s,
+        (f32(2) / dxl) / s, (f32(-2) * (f32(1) / dxl + f32(1) / dxu)) / s, (f32(2) / dxu) / s,
+    ]
+    d, e = x[1] - x[0], x[n - 1] - x[n - 2]
+    lows = [f32(0), f32(-1) / d, f32(1) / d, f32(0), f32(0), f32(0)]
+    highs = [f32(-1) / e, f32(1) / e, f32(0), f32(0), f32(0), f32(0)]
+
+    def one(v):
+        return xp.reshape(xp.asarray(v, dtype=f32), (1,))
+
+    return [xp.concatenate([one(lo), m, one(hi)]) for lo, m, hi in zip(lows, mids, highs)]
+
+
+def locvol_explicit(xp, ops, mu, var, res):
+    """The explicit half step along res's last axis (its neighbours beyond the ends 0)."""
+    d0, d1, d2, dd0, dd1, dd2 = ops
+    h = f32(0.5) * var
+    zero = xp.zeros_like(res[..., :1])
+    left = xp.concatenate([zero, (mu * d0 + h * dd0)[..., 1:] * res[..., :-1]], axis=-1)
+    right = xp.concatenate([(mu * d2 + h * dd2)[..., :-1] * res[..., 1:], zero], axis=-1)
+    mid = (mu * d1 + h * dd1) * res
+    return (left + mid) + right
+
+
+def locvol_tridiagonal(ops, mu, var, dt_inv):
+    """The implicit half step's sub-, main and super-diagonals along the last axis."""
+    d0, d1, d2, dd0, dd1, dd2 = ops
+    h = f32(0.5) * var
+    a = f32(0) - f32(0.5) * (mu * d0 + h * dd0)
+    b = dt_inv - f32(0.5) * (mu * d1 + h * dd1)
+    c = f32(0) - f32(0.5) * (mu * d2 + h * dd2)
+    return a, b, c
+
+
+def thomas(xp, a, b, c, y):
+    """Solves the tridiagonal systems along y's last axis (a, b, c broadcast to y's
+    leading axes), a column at a time, as the program does."""
+    b, y = b.copy(), y.copy()
+    m = y.shape[-1]
+    for i in range(1, m):
+        beta = a[..., i] / b[..., i - 1]
+        b[..., i] -= beta * c[..., i - 1]
+        y[..., i] -= beta * y[..., i - 1]
+    y[..., m - 1] /= b[..., m - 1]
+    for i in range(m - 2, -1, -1):
+        y[..., i] = (y[..., i] - c[..., i] * y[..., i + 1]) / b[..., i]
+    return y
+
+
+LOCVOL_NU, LOCVOL_BETA = f32(0.6), f32(0.5)
+
+
+def locvol_start(xp, outer: int, num_y: int, my_x):
+    """Every strike's payoff on the grid: the strikes side by side on a leading axis
+    (they are independent; the program prices them one after the other)."""
+    strikes = f32(0.001) * xp.arange(outer, dtype=f32)
+    payoff = xp.maximum(my_x[None, None, :] - strikes[:, None, None], f32(0))
+    return xp.zeros((outer, num_y, my_x.shape[0]), dtype=f32) + payoff
+
+
+def locvol_step(xp, solve, res, ops_x, ops_y, log_x, my_y, t_now, t_next):
+    """One step back in time of every strike's grid: explicit then implicit in x and y."""
+    num_y, num_x = res.shape[-2:]
+    mu_x = xp.zeros((num_y, num_x), dtype=f32)
+    mu_y = xp.zeros((num_x, num_y), dtype=f32)
+    var_y = xp.full((num_x, num_y), LOCVOL_NU * LOCVOL_NU, dtype=f32)
+    tnu = (f32(0.5) * (LOCVOL_NU * LOCVOL_NU)) * t_now
+    var_x = xp.exp(f32(2) * (log_x[None, :] + my_y[:, None] - tnu))
+    dt_inv = f32(1) / (t_next - t_now)
+    u = locvol_explicit(xp, ops_x, mu_x, var_x, res)
+    u = dt_inv * res + f32(0.5) * u
+    v = locvol_explicit(xp, ops_y, mu_y, var_y, xp.swapaxes(res, -1, -2))
+    u = u + xp.swapaxes(v, -1, -2)
+    u = solve(*locvol_tridiagonal(ops_x, mu_x, var_x, dt_inv), u)
+    y = dt_inv * xp.swapaxes(u, -1, -2) - f32(0.5) * v
+    return xp.swapaxes(solve(*locvol_tridiagonal(ops_y, mu_y, var_y, dt_inv), y), -1, -2)
+
+
+def locvolcalib(xp, outer, num_x, num_y, num_t):
+    outer, num_x, num_y, num_t = int(outer), int(num_x), int(num_y), int(num_t)
+    my_x, my_y, timeline, x_index, y_index = locvol_grids(xp, num_x, num_y, num_t)
+    ops_x, ops_y = locvol_operator(xp, my_x), locvol_operator(xp, my_y)
+    log_x = LOCVOL_BETA * xp.log(my_x)
+    res = locvol_start(xp, outer, num_y, my_x)
+    for g in range(num_t - 2, -1, -1):
+        res = locvol_step(xp, lambda a, b, c, y: thomas(xp, a, b, c, y), res, ops_x, ops_y, log_x, my_y,
+                          timeline[g], timeline[g + 1])
+    return res[:, y_index, x_index].copy()
+
+
 PROGRAMS = {
     f.__name__: f
     for f in (
         dot_product, vector_norm, prefix_sum, histogram, row_sums, crypt, mandelbrot, backprop, optionpricing,
-        gauss_jordan, srad, lud, kmeans, convergence, convergence_loop, bfs, nbody,
+        gauss_jordan, srad, lud, kmeans, convergence, convergence_loop, bfs, nbody, locvolcalib,
     )
 }
 """Each program's eager version, by the program's name in benchmarks/peers.py."""

@@ -223,10 +223,36 @@ def nbody(pos, vel, mass, dt, steps):
     )
 
 
+@partial(jax.jit, static_argnums=(0, 1, 2, 3))
+def _locvolcalib(outer: int, num_x: int, num_y: int, num_t: int):
+    my_x, my_y, timeline, x_index, y_index = eager.locvol_grids(jnp, num_x, num_y, num_t)
+    ops_x, ops_y = eager.locvol_operator(jnp, my_x), eager.locvol_operator(jnp, my_y)
+    log_x = eager.LOCVOL_BETA * jnp.log(my_x)
+
+    def solve(a, b, c, y):
+        """XLA's batched tridiagonal solver (cuSPARSE's on the GPU), a's first and c's
+        last element outside the matrix."""
+        diagonals = (a.at[..., 0].set(0), b, c.at[..., -1].set(0))
+        dl, d, du = (jnp.broadcast_to(v, y.shape) for v in diagonals)
+        return lax.linalg.tridiagonal_solve(dl, d, du, y[..., None])[..., 0]
+
+    def step(j, res):
+        g = num_t - 2 - j
+        return eager.locvol_step(jnp, solve, res, ops_x, ops_y, log_x, my_y, timeline[g], timeline[g + 1])
+
+    res = lax.fori_loop(0, num_t - 1, step, eager.locvol_start(jnp, outer, num_y, my_x))
+    return res[:, y_index, x_index]
+
+
+def locvolcalib(outer, num_x, num_y, num_t):
+    return _locvolcalib(int(outer), int(num_x), int(num_y), int(num_t))
+
+
 PROGRAMS = {
     "dot_product": dot_product, "vector_norm": vector_norm, "prefix_sum": prefix_sum, "histogram": histogram,
     "row_sums": row_sums, "crypt": crypt, "mandelbrot": mandelbrot, "backprop": backprop,
     "optionpricing": optionpricing, "gauss_jordan": gauss_jordan, "srad": srad, "lud": lud, "kmeans": kmeans,
     "convergence": convergence, "convergence_loop": convergence_loop, "bfs": bfs, "nbody": nbody,
+    "locvolcalib": locvolcalib,
 }
 """Each program's JAX version, by the program's name in benchmarks/peers.py."""
