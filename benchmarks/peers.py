@@ -290,23 +290,29 @@ def first_call(framework: Framework, benchmark: Benchmark, example, args: tuple,
         got = call(args)
     except Exception as error:  # any framework's failure is the table's to report
         where = traceback.extract_tb(error.__traceback__)[-1]
-        return Outcome("error", f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''} "
-                                f"({Path(where.filename).name}:{where.lineno})"), None
+        return Outcome("error", f"{describe(error)} ({Path(where.filename).name}:{where.lineno})"), None
     status, why = mismatch_with_allowance(got, expected, example, None if not framework.peer else benchmark.allowance)
     return Outcome(status, why), call if status != "wrong" else None
 
 
 def measure(benchmark: Benchmark, example, runners: list[Framework], size: int, repeat: int, seed: int) -> dict:
-    args = tuple(example.make_inputs(np.random.default_rng(seed), size))
-    expected = example.reference(*args)
+    """Each framework's outcome on the program (its first call checked, then `repeat`
+    timed rounds), and the bytes the program must move where that means something."""
+    pristine = tuple(example.make_inputs(np.random.default_rng(seed), size))
+    expected = example.reference(*copies(pristine))
     outcomes: dict[str, Outcome] = {}
     calls: dict[str, Call] = {}
+    args = copies(pristine)
     for framework in runners:
         print(f"{benchmark.name} {framework.name} ...", file=sys.stderr, flush=True)
         if not framework.available:
             outcomes[framework.name] = Outcome("absent", framework.note)
             continue
         outcome, call = first_call(framework, benchmark, example, args, expected)
+        if not all(np.array_equal(a, b, equal_nan=True) for a, b in zip(args, pristine)):
+            # the NumPy peer gets the very arrays (asarray copies nothing): an in-place
+            # change would be every later call's input
+            outcome, call, args = Outcome("error", "it changed its arguments"), None, copies(pristine)
         outcomes[framework.name] = outcome
         if call is not None:
             calls[framework.name] = call
@@ -314,13 +320,27 @@ def measure(benchmark: Benchmark, example, runners: list[Framework], size: int, 
         order = list(calls.items())
         for name, call in order if round_ % 2 == 0 else reversed(order):
             started = time.perf_counter()
-            call(args)
+            try:
+                call(args)
+            except Exception as error:  # it ran once: a later failure (memory, say) ends its rounds
+                outcomes[name] = Outcome("error", f"in a timed round: {describe(error)}")
+                del calls[name]
+                continue
             outcomes[name].samples.append(time.perf_counter() - started)
     release_device_memory()
     data_bytes = None
     if benchmark.streaming:
-        data_bytes = sum(v.nbytes for v in (*args, *as_tuple(expected)) if isinstance(v, np.ndarray | np.generic))
-    return {"args": args, "outcomes": outcomes, "bytes": data_bytes}
+        data_bytes = sum(v.nbytes for v in (*pristine, *as_tuple(expected)) if isinstance(v, np.ndarray | np.generic))
+    return {"outcomes": outcomes, "bytes": data_bytes}
+
+
+def describe(error: Exception) -> str:
+    lines = str(error).splitlines()
+    return f"{type(error).__name__}: {lines[0] if lines else ''}"
+
+
+def copies(args: tuple) -> tuple:
+    return tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
 
 
 def release_device_memory() -> None:

@@ -91,6 +91,41 @@ def test_a_failing_peer_is_reported_and_the_others_still_run(peers, monkeypatch,
     assert float(table["gauss_jordan"][3]) > 0
 
 
+def test_a_peer_that_fails_in_a_timed_round_is_reported_and_its_rounds_end(peers, monkeypatch, capsys):
+    right = peers.EAGER_PROGRAMS["dot_product"]
+    calls = []
+
+    def flaky(xp, a, b):
+        calls.append(None)
+        if len(calls) == 2:
+            raise MemoryError("out of device memory")
+        return right(xp, a, b)
+
+    monkeypatch.setitem(peers.EAGER_PROGRAMS, "dot_product", flaky)
+    assert peers.main(["--backend", "numpy", "--small", "--repeat", "3", "--programs", "dot_product"]) == 0
+    row = rows(capsys.readouterr().out, ["dot_product"])["dot_product"]
+    assert row[3] == "ERROR" and "in a timed round: MemoryError: out of device memory" in " ".join(row)
+    assert len(calls) == 2  # the first call, checked, and the round that failed
+
+
+def test_a_peer_that_changes_its_arguments_is_reported_and_not_timed(peers, monkeypatch, capsys, tmp_path):
+    right = peers.EAGER_PROGRAMS["dot_product"]
+
+    def in_place(xp, a, b):
+        result = right(xp, a, b)
+        a *= 2  # NumPy's asarray gives the harness's own array
+        return result
+
+    monkeypatch.setitem(peers.EAGER_PROGRAMS, "dot_product", in_place)
+    report = tmp_path / "peers.json"
+    argv = ["--backend", "numpy", "--small", "--repeat", "1", "--programs", "dot_product", "--json", str(report)]
+    assert peers.main(argv) == 0
+    row = rows(capsys.readouterr().out, ["dot_product"])["dot_product"]
+    assert row[3] == "ERROR" and "it changed its arguments" in " ".join(row)
+    results = json.loads(report.read_text())["programs"][0]["results"]
+    assert results["numpy"]["samples_s"] == [] and results["soacc"]["status"] == "ok"
+
+
 def test_a_wrong_soacc_result_is_the_exit_status(peers, monkeypatch, capsys):
     class WrongReference:
         """gauss_jordan's definition with its result negated: soacc now disagrees."""
