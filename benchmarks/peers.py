@@ -440,7 +440,7 @@ def main(argv: list[str] | None = None) -> int:
             if r is not None:
                 ratios[p].append((r["of_medians"], benchmark.iterative))
         data_bytes = measured["bytes"]
-        throughput = f"{data_bytes / soacc.median / 1e9:.1f}" if data_bytes and soacc.samples else "-"
+        throughput = f"{data_bytes / soacc.median / 1e9:.3g}" if data_bytes and soacc.samples else "-"
         notes = "; ".join(f"{n}: {o.status} {o.why}" for n, o in outcomes.items() if o.why and o.status != "absent")
         print(
             f"{benchmark.name:17} {size:>9}  {cell(soacc):>10}" + "".join(f" {cell(outcomes[p]):>10}" for p in peer_names)
