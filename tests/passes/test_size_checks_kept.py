@@ -3,16 +3,26 @@ on purpose (an update of a part with an array of another length, a concatenation
 a row, a map over arrays of different outer sizes feeding or fed by fusable
 combinators) run through every prefix of the default level-2 pipeline on the
 reference executor. Each prefix fails with a soacc error exactly when the program as
-written does, and otherwise gives the same results to the bit."""
+written does, and otherwise gives the same results to the bit. The checks the passes
+leave fail alike in host code and stop a kernel on the GPU."""
 
 from __future__ import annotations
+
+import io
 
 import numpy as np
 import pytest
 
 import soacc
+from soacc.backends import host_code_executor
+from soacc.lowering.emit_cuda import emit_cuda
+from soacc.lowering.emit_host import emit_host
 from soacc.pipeline import SoaccPipelinePass
+from soacc.program import apply_pipeline, parse_program
+from soacc.runtime.reference import ReferenceExecutor
 from soacc.tools.examples import mismatch
+
+from tests.support.simulated_device import SimulatedDevice
 
 LEVEL2_PASSES = [p.name for p in SoaccPipelinePass().level2_passes()]
 PREFIXES = [",".join(LEVEL2_PASSES[: k + 1]) for k in range(len(LEVEL2_PASSES))]
@@ -286,3 +296,71 @@ def test_every_prefix_fails_exactly_when_the_program_does(name):
                 assert got is want, f"after {prefix} on {shown}: {got!r}, as written {want!r}"
             else:
                 assert mismatch(got, want, 0.0, 0.0) is None, f"after {prefix} on {shown}: {mismatch(got, want, 0.0, 0.0)}"
+
+
+CONCAT_INTO_A_ROW = """
+func.func @main(%y: tensor<?x?xi32>, %a: tensor<?xi32>, %b: tensor<?xi32>) -> tensor<?x?xi32> {
+  %c0 = arith.constant 0 : index
+  %z = soac.concat %a, %b : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
+  %y2 = soac.update %y[%c0] = %z : tensor<?x?xi32>, tensor<?xi32>
+  func.return %y2 : tensor<?x?xi32>
+}
+"""
+
+
+def test_the_check_in_host_code_fails_as_the_reference_executor_does():
+    """After the whole pipeline the parts of %z arrive in the row, with no kernel: the
+    host code's check (rt.check) says what the reference executor says."""
+    module = parse_program(CONCAT_INTO_A_ROW)
+    apply_pipeline(module, "soacc-pipeline{syncs=false}")
+    assert "rt.check(" in emit_host(module).source
+    reference = ReferenceExecutor(module)
+    host = host_code_executor(module, SimulatedDevice(), {})
+    y = np.zeros((2, 5), np.int32)
+    fits = [y, np.arange(2, dtype=np.int32), np.arange(3, dtype=np.int32)]
+    assert np.array_equal(host.call("main", fits)[0], reference.call("main", fits)[0])
+    too_short = [y, np.arange(2, dtype=np.int32), np.arange(2, dtype=np.int32)]
+    with pytest.raises(soacc.ExecutionError) as expected:
+        reference.call("main", too_short)
+    with pytest.raises(soacc.ExecutionError) as got:
+        host.call("main", too_short)
+    assert str(got.value) == str(expected.value)
+    assert str(got.value) == "cf.assert in @main: %z does not fit a part of %y, where it is written (their sizes differ in dimension 0)"
+
+
+ROW_IN_A_LAMBDA = """
+func.func @main(%m: tensor<?x?xi64>, %p: tensor<?xi64>, %k: index, %len: index) -> tensor<?x?xi64> {
+  %rows = soac.size %m[0] : tensor<?x?xi64>
+  %ir = soac.iota %rows : tensor<?xindex>
+  %seven = arith.constant 7 : i64
+  %r = soac.map(%m, %ir) : (tensor<?x?xi64>, tensor<?xindex>) -> tensor<?x?xi64> {
+  ^bb0(%row: tensor<?xi64>, %i: index):
+    %isk = arith.cmpi eq, %i, %k : index
+    %new = scf.if %isk -> (tensor<?xi64>) {
+      scf.yield %p : tensor<?xi64>
+    } else {
+      %red = soac.replicate %len, %seven : i64 -> tensor<?xi64>
+      scf.yield %red : tensor<?xi64>
+    }
+    soac.yield %new : tensor<?xi64>
+  }
+  func.return %r : tensor<?x?xi64>
+}
+"""
+
+
+def test_a_check_in_a_lambda_runs_at_level_2_and_stops_the_kernel_on_the_gpu():
+    """The lambda's rows are made in the output rows (short-circuit's lambda rule): the
+    check stays inside the lambda, where the reference executor checks it per row, and
+    the cuda target traps (a kernel cannot name the check that failed)."""
+
+    program = soacc.compile(ROW_IN_A_LAMBDA, backend="numpy")
+    m, p = np.zeros((2, 2), np.int64), np.full(2, 3, np.int64)
+    assert np.array_equal(program.main(m, p, 0, 2), [[3, 3], [7, 7]])
+    with pytest.raises(soacc.ExecutionError, match="cf.assert in @main: %red does not fit %r_row"):
+        program.main(m, p, 0, 3)
+    module = parse_program(ROW_IN_A_LAMBDA)
+    apply_pipeline(module, "soacc-pipeline")
+    cuda = io.StringIO()
+    emit_cuda(module, cuda)
+    assert "__trap();" in cuda.getvalue()
