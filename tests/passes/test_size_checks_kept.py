@@ -364,3 +364,23 @@ def test_a_check_in_a_lambda_runs_at_level_2_and_stops_the_kernel_on_the_gpu():
     cuda = io.StringIO()
     emit_cuda(module, cuda)
     assert "__trap();" in cuda.getvalue()
+
+
+WRITTEN_CHECK = """
+func.func @main(%n: index, %m: index) -> tensor<?xi64> {
+  %same = arith.cmpi eq, %n, %m : index
+  cf.assert %same, "n and m differ"
+  %v = soac.iota %n : tensor<?xi64>
+  func.return %v : tensor<?xi64>
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", ["", None, ",".join(LEVEL2_PASSES)])
+def test_a_check_is_valid_at_level_1_and_kept_by_every_pass(pipeline):
+    """cf.assert is no branch: the structural checks take it, bufferisation carries it,
+    and no pass removes it as dead code (it has no memory-effect trait)."""
+    program = soacc.compile(WRITTEN_CHECK, backend="numpy", pipeline=pipeline)
+    assert np.array_equal(program.main(3, 3), [0, 1, 2])
+    with pytest.raises(soacc.ExecutionError, match="^cf.assert in @main: n and m differ$"):
+        program.main(3, 2)
