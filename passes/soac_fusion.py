@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, ModuleOp
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.dialects import func
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
@@ -468,12 +468,24 @@ def keep_size_checks(fused: Operation, old_ops: Sequence[Operation], where: Inse
             if v not in read or v in staying or any(_outer_size(v) == _outer_size(k) for k in staying):
                 continue
             read.discard(v)
-            dropped, kept = soac.SizeOp(v, 0), soac.SizeOp(staying[0], 0)
-            Rewriter.insert_op([dropped, kept], where)
             insert_size_check(
-                where, dropped.result, kept.result,
+                where, _outer_size_value(v, where), _outer_size_value(staying[0], where),
                 f"{_describe(op)}: {_name(v)} and the other arrays it takes have different outer sizes",
             )
+
+
+def _outer_size_value(array: SSAValue, where: InsertPoint) -> SSAValue | int:
+    """An array's outer size as a value at `where`: what `_outer_size` traces it back to
+    (a count, a constant), or a `soac.size` of the array it traces back to, so that the
+    check keeps no producer alive that fusion made dead (an iota's, a map's)."""
+    size = _outer_size(array)
+    if isinstance(size, int):
+        return size
+    if isinstance(size.type, IndexType):
+        return size
+    op = soac.SizeOp(size, 0)
+    Rewriter.insert_op(op, where)
+    return op.result
 
 
 # --------------------------------------------------------------------------------------
