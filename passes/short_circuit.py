@@ -36,6 +36,12 @@ after the `if` would have, so that the other branches still build theirs in plac
 Arrays from loops are not coalesced (the study's limitation: loop-carried memory would
 need index functions of its own).
 
+A copy checks that its source has the destination's shape, and at level 1 only that
+check may make the sizes equal. Where the sizes are not provably equal, the check stays
+when the copy goes: a `cf.assert` (passes/utils/size_checks.py) before the source is
+made in the destination, unless the op that makes it checks the same itself. An `if`'s
+array made before the `if` is coalesced only where every branch yields its sizes.
+
 A map's lambda that yields an `if`'s array for an output row copies it into the row
 when it ends. That copy is made explicit and coalesced like the others; where it cannot
 be, the lambda is left as it was. (Gauss-Jordan's elimination step yields the pivot row

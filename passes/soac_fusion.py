@@ -462,12 +462,14 @@ def keep_size_checks(fused: Operation, old_ops: Sequence[Operation], where: Inse
     provably another input's: there a size check stays in its place (a program that
     fails as written must fail fused)."""
     staying = list(Screma.of(fused).inputs)
-    read = {v for op in old_ops for v in Screma.of(op).inputs if not (isinstance(v, OpResult) and v.op in old_ops)}
+    # the arrays the old ops took from outside them (not one another's results), each
+    # checked once
+    unchecked = {v for op in old_ops for v in Screma.of(op).inputs if not (isinstance(v, OpResult) and v.op in old_ops)}
     for op in old_ops:
         for v in _unique(Screma.of(op).inputs):
-            if v not in read or v in staying or any(_outer_size(v) == _outer_size(k) for k in staying):
+            if v not in unchecked or v in staying or any(_outer_size(v) == _outer_size(k) for k in staying):
                 continue
-            read.discard(v)
+            unchecked.discard(v)
             insert_size_check(
                 where, _outer_size_value(v, where), _outer_size_value(staying[0], where),
                 f"{_describe(op)}: {_name(v)} and the other arrays it takes have different outer sizes",
