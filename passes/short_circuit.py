@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 from xdsl.context import Context
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -427,6 +427,8 @@ class ShortCircuit:
                     return False
         # all or nothing: every plan is safe; rewrite them
         destination_block = self._destination_block(dst)
+        if block_result is not None and not isinstance(destination_block.type, mem.BlockType):
+            return False  # the `if` must yield the destination's block, and none is known
         for kind, inner, fresh in plans:
             if kind == "copy":
                 terminator = inner.last_op
@@ -449,14 +451,19 @@ class ShortCircuit:
         return True
 
     def _destination_block(self, dst: SSAValue) -> SSAValue:
+        """What the destination's memory is known by: its block, or, where no block is
+        known, the array it is a view of (a lambda's output row, an array an `if`
+        gives): it exists where that value does."""
         ixfun = self.symbolic.index_function(dst)
         if ixfun is not None:
             return ixfun.block
         root = root_view(dst)
-        if root is None:
-            assert isinstance(dst, BlockArgument)  # a lambda's output row
-            return dst
-        return root.block
+        if root is not None:
+            return root.block
+        base = dst
+        while isinstance(base, OpResult) and isinstance(base.op, mem.SliceOp | mem.TransposeOp):
+            base = base.op.operands[0]  # a part of a lambda's output row, say
+        return base
 
     def branch_array_safe(self, inner: Block, alloc, root, dst, others, block_result, outside: bool) -> bool:
         """A branch array made inside its branch: from its making to the branch's end,

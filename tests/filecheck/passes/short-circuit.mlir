@@ -1615,3 +1615,30 @@ func.func @c_update_sizes_proven(%n: index) -> tensor<?xi64> {
   %r = soac.update %c[%o : %n] = %v : tensor<?xi64>, tensor<?xi64>
   func.return %r : tensor<?xi64>
 }
+
+// -----
+
+// A lambda concatenates an `if`'s row into a part of its output row: the part is a
+// slice of the row (a block argument, no block known) whose size is the `if`'s array's,
+// known only after the `if`. Nothing is made in it (the part cannot be made in the
+// branches); short-circuit failed an internal assertion on the part before.
+// CHECK-LABEL: func.func @c_lambda_if_into_a_part(
+// CHECK:         %y = scf.if %c
+// CHECK:         mem.copy %y, {{%[0-9]+}}
+// REPORT: short-circuit: @c_lambda_if_into_a_part: 0 copies removed
+func.func @c_lambda_if_into_a_part(%m: tensor<?x?xi64>, %c: i1, %k: index) -> tensor<?x?xi64> {
+  %x7 = arith.constant 7 : i64
+  %r = soac.map(%m) : (tensor<?x?xi64>) -> tensor<?x?xi64> {
+  ^bb0(%row: tensor<?xi64>):
+    %q = soac.replicate %k, %x7 : i64 -> tensor<?xi64>
+    %y = scf.if %c -> (tensor<?xi64>) {
+      %two = soac.concat %row, %row : (tensor<?xi64>, tensor<?xi64>) -> tensor<?xi64>
+      scf.yield %two : tensor<?xi64>
+    } else {
+      scf.yield %row : tensor<?xi64>
+    }
+    %z = soac.concat %y, %q : (tensor<?xi64>, tensor<?xi64>) -> tensor<?xi64>
+    soac.yield %z : tensor<?xi64>
+  }
+  func.return %r : tensor<?x?xi64>
+}
