@@ -29,7 +29,7 @@ memory is passes/analysis/ownership.py's.
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, scf
+from xdsl.dialects import arith, cf, func, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
@@ -110,6 +110,7 @@ FunctionConverter.HANDLERS = {
     scf.WhileOp: FunctionConverter.convert_while,
     func.CallOp: FunctionConverter.convert_call,
     func.ReturnOp: FunctionConverter.convert_return,
+    cf.AssertOp: FunctionConverter.insert_clone,  # a check of scalars (a pass's, kept)
 }
 
 

@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, ModuleOp
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.dialects import func
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
@@ -65,6 +65,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from soacc.dialects import soac
 from soacc.passes.analysis.block_dataflow import BlockOrder, captured_values, consumed_values, read_values
+from soacc.passes.utils.size_checks import insert_size_check
 
 MAP, REDUCE, SCAN, SCATTER, HIST = "map", "reduce", "scan", "scatter", "hist"
 
@@ -454,6 +455,41 @@ def _size_of(count: SSAValue, depth: int = 0) -> object:
     return count
 
 
+def keep_size_checks(fused: Operation, old_ops: Sequence[Operation], where: InsertPoint) -> None:
+    """Each combinator checks that its inputs have one outer size. An input the fused
+    lambda no longer reads is dropped (a lambda that ignores its rows, a map's rows
+    used by no one after fusion), and its check with it, unless its outer size is
+    provably another input's: there a size check stays in its place (a program that
+    fails as written must fail fused)."""
+    staying = list(Screma.of(fused).inputs)
+    # the arrays the old ops took from outside them (not one another's results), each
+    # checked once
+    unchecked = {v for op in old_ops for v in Screma.of(op).inputs if not (isinstance(v, OpResult) and v.op in old_ops)}
+    for op in old_ops:
+        for v in _unique(Screma.of(op).inputs):
+            if v not in unchecked or v in staying or any(_outer_size(v) == _outer_size(k) for k in staying):
+                continue
+            unchecked.discard(v)
+            insert_size_check(
+                where, _outer_size_value(v, where), _outer_size_value(staying[0], where),
+                f"{_describe(op)}: {_name(v)} and the other arrays it takes have different outer sizes",
+            )
+
+
+def _outer_size_value(array: SSAValue, where: InsertPoint) -> SSAValue | int:
+    """An array's outer size as a value at `where`: what `_outer_size` traces it back to
+    (a count, a constant), or a `soac.size` of the array it traces back to, so that the
+    check keeps no producer alive that fusion made dead (an iota's, a map's)."""
+    size = _outer_size(array)
+    if isinstance(size, int):
+        return size
+    if isinstance(size.type, IndexType):
+        return size
+    op = soac.SizeOp(size, 0)
+    Rewriter.insert_op(op, where)
+    return op.result
+
+
 # --------------------------------------------------------------------------------------
 # Legality, and the driver
 # --------------------------------------------------------------------------------------
@@ -606,6 +642,7 @@ class Fusion:
                 self.rewriter.erase(rep)
 
     def _replace(self, fused: Fused, before: Operation, old_ops: Sequence[Operation]) -> None:
+        keep_size_checks(fused.op, old_ops, InsertPoint.before(before))
         self.rewriter.insert(fused.op, InsertPoint.before(before))
         for old, new in fused.replaces:
             if new.name_hint is None and old.name_hint:

@@ -920,3 +920,56 @@ func.func @replicate_of_another_size(%a: tensor<?xf32>, %n: index) -> tensor<?xf
   }
   func.return %r : tensor<?xf32>
 }
+
+// -----
+
+// The consumer reads only the producer's rows, not %b's: the fused map no longer takes
+// %b, and the check that %b has the map's outer size stays in its place (a program
+// that fails as written must fail fused).
+// CHECK-LABEL: func.func @unread_input_checked
+// CHECK:         %[[B:.*]] = soac.size %b[0] : tensor<?xf32>
+// CHECK-NEXT:    %[[A:.*]] = soac.size %a[0] : tensor<?xf32>
+// CHECK-NEXT:    %[[SAME:.*]] = arith.cmpi eq, %[[B]], %[[A]] : index
+// CHECK-NEXT:    cf.assert %[[SAME]], "soac.map %c: %b and the other arrays it takes have different outer sizes"
+// CHECK-NEXT:    %c = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+// REPORT: soac-fusion: fused soac.map %p into soac.map %c: soac.map
+func.func @unread_input_checked(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %p = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %y = arith.mulf %x, %x : f32
+    soac.yield %y : f32
+  }
+  %c = soac.map(%p, %b) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32, %z: f32):
+    %y = arith.negf %x : f32
+    soac.yield %y : f32
+  }
+  func.return %c : tensor<?xf32>
+}
+
+// -----
+
+// The same where %b's outer size is provably %a's (a map of %a, which fuses too): no check.
+// CHECK-LABEL: func.func @unread_input_proven
+// CHECK-NOT:     cf.assert
+// CHECK:         %b, %c = soac.map(%a) : (tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+// CHECK-NOT:     cf.assert
+// CHECK:         func.return %c, %b
+func.func @unread_input_proven(%a: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %b = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %y = arith.negf %x : f32
+    soac.yield %y : f32
+  }
+  %p = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %y = arith.mulf %x, %x : f32
+    soac.yield %y : f32
+  }
+  %c = soac.map(%p, %b) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32, %z: f32):
+    %y = arith.negf %x : f32
+    soac.yield %y : f32
+  }
+  func.return %c, %b : tensor<?xf32>, tensor<?xf32>
+}
