@@ -9,8 +9,9 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import DiagnosticException, VerifyException
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
 # xDSL 0.74 lexes a string literal with `"(?:[^"\\\n\v\f]+|<escape>)*"`: a `+` nested in
 # a `*`, which backtracks exponentially when the literal is not closed (24 characters
@@ -56,6 +57,35 @@ class LocatingParser(Parser):
         self.source_name = name
         self.line_offset = line_offset
         self.op_offsets: dict[Operation, int] = {}
+        self.first_forward_use: dict[str, Span] = {}
+        """Where each value used before its definition is first used: xDSL reports a
+        value never defined at the end of the file, soacc at its first use."""
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        try:
+            return super().parse_module(allow_implicit_module)
+        except ParseError as error:
+            undefined = list(self.forward_ssa_references)
+            # (xDSL 0.74's own message, raised once everything parsed, at the end)
+            if not undefined or "values used but not defined" not in str(error):
+                raise
+            names = ", ".join(f"%{name}" for name in undefined)
+            self.raise_error(f"{names} {'is' if len(undefined) == 1 else 'are'} used but never defined", self.first_forward_use[undefined[0]])
+
+    def resolve_operand(self, operand, type):
+        if operand.operand_name not in self.ssa_values:
+            self.first_forward_use.setdefault(operand.operand_name, operand.span)
+        return super().resolve_operand(operand, type)
+
+    def _parse_block(self):
+        # xDSL 0.74 fails with a KeyError on a second definition of a label that was
+        # used before its first (`cf.br ^bb1` ... `^bb1:` ... `^bb1:`)
+        token = self._current_token
+        if token.kind == MLIRTokenKind.CARET_IDENT:
+            name = token.text[1:]
+            if name in self.blocks and name not in self.forward_block_references:
+                self.raise_error(f"block {token.text} is defined twice", token.span)
+        return super()._parse_block()
 
     def parse_operation(self) -> Operation:
         start = self.pos

@@ -3,7 +3,7 @@ after its own verification (MLIR's verifiers check them): every value defined be
 use; every block that needs a terminator ends with one; `scf.while`'s four signatures agree (inits, `before` block, `scf.condition`, results
 and `after` block, `after`'s yield); `scf.if` with results has an `else`, and both
 branches yield the results' types; `scf.for`'s yield gives the carried types; a constant
-loop step is positive; static dimensions and `index` literals fit 64 bits.
+loop step is positive; a symbol table names each symbol once; static dimensions and `index` literals fit 64 bits.
 
 Each failure is a `VerifyException` whose `op` is the op at fault, so the tools can say
 where it is in the source.
@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, MemRefType, ModuleOp, TensorType
+from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, MemRefType, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
-from xdsl.traits import IsTerminator, NoTerminator, SingleBlockImplicitTerminator
+from xdsl.traits import IsTerminator, NoTerminator, SingleBlockImplicitTerminator, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from soacc.dialects.mem import ENTRY_SIGNATURE, BlockType
@@ -36,6 +36,7 @@ def check_structure(module: ModuleOp) -> None:
         name = f"%{value.name_hint}" if value.name_hint else "a value"
         _fail(op, f"{op.name} uses {name} before it is defined")
     for op in module.walk():
+        _check_symbols(op)
         _check_entry_signature(op)
         _check_terminators(op)
         _check_dimensions(op)
@@ -135,6 +136,22 @@ def _check_for(op: scf.ForOp) -> None:
     yielded = _terminator(op, _block(op, op.body), scf.YieldOp)
     _agree(op, "the values its body yields", _types(yielded.operands), carried, "its carried values")
     _agree(op, "its results", _types(op.res), carried, "its carried values")
+
+
+def _check_symbols(op: Operation) -> None:
+    """A symbol table defines each name once (xDSL's message names the table, not the
+    second definition)."""
+    if not op.has_trait(SymbolTable):
+        return
+    seen: set[str] = set()
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                name = inner.properties.get("sym_name") or inner.attributes.get("sym_name")
+                if isinstance(name, StringAttr):
+                    if name.data in seen:
+                        _fail(inner, f"{inner.name} @{name.data} is defined twice")
+                    seen.add(name.data)
 
 
 def _check_entry_signature(op: Operation) -> None:

@@ -162,8 +162,11 @@ def test_soacc_examples_on_broken_examples(tmp_path, capsys):
         ("func.func @main(%a: index) -> index {\n  %x = arith.addi %a, %a : index\n}\n", ":2:3: error: arith.addi ends a block of func.func but is not a terminator"),
         ("func.func @main(%a: index) -> index {\n}\n", ":1:1: error: func.func has an empty block"),
         ("func.func @main(%a: index) -> index {\n  %x = arith.addi %a, %a : index\n  %x = arith.addi %a, %a : index\n  func.return %x : index\n}\n", ":3:3"),
+        ("func.func @main(%a: f32) -> f32 {\n  %b = arith.addf %a, %a : f32\n  func.return %y : f32\n}\n", ":3:15"),
+        ("func.func @main() {\n  func.return\n}\nfunc.func @main() {\n  func.return\n}\n", ":4:1: error: func.func @main is defined twice"),
+        ("func.func @main(%c: i1) {\n  cf.br ^bb1\n^bb1:\n  cf.br ^bb1\n^bb1:\n  func.return\n}\n", ":5:1"),
     ],
-    ids=["not a terminator", "empty block", "redefinition"],
+    ids=["not a terminator", "empty block", "redefinition", "undefined value", "symbol defined twice", "block defined twice"],
 )
 def test_every_diagnostic_about_the_text_is_located_and_says_error_once(content, message, tmp_path, capsys):
     path = tmp_path / "p.mlir"
