@@ -365,11 +365,17 @@ class Program:
 
 
 def compile(  # noqa: A001
-    source: str | Path | ModuleOp, *, backend: str = "auto", pipeline: str | None = None
+    source: str | Path | ModuleOp, *, backend: str = "auto", pipeline: str | None = None, filename: str | None = None
 ) -> Program:
     """Compiles a soac program (MLIR text, a path to a .mlir file, or a module) for the
     given backend (`auto`: the best available here), through `pipeline` (a pass
-    pipeline; None: the backend's default; "": run the program as it is)."""
+    pipeline; None: the backend's default; "": run the program as it is). `filename`
+    names source text in diagnostics (`kernels.mlir:3:5: error: ...`; default
+    `<input>`): text read from a file the caller opened keeps its name."""
+    if filename is not None and not isinstance(filename, str | Path):
+        raise ArgumentError(f"filename must be the source text's file name, not {type(filename).__name__}")
+    if filename is not None and not isinstance(source, str):
+        raise ArgumentError("filename names source text; a Path names itself and a module has no text")
     if pipeline is not None and not isinstance(pipeline, str):
         raise ArgumentError(f"pipeline must be a pass pipeline's text (or None for the backend's), not {type(pipeline).__name__}")
     if not isinstance(backend, str):
@@ -392,7 +398,7 @@ def compile(  # noqa: A001
                     raise ArgumentError(
                         f"{source!r} is a file name, not a program's text: pass pathlib.Path({source.strip()!r}) to compile a file"
                     )
-                text, name = source, "<input>"
+                text, name = source, "<input>" if filename is None else str(filename)
             parser = _new_parser(text, name)
             module = _parse_with(parser)
         else:

@@ -30,11 +30,27 @@ ADD = """func.func @main(%a: tensor<?xf32>, %s: f32) -> tensor<?xf32> {
         (ADD, {"backend": None}, soacc.ArgumentError, "backend must be"),
         ("examples/dot_product.mlir", {}, soacc.ArgumentError, "pass pathlib.Path"),
         (Path("/nonexistent/x.mlir"), {}, soacc.ProgramError, "cannot read"),
+        (ADD, {"filename": 3}, soacc.ArgumentError, "filename must be"),
+        (Path("examples/dot_product.mlir"), {"filename": "x.mlir"}, soacc.ArgumentError, "filename names source text"),
     ],
 )
 def test_bad_input_to_compile(source, kwargs, error, message):
     with pytest.raises(error, match=message):
         soacc.compile(source, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("bad", "where"),
+    [
+        (ADD.replace("%y = arith.addf %x, %s : f32", "%y = arith.addf %x, %q : f32"), "kernels.mlir:4:25"),
+        (ADD.replace("f32) -> tensor<?xf32> {", "f32) -> tensor<?xf64> {"), "kernels.mlir:7:3: error:"),
+    ],
+    ids=["parse error", "verifier error"],
+)
+def test_source_text_is_named_by_its_filename(bad, where):
+    with pytest.raises(soacc.ProgramError) as error:
+        soacc.compile(bad, filename="kernels.mlir")
+    assert str(error.value).startswith(where), error.value
 
 
 def test_keyword_arguments_name_parameters():
