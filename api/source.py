@@ -13,6 +13,8 @@ from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyExcepti
 from xdsl.utils.lexer import Span
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
+from soacc.dialects.shared.provenance import source_op
+
 # xDSL 0.74 lexes a string literal with `"(?:[^"\\\n\v\f]+|<escape>)*"`: a `+` nested in
 # a `*`, which backtracks exponentially when the literal is not closed (24 characters
 # take 2.4 s, and each more doubles it). The same language without the nested
@@ -102,9 +104,11 @@ class LocatingParser(Parser):
         return op
 
     def location(self, op: Operation) -> str | None:
-        offset = self.op_offsets.get(op)
-        if offset is None:
+        """`file:line:col` of the op of the text that `op` is or was made from."""
+        source = source_op(op, self.op_offsets.__contains__)
+        if source is None:
             return None
+        offset = self.op_offsets[source]
         line = self.source_text.count("\n", 0, offset) + 1 + self.line_offset
         column = offset - (self.source_text.rfind("\n", 0, offset) + 1) + 1
         return f"{self.source_name}:{line}:{column}"

@@ -15,6 +15,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from soacc.dialects import mem
 from soacc.passes.analysis.ownership import can_consume
+from soacc.dialects.shared.provenance import record_origin
 from soacc.passes.analysis.sizes import ArraySizes, Dim, Poly, Select, UnknownSize
 
 
@@ -148,6 +149,8 @@ class ConversionBase:
 
     def insert(self, op: Operation) -> Operation:
         self.builder.insert(op)
+        if self.converting is not None:
+            record_origin(op, self.converting)  # for errors found in lowered code
         return op
 
     def index_constant(self, n: int) -> SSAValue:
@@ -307,7 +310,17 @@ class ConversionBase:
                 raise CannotBufferise(op, f"uses a value the conversion has not seen ({error})") from None
 
 
+    converting: Operation | None = None
+    """The op being converted: what the ops inserted now are made from."""
+
     def convert_op(self, op: Operation) -> None:
+        outer, self.converting = self.converting, op
+        try:
+            self._convert_op(op)
+        finally:
+            self.converting = outer
+
+    def _convert_op(self, op: Operation) -> None:
         handler = self.HANDLERS.get(type(op))
         if handler is not None:
             handler(self, op)
