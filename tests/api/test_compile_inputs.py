@@ -53,6 +53,14 @@ def test_source_text_is_named_by_its_filename(bad, where):
     assert str(error.value).startswith(where), error.value
 
 
+@pytest.mark.parametrize("value", [1e300, -1e39, 2**200])
+def test_a_python_number_too_large_for_a_float_parameter_is_refused_not_made_inf(value):
+    program = soacc.compile(ADD, backend="numpy", pipeline="")
+    with pytest.raises(soacc.ArgumentError, match="does not fit float32 scalar"):
+        program.main(np.zeros(2, np.float32), value)
+    assert program.main(np.zeros(1, np.float32), float("inf"))[0] == np.inf
+
+
 def test_keyword_arguments_name_parameters():
     program = soacc.compile(ADD, backend="numpy")
     a = np.arange(3, dtype=np.float32)
