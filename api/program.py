@@ -26,7 +26,7 @@ from soacc.pipeline import SoaccPipelinePass
 from soacc.registry import pass_registry
 from soacc.passes.analysis.argument_sizes import Requirement, SameOuterSize, argument_requirements
 from soacc.runtime.arguments import convert_argument
-from soacc.runtime.errors import ArgumentError, ProgramError
+from soacc.runtime.errors import ArgumentError, ExecutionError, ProgramError
 from soacc.runtime.reference import describe_op
 from soacc.runtime.statistics import Statistics
 from soacc.source import TOO_DEEP, LocatingParser, located_message, read_source
@@ -244,7 +244,13 @@ class EntryPoint:
         checked = self.check_arguments(self.bind(args, kwargs))
         for check in self.program.size_checks.get(self.name, ()):
             check(self, checked)
-        results = _own_results(self.program.executor.call(self.name, checked), checked)
+        results = self.program.executor.call(self.name, checked)
+        try:
+            results = _own_results(results, checked)
+        except MemoryError:
+            # a result the executor kept as a view (a replicate's broadcast) is copied here
+            sizes = ", ".join(f"{np.asarray(r).nbytes} bytes" for r in results)
+            raise ExecutionError(f"@{self.name}: out of memory: its results ({sizes}) do not fit in this machine") from None
         return results[0] if len(results) == 1 else results
 
 

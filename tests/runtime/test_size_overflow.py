@@ -104,3 +104,11 @@ def test_the_gpus_host_code_checks_sizes_as_the_executor_does(source, args):
     with pytest.raises(soacc.ExecutionError, match="past 64 bits") as got:
         host_code_executor(module, SimulatedDevice(), {}).call("main", arguments)
     assert str(got.value) == str(expected.value)
+
+
+def test_a_result_too_large_for_memory_is_an_execution_error():
+    # level 1 keeps a replicate as a broadcast view; the caller gets its own copy of
+    # 2^57 f64 (2^60 bytes, within 64 bits), which no machine has memory for
+    program = soacc.compile(REPLICATE, backend="numpy", pipeline="")
+    with pytest.raises(soacc.ExecutionError, match="@main: out of memory"):
+        program.main(2**57)
