@@ -203,3 +203,13 @@ def test_a_closed_standard_output_is_an_error_not_lost_output(command):
         timeout=120,
     )
     assert done.returncode == 2 and "standard output is closed" in done.stderr, done.stderr
+
+
+def test_out_naming_a_file_says_so(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    taken = tmp_path / "results"
+    taken.write_text("not a directory")
+    code = soacc_run.main(["examples/vector_norm.mlir", "--quiet", "--arg", "[3, 4]", "--out", str(taken)])
+    err = capsys.readouterr().err
+    assert code == 2 and "is a file; --out names a directory" in err, err
+    assert taken.read_text() == "not a directory"
