@@ -418,7 +418,11 @@ def compile(  # noqa: A001
         chosen = choose_backend(backend).name
         checks = argument_size_checks(module, parser)
         apply_pipeline(module, default_pipeline(chosen) if pipeline is None else pipeline, parser)
-        return Program(module, backend, checks)
+        try:
+            return Program(module, backend, checks)
+        except ProgramError as error:  # an emitter's refusal: at the op of the text
+            where = parser.location(error.op) if parser and getattr(error, "op", None) else None
+            raise (ProgramError(f"{where}: error: {error}") if where else error) from None
     except RecursionError:
         raise ProgramError(TOO_DEEP) from None
 

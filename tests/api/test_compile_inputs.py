@@ -108,3 +108,15 @@ def test_argument_sizes_are_checked_in_terms_of_the_parameters(pipeline):
     with pytest.raises(soacc.ArgumentError, match=r"%n is -4, a count soac.iota at <input>:2:3 takes, which must not be negative"):
         count.main(-4)
     assert count.main(3).tolist() == [0, 1, 2]
+
+
+def test_an_emitters_refusal_is_located_in_the_text(monkeypatch):
+    # the cuda backend emits host code when a Program is made: its refusal names the op
+    # of the text (here on any machine: the numpy backend stands in for it)
+    from soacc import program as program_module
+    from soacc.backends import emit_host_code
+
+    monkeypatch.setitem(program_module.BACKENDS, "numpy", emit_host_code)
+    text = "func.func @main(%n: index) {\n  %b = mem.alloc %n : !mem.block<device 1>\n  func.return\n}\n"
+    with pytest.raises(soacc.ProgramError, match=r"^two.mlir:2:3: error: the cuda backend cannot run this program: python target: mem.alloc"):
+        soacc.compile(text, backend="numpy", pipeline="", filename="two.mlir")
