@@ -111,3 +111,20 @@ def test_a_long_reduction_runs_in_chunks_with_the_same_result(monkeypatch):
     x = np.arange(50, dtype=np.int64).reshape(2, 25)
     assert implementations._interruptible_reduce(np.add, x, 1).tolist() == x.sum(1).tolist()
     assert implementations._interruptible_reduce(np.maximum, x, 0).tolist() == x.max(0).tolist()
+
+
+SCATTER_SIZES = """func.func @main(%d: tensor<?xf32>, %n: index, %vs: tensor<?xf32>) -> tensor<?xf32> {
+  %is = soac.iota %n : tensor<?xindex>
+  %r = soac.scatter %d[%is] = %vs : tensor<?xf32>, tensor<?xindex>, tensor<?xf32>
+  func.return %r : tensor<?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", ["", "convert-soac-to-mem", None], ids=["level 1", "level 2", "default"])
+def test_a_scatter_of_more_indices_than_values_is_an_error_in_soaccs_terms(pipeline):
+    # (NumPy said: "IndexError: boolean index did not match indexed array along axis 0")
+    program = soacc.compile(SCATTER_SIZES, backend="numpy", pipeline=pipeline)
+    with pytest.raises(soacc.ExecutionError, match=r"scatter inputs have different outer sizes \[0, 1\]; they must be equal") as error:
+        program.main(np.zeros(3, np.float32), 1, np.zeros(0, np.float32))
+    assert "Error" not in str(error.value).split(":", 1)[1]

@@ -112,3 +112,4 @@ def test_a_result_too_large_for_memory_is_an_execution_error():
     program = soacc.compile(REPLICATE, backend="numpy", pipeline="")
     with pytest.raises(soacc.ExecutionError, match="@main: out of memory"):
         program.main(2**57)
+
