@@ -424,6 +424,9 @@ class MemFunctions(InterpreterFunctions):
     def run_array(self, interpreter: Interpreter, op: mem.ArrayOp, args):
         *elements, out = args
         axis = lanes(interpreter).depth
+        shapes = {np.shape(e)[axis:] for e in elements}
+        if len(shapes) > 1:  # (as soac.array says it at level 1)
+            raise ExecutionError(f"rows of different shapes {sorted(shapes)}")
         if elements:
             rows = [np.expand_dims(np.asarray(e), axis) for e in elements]
             lead = np.broadcast_shapes(*(r.shape[:axis] for r in rows))

@@ -128,3 +128,18 @@ def test_a_scatter_of_more_indices_than_values_is_an_error_in_soaccs_terms(pipel
     with pytest.raises(soacc.ExecutionError, match=r"scatter inputs have different outer sizes \[0, 1\]; they must be equal") as error:
         program.main(np.zeros(3, np.float32), 1, np.zeros(0, np.float32))
     assert "Error" not in str(error.value).split(":", 1)[1]
+
+
+ARRAY_OF_ROWS = """func.func @main(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<2x?xf32> {
+  %r = soac.array [%a, %b] : tensor<2x?xf32>
+  func.return %r : tensor<2x?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", ["", "convert-soac-to-mem", None], ids=["level 1", "level 2", "default"])
+def test_an_array_literal_of_rows_of_different_sizes_is_an_error_in_soaccs_terms(pipeline):
+    # (level 2 said: "ValueError: all the input array dimensions except for the concatenation axis must match")
+    program = soacc.compile(ARRAY_OF_ROWS, backend="numpy", pipeline=pipeline)
+    with pytest.raises(soacc.ExecutionError, match=r"array .*rows of different shapes \[\(2,\), \(3,\)\]$"):
+        program.main(np.zeros(2, np.float32), np.zeros(3, np.float32))
