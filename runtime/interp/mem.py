@@ -27,6 +27,7 @@ from xdsl.ir import Operation
 
 from soacc.dialects import mem
 from soacc.dialects.shared.dtypes import numpy_dtype
+from soacc.runtime.array_sizes import MAX_SIZE
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import fill_lane_axis, lanes, nested_lanes, scalar, select_lanes, uniform
 from soacc.runtime.interp.soac import (
@@ -515,6 +516,9 @@ def make_view(block: Block, offset: int, shape, strides, dtype: np.dtype, name: 
         for n, s in zip(shape, strides):
             extent = (n - 1) * s * itemsize
             lo, hi = (lo + extent, hi) if extent < 0 else (lo, hi + extent)
+        if hi > MAX_SIZE or lo < -MAX_SIZE:
+            # its block's size, computed the same way, wrapped (arithmetic without flags)
+            raise ExecutionError(f"its shape {list(shape)} reaches byte {max(hi, -lo)}, past 64 bits (sizes are at most 2^63 - 1)")
         if lo < 0 or hi > block.nbytes:
             raise ExecutionError(
                 f"mem.view {name} covers bytes [{lo}, {hi}) of a block of {block.nbytes} bytes"

@@ -113,3 +113,29 @@ def test_a_result_too_large_for_memory_is_an_execution_error():
     with pytest.raises(soacc.ExecutionError, match="@main: out of memory"):
         program.main(2**57)
 
+
+
+UNFLAGGED = """func.func @main(%n: index) {
+  %c8 = arith.constant 8 : index
+  %bytes = arith.muli %n, %c8 : index
+  %b = mem.alloc %bytes : !mem.block<host>
+  %c0 = arith.constant 0 : index
+  %v = mem.view %b[%c0] sizes(%n) : !mem.block<host> -> memref<?xf64, strided<[?], offset: ?>, #mem.space<host>>
+  func.return
+}
+"""
+
+
+def test_a_view_past_64_bits_says_so_when_its_blocks_size_wrapped():
+    # arithmetic without flags wraps (2^61 × 8 is 0), and the view, whose extent the
+    # executors compute exactly, names the cause rather than "a block of 0 bytes"
+    from soacc.backends import host_code_executor
+    from soacc.program import parse_program
+    from tests.support.simulated_device import SimulatedDevice
+
+    program = soacc.compile(UNFLAGGED, backend="numpy", pipeline="")
+    with pytest.raises(soacc.ExecutionError, match=r"mem.view %v in @main: its shape \[2305843009213693952\] reaches byte 18446744073709551616, past 64 bits"):
+        program.main(2**61)
+    host = host_code_executor(parse_program(UNFLAGGED), SimulatedDevice(), {})
+    with pytest.raises(soacc.ExecutionError, match=r"mem.view %v in @main: .*reaches byte 18446744073709551616, past 64 bits"):
+        host.call("main", [np.int64(2**61)])
