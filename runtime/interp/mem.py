@@ -473,7 +473,7 @@ def _fused_rows(interpreter: Interpreter, op: Operation, region, arrays, output_
     lambda gives them: a yielded output row is that output itself."""
     rows_out = [o for o, v in zip(outputs, output_values) if v.type.get_num_dims() > 1]
     axis = lanes(interpreter).depth
-    for o in rows_out:
+    for o in outputs:  # every mapped output has a row per input row, as mem.map's do
         if np.shape(o)[axis] != n:
             raise ExecutionError(f"inputs and outputs have different outer sizes {sorted({n, np.shape(o)[axis]})}")
     index = [_row_numbers(n, axis)] if region is op.map_body and op.row_index is not None else []  # type: ignore[attr-defined]

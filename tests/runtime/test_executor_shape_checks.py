@@ -143,3 +143,18 @@ def test_an_array_literal_of_rows_of_different_sizes_is_an_error_in_soaccs_terms
     program = soacc.compile(ARRAY_OF_ROWS, backend="numpy", pipeline=pipeline)
     with pytest.raises(soacc.ExecutionError, match=r"array .*rows of different shapes \[\(2,\), \(3,\)\]$"):
         program.main(np.zeros(2, np.float32), np.zeros(3, np.float32))
+
+
+def test_a_fused_kernel_whose_outputs_disagree_with_its_inputs_is_an_error_in_soaccs_terms():
+    # random program memory/90 with its first array one shorter: after short-circuit a
+    # redomap writes a map result of 0 rows into a matrix row of 1 (level 2 said
+    # "ValueError: operands could not be broadcast together with remapped shapes")
+    from tests.support.random_programs import random_program
+
+    generated = random_program("memory", 90)
+    program = soacc.compile(generated.source, backend="numpy")
+    args = list(generated.inputs(1))
+    args[0] = args[0][:0]
+    with pytest.raises(soacc.ExecutionError) as error:
+        program.main(*args)
+    assert "Error" not in str(error.value) and "broadcast" not in str(error.value), error.value
