@@ -87,6 +87,11 @@ class LocatingParser(Parser):
             name = token.text[1:]
             if name in self.blocks and name not in self.forward_block_references:
                 self.raise_error(f"block {token.text} is defined twice", token.span)
+        # xDSL 0.74 says only " in block definition" where it expected a label
+        elif token.kind == MLIRTokenKind.EOF:
+            self.raise_error("the text ends inside a region: a '}' is missing", token.span)
+        else:
+            self.raise_error(f"expected an op, a block label (^bb1:) or '}}' here, found '{token.text}'", token.span)
         return super()._parse_block()
 
     def parse_operation(self) -> Operation:
