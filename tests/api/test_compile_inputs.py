@@ -120,3 +120,27 @@ def test_an_emitters_refusal_is_located_in_the_text(monkeypatch):
     text = "func.func @main(%n: index) {\n  %b = mem.alloc %n : !mem.block<device 1>\n  func.return\n}\n"
     with pytest.raises(soacc.ProgramError, match=r"^two.mlir:2:3: error: the cuda backend cannot run this program: python target: mem.alloc"):
         soacc.compile(text, backend="numpy", pipeline="", filename="two.mlir")
+
+
+REDUCE_OF_ROWS = """func.func @main(%a: tensor<?x?xf32>, %z: tensor<?xf32>) -> tensor<?xf32> {
+  %r = soac.reduce(%a) neutral(%z : tensor<?xf32>) : (tensor<?x?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: tensor<?xf32>, %y: tensor<?xf32>):
+    %s = soac.map(%x, %y) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+    ^bb1(%p: f32, %q: f32):
+      %t = arith.addf %p, %q : f32
+      soac.yield %t : f32
+    }
+    soac.yield %s : tensor<?xf32>
+  }
+  func.return %r : tensor<?xf32>
+}
+"""
+
+
+def test_what_the_gpu_lowering_refuses_is_located_at_the_op_the_user_wrote():
+    # (the level-2 mem.reduce the refusal names was made by convert-soac-to-mem)
+    with pytest.raises(soacc.ProgramError) as error:
+        soacc.compile(REDUCE_OF_ROWS, backend="numpy", pipeline="soacc-pipeline", filename="rows.mlir")
+    message = str(error.value)
+    assert message.startswith("rows.mlir:2:3: error: convert-mem-to-gpu: mem.reduce reduces arrays of rows"), message
+    assert "\n" not in message
