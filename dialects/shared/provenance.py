@@ -32,6 +32,14 @@ def made_from(op: Operation) -> Operation | None:
     return _MADE_FROM.get(op)
 
 
+def origins(op: Operation) -> list[Operation]:
+    """`op`, what it was made from, what that was made from, and so on."""
+    chain = [op]
+    while (previous := _MADE_FROM.get(chain[-1])) is not None and previous not in chain:
+        chain.append(previous)
+    return chain
+
+
 def source_op(op: Operation, is_source: Callable[[Operation], bool]) -> Operation | None:
     """The op of the program text that `op` comes from (`is_source` says which ops the
     text has): `op` itself, else what it was made from, followed back; else, for an op
