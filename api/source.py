@@ -128,7 +128,6 @@ class LocatingParser(Parser):
         column = offset - (self.source_text.rfind("\n", 0, offset) + 1) + 1
         return f"{self.source_name}:{line}:{column}"
 
-
     def _named_like(self, op: Operation) -> Operation | None:
         """The op of the text whose result has the name of one of `op`'s, in the same
         function (what a pass that records no origin keeps), or None."""
