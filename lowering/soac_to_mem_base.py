@@ -14,8 +14,8 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorT
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from soacc.dialects import mem
-from soacc.passes.analysis.ownership import can_consume
 from soacc.dialects.shared.provenance import record_origin
+from soacc.passes.analysis.ownership import can_consume
 from soacc.passes.analysis.sizes import ArraySizes, Dim, Poly, Select, UnknownSize
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from xdsl.dialects import arith as xdsl_arith
 
 from soacc.dialects.shared.host_abi import op_function_name
+from soacc.dialects.shared.overflow import EXACT
 from soacc.runtime.interp import arith as arith_impl
 from soacc.runtime.interp import math as math_impl
 
@@ -132,19 +133,16 @@ arith = SimpleNamespace(
 )
 """`arith` ops on scalars, by their names (comparisons as cmpi_<predicate>)."""
 
+
 def _checked(op_type: type, flags: frozenset, wrapping: Callable) -> Callable:
-    """An op with overflow flags: its result, or the executor's error when it does not
-    fit (runtime/interp/arith.overflow_error)."""
-    symbol_free = {
-        "addi": lambda a, b: a + b,
-        "subi": lambda a, b: a - b,
-        "muli": lambda a, b: a * b,
-    }[op_function_name(op_type)]
+    """An op with overflow flags (`arith.muli_nsw`): its result, or the reference
+    executor's error when it does not fit (runtime/interp/arith.overflow_error)."""
+    _, exact_result = EXACT[op_type]
     signed_only = flags == {xdsl_arith.IntegerOverflowFlag.NSW}
 
     def binary(a, b):
         if signed_only and type(a) is _INT64 and type(b) is _INT64:
-            exact = symbol_free(int(a), int(b))
+            exact = exact_result(int(a), int(b))
             if -_HALF <= exact < _HALF:  # (the fast path of sizes: no NumPy call)
                 return _INT64(exact)
         error = arith_impl.overflow_error(op_type, flags, a, b)

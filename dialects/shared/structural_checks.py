@@ -23,6 +23,7 @@ from xdsl.traits import IsTerminator, NoTerminator, SingleBlockImplicitTerminato
 from xdsl.utils.exceptions import VerifyException
 
 from soacc.dialects.mem import ENTRY_SIGNATURE, BlockType
+from soacc.dialects.shared.overflow import EXACT
 
 MAX_DIMENSION = 2**63 - 1
 """The largest static dimension: sizes are 64-bit signed integers at run time."""
@@ -210,9 +211,6 @@ def _check_dimensions(op: Operation) -> None:
                 _fail(op, f"{op.name}: type {t} needs {nbytes} bytes, past 64 bits (sizes are at most {MAX_DIMENSION})")
 
 
-_EXACT = {arith.AddiOp: ("+", lambda a, b: a + b), arith.SubiOp: ("-", lambda a, b: a - b), arith.MuliOp: ("×", lambda a, b: a * b)}
-
-
 def check_constant_sizes(module: Operation) -> None:
     """Size arithmetic (integer ops marked `overflow<nsw>`, as convert-soac-to-mem marks
     the byte counts it computes) whose operands are constants must fit 64 bits: a
@@ -229,11 +227,11 @@ def check_constant_sizes(module: Operation) -> None:
         return None
 
     for op in module.walk():
-        if type(op) in _EXACT and arith.IntegerOverflowFlag.NSW in op.overflow_flags.data:
+        if type(op) in EXACT and arith.IntegerOverflowFlag.NSW in op.overflow_flags.data:
             a, b = value(op.lhs), value(op.rhs)
             if a is None or b is None or not isinstance(op.result.type, IndexType | IntegerType):
                 continue
-            symbol, exact = _EXACT[type(op)]
+            symbol, exact = EXACT[type(op)]
             result = exact(a, b)
             bits = 64 if isinstance(op.result.type, IndexType) else op.result.type.width.data
             if not -(2 ** (bits - 1)) <= result < 2 ** (bits - 1):

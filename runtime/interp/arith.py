@@ -12,6 +12,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from xdsl.ir import Operation
 
 from soacc.dialects.shared.dtypes import constant_value, numpy_dtype, unsigned_dtype
+from soacc.dialects.shared.overflow import EXACT
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import constant_array, lanes, scalar, select_lanes
 
@@ -174,12 +175,6 @@ def _binary_impl(fn: Callable):
     return run
 
 
-_EXACT: dict[type[Operation], tuple[str, Callable]] = {
-    arith.AddiOp: ("+", lambda a, b: a + b),
-    arith.SubiOp: ("-", lambda a, b: a - b),
-    arith.MuliOp: ("×", lambda a, b: a * b),
-}
-"""The integer ops that carry overflow flags, with their exact (unbounded) meaning."""
 
 
 def overflow_error(op_type: type[Operation], flags, a, b) -> ExecutionError | None:
@@ -190,7 +185,7 @@ def overflow_error(op_type: type[Operation], flags, a, b) -> ExecutionError | No
     a, b = np.asarray(a), np.asarray(b)
     if not flags or a.dtype == np.bool_:
         return None
-    symbol, exact = _EXACT[op_type]
+    symbol, exact = EXACT[op_type]
     bits = a.dtype.itemsize * 8
     small = 2 ** (bits // 2 - 1)
     if np.all((a > -small) & (a < small) & (b > -small) & (b < small)) and (np.all(a >= 0) and np.all(b >= 0) or arith.IntegerOverflowFlag.NUW not in flags):
@@ -297,7 +292,7 @@ class ArithFunctions(InterpreterFunctions):
 
 # The binary ops and casts come from the tables, then the class is registered once, complete.
 for _op_type, _fn in BINARY.items():
-    _run = _flagged_impl(_op_type, _fn) if _op_type in _EXACT else _binary_impl(_fn)
+    _run = _flagged_impl(_op_type, _fn) if _op_type in EXACT else _binary_impl(_fn)
     setattr(ArithFunctions, f"run_{_op_type.name.split('.')[1]}", impl(_op_type)(_run))
 for _op_type, _convert in CASTS.items():
     setattr(ArithFunctions, f"run_{_op_type.name.split('.')[1]}", impl(_op_type)(_typed_cast_impl(_convert)))
