@@ -158,6 +158,8 @@ class ConversionBase:
         error where it is computed, not a wrapped byte count (runtime/array_sizes.py).
         A constant goes on the right: xDSL 0.74's canonicalisation moves it there and
         drops the flags as it does."""
+        if isinstance(a.owner, arith.ConstantOp) and not isinstance(b.owner, arith.ConstantOp):
+            a, b = b, a
         return self.insert(op_type(a, b, overflow=arith.IntegerOverflowAttr([arith.IntegerOverflowFlag.NSW]))).results[0]
 
     def index_constant(self, n: int) -> SSAValue:
