@@ -40,9 +40,10 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.utils.exceptions import PassFailedException
+from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from soacc.dialects import soac
+from soacc.dialects.shared.structural_checks import check_constant_sizes
 from soacc.dialects.shared.utils import enclosing_function, located_failure
 from soacc.lowering.soac_to_mem_arrays import ArrayConversion
 from soacc.lowering.soac_to_mem_base import DEVICE, ENTRY, CannotBufferise
@@ -170,3 +171,7 @@ class ConvertSoacToMemPass(ModulePass):
                 Rewriter.erase_op(f, safe_erase=False)
         for f in converter.new_functions:
             Rewriter.insert_op(f, InsertPoint.at_end(op.body.block))
+        try:
+            check_constant_sizes(op)  # before anything folds them to wrapped constants
+        except VerifyException as error:
+            raise located_failure(error.op, f"convert-soac-to-mem: {error}") from None

@@ -226,7 +226,9 @@ class CudaPrinter(BasePrinter):
             self.print_op(op)
 
     def error(self, op: Operation, why: str) -> EmissionError:
-        return EmissionError(f"cuda target: {op.name} {why}")
+        error = EmissionError(f"cuda target: {op.name} {why}")
+        error.op = op  # type: ignore[attr-defined]  (for located diagnostics)
+        return error
 
     def print_op(self, op: Operation) -> None:
         handler = _HANDLERS.get(type(op))

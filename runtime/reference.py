@@ -13,6 +13,7 @@ from xdsl.utils.exceptions import InterpretationError
 from xdsl.ir import Operation
 
 from soacc.dialects.mem import entry_signature
+from soacc.dialects.shared.provenance import made_from
 from soacc.dialects.shared.utils import enclosing_function
 from soacc.passes.analysis.liveness import LastUses, last_uses
 from soacc.runtime.arguments import host_arguments
@@ -61,11 +62,22 @@ class _DropDeadValues(Interpreter.Listener):
             scope = scope.parent
 
 
-def describe_op(op: Operation) -> str:
-    """`soac.index %x in @main`: enough to find the op in the source."""
+def _named(op: Operation) -> str:
     names = [f"%{r.name_hint}" for r in op.results if r.name_hint]
+    return op.name + (" " + ", ".join(names) if names else "")
+
+
+def describe_op(op: Operation) -> str:
+    """`soac.index %x in @main`: enough to find the op in the source; an op a lowering
+    made without a name of its own names the op it comes from: `arith.muli (of
+    soac.replicate %r)`."""
+    text = _named(op)
+    origin = op
+    while made_from(origin) is not None:
+        origin = made_from(origin)
+    if origin is not op and not any(r.name_hint for r in op.results):
+        text += f" (of {_named(origin)})"
     where = enclosing_function(op)
-    text = op.name + (" " + ", ".join(names) if names else "")
     return text + (f" in @{where.sym_name.data}" if where else "")
 
 

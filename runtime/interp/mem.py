@@ -27,9 +27,11 @@ from xdsl.ir import Operation
 
 from soacc.dialects import mem
 from soacc.dialects.shared.dtypes import numpy_dtype
+from soacc.runtime.array_sizes import MAX_SIZE
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import fill_lane_axis, lanes, nested_lanes, scalar, select_lanes, uniform
 from soacc.runtime.interp.soac import (
+    _outer_size,
     _sliced,
     _slice_index,
     check_neutral,
@@ -307,6 +309,7 @@ class MemFunctions(InterpreterFunctions):
     @impl(mem.ScatterOp)
     def run_scatter(self, interpreter: Interpreter, op: mem.ScatterOp, args):
         dest, indices, values = args
+        _outer_size(op, [indices, values], lanes(interpreter).depth)  # one value per index, as at level 1
         with _kernel(interpreter):
             out, coords, vals = destination_writes(lanes(interpreter), dest, indices, values, fresh=False)
             out[coords] = vals
@@ -316,6 +319,7 @@ class MemFunctions(InterpreterFunctions):
     def run_hist(self, interpreter: Interpreter, op: mem.HistOp, args):
         dest, indices, values, neutral = args
         state = lanes(interpreter)
+        _outer_size(op, [indices, values], state.depth)
         check_neutral(op, 0, np.shape(neutral)[state.depth :], np.shape(dest)[state.depth + 1 :])
         with _kernel(interpreter):
             out, coords, vals = destination_writes(state, dest, indices, values, fresh=False)
@@ -421,6 +425,9 @@ class MemFunctions(InterpreterFunctions):
     def run_array(self, interpreter: Interpreter, op: mem.ArrayOp, args):
         *elements, out = args
         axis = lanes(interpreter).depth
+        shapes = {np.shape(e)[axis:] for e in elements}
+        if len(shapes) > 1:  # (as soac.array says it at level 1)
+            raise ExecutionError(f"rows of different shapes {sorted(shapes)}")
         if elements:
             rows = [np.expand_dims(np.asarray(e), axis) for e in elements]
             lead = np.broadcast_shapes(*(r.shape[:axis] for r in rows))
@@ -466,7 +473,7 @@ def _fused_rows(interpreter: Interpreter, op: Operation, region, arrays, output_
     lambda gives them: a yielded output row is that output itself."""
     rows_out = [o for o, v in zip(outputs, output_values) if v.type.get_num_dims() > 1]
     axis = lanes(interpreter).depth
-    for o in rows_out:
+    for o in outputs:  # every mapped output has a row per input row, as mem.map's do
         if np.shape(o)[axis] != n:
             raise ExecutionError(f"inputs and outputs have different outer sizes {sorted({n, np.shape(o)[axis]})}")
     index = [_row_numbers(n, axis)] if region is op.map_body and op.row_index is not None else []  # type: ignore[attr-defined]
@@ -509,6 +516,9 @@ def make_view(block: Block, offset: int, shape, strides, dtype: np.dtype, name: 
         for n, s in zip(shape, strides):
             extent = (n - 1) * s * itemsize
             lo, hi = (lo + extent, hi) if extent < 0 else (lo, hi + extent)
+        if hi > MAX_SIZE or lo < -MAX_SIZE:
+            # its block's size, computed the same way, wrapped (arithmetic without flags)
+            raise ExecutionError(f"its shape {list(shape)} reaches byte {max(hi, -lo)}, past 64 bits (sizes are at most 2^63 - 1)")
         if lo < 0 or hi > block.nbytes:
             raise ExecutionError(
                 f"mem.view {name} covers bytes [{lo}, {hi}) of a block of {block.nbytes} bytes"

@@ -27,6 +27,7 @@ from xdsl.ir import Operation, Region
 
 from soacc.dialects import soac
 from soacc.dialects.shared.dtypes import numpy_dtype
+from soacc.runtime.array_sizes import array_bytes
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import (
     LaneState,
@@ -587,6 +588,7 @@ class SoacFunctions(InterpreterFunctions):
         n = int(uniform(state, args[0], "soac.iota count"))
         if n < 0:
             raise ExecutionError(f"soac.iota: negative count {n}")
+        array_bytes((n,), numpy_dtype(op.result.type).itemsize)
         values = np.arange(n, dtype=numpy_dtype(op.result.type))
         return (values.reshape((1,) * state.depth + (n,)),)
 
@@ -598,6 +600,7 @@ class SoacFunctions(InterpreterFunctions):
         if n < 0:
             raise ExecutionError(f"soac.replicate: negative count {n}")
         value = np.expand_dims(np.asarray(value), state.depth)
+        array_bytes((n, *value.shape[state.depth + 1 :]), value.dtype.itemsize)
         return (np.broadcast_to(value, value.shape[: state.depth] + (n,) + value.shape[state.depth + 1 :]),)
 
     @impl(soac.ArrayOp)
@@ -656,6 +659,7 @@ class SoacFunctions(InterpreterFunctions):
         inner = {np.shape(a)[depth + 1 :] for a in args}
         if len(inner) != 1:
             raise ExecutionError(f"soac.concat: rows of different shapes {sorted(inner)}")
+        array_bytes((sum(np.shape(a)[depth] for a in args), *next(iter(inner))), np.result_type(*args).itemsize)
         return (_concat(args, depth),)
 
     @impl(soac.TransposeOp)
