@@ -34,7 +34,7 @@ from soacc.runtime.interp.lanes import (
     broadcast_lanes,
     captured_values,
     fill_lane_axis,
-    host_level,
+    gathered_lanes,
     lane_grids,
     lanes,
     nested_lanes,
@@ -380,44 +380,53 @@ def hist_into(
     if ufunc is not None:
         ufunc.at(out, coords, vals)
         return
-    if state.depth and captured_values(interpreter, region):
-        raise ExecutionError(
-            "a histogram inside a lambda with an operator that captures values is not "
-            "supported by the reference executor; pass the values as hist inputs"
-        )
     if coords[-1].size == 0:
         return
     # General operator: sort the writes by destination (stably, keeping the order of
     # operands), reduce each run of equal destinations by a segmented scan, then
-    # combine each run's total into the destination.
+    # combine each run's total into the destination. Each write carries the number of
+    # its lane, so that an operator capturing per-lane values sees its lane's.
     lead_shape = out.shape[: state.depth + 1]
     keys = np.ravel_multi_index(coords, lead_shape)
     order = np.argsort(keys, kind="stable")
     keys, vals = keys[order], vals[order]
+    lane_of = keys // lead_shape[-1]
     starts = np.ones(keys.size, dtype=bool)
     starts[1:] = keys[1:] != keys[:-1]
     combine = _flat_combine(interpreter, region, state)
-    _, scanned = tree_scan([starts, vals], 0, segmented_combine(combine))
+    _, _, scanned = tree_scan([starts, lane_of, vals], 0, segmented_combine(combine))
     ends = np.ones(keys.size, dtype=bool)
     ends[:-1] = starts[1:]
     targets = np.unravel_index(keys[ends], lead_shape)
-    (totals,) = combine([np.asarray(out[targets])], [scanned[ends]])
+    _, totals = combine([lane_of[ends], np.asarray(out[targets])], [lane_of[ends], scanned[ends]])
     out[targets] = totals
 
 
 def _flat_combine(interpreter: Interpreter, region: Region, state: LaneState) -> Combine:
-    """The operator over flat arrays (axis 0), run one lane axis below the host; inside
-    a lambda the operator captures nothing, so it may run as if at host level over the
-    writes of all lanes."""
-    combine_at_host = lambda_combine(interpreter, region, 0, "hist operator")
+    """The operator over flat arrays of writes (axis 0) from every lane at once, each
+    operand pair led by the number of its lane: the pairs are lanes of their own, one
+    axis below the host, and a value the operator captures is taken, for each pair,
+    from that pair's lane (a write only ever combines with writes of its own lane).
+    Returns the lane numbers, then the combined values."""
 
     def combine(left: Arrays, right: Arrays) -> Arrays:
-        if state.depth == 0:
-            return combine_at_host(left, right)
-        with host_level(interpreter):
-            return combine_at_host(left, right)
+        lane_of, *lvals = left
+        _, *rvals = right
+        count = lane_of.shape[0]
+        with gathered_lanes(interpreter, region, count, lambda x: _per_write(x, state, lane_of)):
+            results = interpreter.run_ssacfg_region(region, (*lvals, *rvals), "hist operator")
+        return [lane_of, *(fill_lane_axis(r, 0, count) for r in results)]
 
     return combine
+
+
+def _per_write(value, state: LaneState, lane_of: np.ndarray):
+    """A value captured at the hist's lanes, as one row per write (of lane `lane_of`)."""
+    value = np.asarray(value)
+    if state.depth == 0:
+        return np.expand_dims(value, 0)
+    full = np.broadcast_to(value, state.shape + value.shape[state.depth :])
+    return full.reshape((-1,) + value.shape[state.depth :])[lane_of]
 
 
 def _sliced(state: LaneState, op: Operation, array: np.ndarray, kinds, spec) -> np.ndarray:
