@@ -238,10 +238,12 @@ class MemFunctions(InterpreterFunctions):
     def run_load(self, interpreter: Interpreter, op: mem.LoadOp, args):
         view, *indices = args
         state = lanes(interpreter)
-        value = _sliced(state, op, np.asarray(view), [0] * len(indices), indices)
+        # a copy: a load gives a value, and a NumPy view of the element would change
+        # with a later store to it (inside a lambda, where the element has lane axes)
+        value = np.array(_sliced(state, op, np.asarray(view), [0] * len(indices), indices), copy=True)
         if _at_host_level(interpreter) and mem.space_of(op.view.type).is_device:
             statistics(interpreter).sync_reads += 1
-        return (value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value,)
+        return (value[()] if value.ndim == 0 else value,)
 
     @impl(mem.StoreOp)
     def run_store(self, interpreter: Interpreter, op: mem.StoreOp, args):
