@@ -645,6 +645,10 @@ class SoacFunctions(InterpreterFunctions):
         # Value semantics: the result is a fresh array (the source is consumed, so a
         # compiled program writes in place; here a copy keeps the executor simple and safe).
         value = np.asarray(value)
+        if 0 in state.shape:
+            # a map over zero rows: no lane runs, so nothing is written and nothing can
+            # fail (a size computed from the rows' values is unknown: there are none)
+            return (np.zeros(state.shape + np.shape(array)[state.depth :], np.asarray(array).dtype),)
         lead = np.broadcast_shapes(  # per-lane indices give per-lane results too
             np.shape(array)[: state.depth], value.shape[: state.depth], *(np.shape(s)[: state.depth] for s in spec)
         )

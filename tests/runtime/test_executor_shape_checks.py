@@ -111,3 +111,49 @@ def test_a_long_reduction_runs_in_chunks_with_the_same_result(monkeypatch):
     x = np.arange(50, dtype=np.int64).reshape(2, 25)
     assert implementations._interruptible_reduce(np.add, x, 1).tolist() == x.sum(1).tolist()
     assert implementations._interruptible_reduce(np.maximum, x, 0).tolist() == x.max(0).tolist()
+
+
+# A map over zero rows runs no lambda: nothing in it may fail, even where a size it
+# computes from its rows' values cannot be known (there is no row to compute it from).
+ZERO_ROWS_UPDATE_A_ROW = """func.func @main(%a: tensor<?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = soac.size %a[0] : tensor<?xf32>
+  %r = soac.map(%a) : (tensor<?xf32>) -> tensor<?x?xf32> {
+  ^bb0(%x: f32):
+    %made = soac.replicate %c1, %x : f32 -> tensor<?xf32>
+    %grid = soac.replicate %n, %made : tensor<?xf32> -> tensor<?x?xf32>
+    %upd = soac.update %grid[%c0] = %made : tensor<?x?xf32>, tensor<?xf32>
+    %row = soac.index %upd[%c0] : tensor<?x?xf32>
+    soac.yield %row : tensor<?xf32>
+  }
+  func.return %r : tensor<?x?xf32>
+}"""
+
+ZERO_ROWS_UPDATE_OF_A_SIZE_PER_ROW = """func.func @main(%a: tensor<?xf32>) -> tensor<?xindex> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = soac.map(%a) : (tensor<?xf32>) -> tensor<?xindex> {
+  ^bb0(%x: f32):
+    %xi = arith.fptosi %x : f32 to i32
+    %cnt = arith.index_cast %xi : i32 to index
+    %made = soac.replicate %cnt, %x : f32 -> tensor<?xf32>
+    %grid = soac.replicate %c1, %made : tensor<?xf32> -> tensor<?x?xf32>
+    %one = soac.replicate %c1, %x : f32 -> tensor<?xf32>
+    %upd = soac.update %grid[%c0] = %one : tensor<?x?xf32>, tensor<?xf32>
+    %size = soac.size %upd[1] : tensor<?x?xf32>
+    soac.yield %size : index
+  }
+  func.return %r : tensor<?xindex>
+}"""
+
+
+@pytest.mark.parametrize("pipeline", ["", "convert-soac-to-mem", None])
+@pytest.mark.parametrize("source", [ZERO_ROWS_UPDATE_A_ROW, ZERO_ROWS_UPDATE_OF_A_SIZE_PER_ROW], ids=["row", "size-per-row"])
+def test_a_map_over_zero_rows_updating_an_array_it_made_runs_nothing(source, pipeline):
+    program = soacc.compile(source, backend="numpy", pipeline=pipeline)
+    for n in (0, 1, 3):
+        result = program.main(np.ones(n, np.float32))
+        assert np.shape(result)[0] == n
+        if n:
+            assert np.all(np.asarray(result) == 1)
