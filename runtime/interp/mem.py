@@ -114,6 +114,8 @@ def _write(
     own axes, past the lanes) they must be equal, not merely broadcastable, so that a row
     of the wrong size is an error rather than silently stretched. Only the active lanes
     write (in a branch some lanes do not take, the others keep what is there)."""
+    if 0 in lanes(interpreter).shape:
+        return  # a map over zero rows: no lane writes (or fails)
     mask = lanes(interpreter).mask
     value = np.asarray(value)
     if exact_from is not None and value.shape[exact_from:] != np.shape(dest)[exact_from:]:
@@ -223,7 +225,12 @@ class MemFunctions(InterpreterFunctions):
     @impl(mem.CopyOp)
     def run_copy(self, interpreter: Interpreter, op: mem.CopyOp, args):
         source, dest = args
-        depth = lanes(interpreter).depth
+        state = lanes(interpreter)
+        depth = state.depth
+        if 0 in state.shape:
+            # a map over zero rows: no lane copies, and sizes computed from the rows'
+            # values are unknown (there are none), so nothing is checked either
+            return ()
         if np.shape(source)[depth:] != np.shape(dest)[depth:]:
             raise ExecutionError(
                 f"copies an array of shape {list(np.shape(source)[depth:])} into one of shape "
@@ -249,6 +256,8 @@ class MemFunctions(InterpreterFunctions):
     def run_store(self, interpreter: Interpreter, op: mem.StoreOp, args):
         value, view, *indices = args
         state = lanes(interpreter)
+        if 0 in state.shape:
+            return ()  # a map over zero rows: no lane stores
         index = _slice_index(state, op, view, [0] * len(indices), indices)
         try:
             if state.mask is not None and not np.all(state.mask):

@@ -157,3 +157,29 @@ def test_a_map_over_zero_rows_updating_an_array_it_made_runs_nothing(source, pip
         assert np.shape(result)[0] == n
         if n:
             assert np.all(np.asarray(result) == 1)
+
+
+ZERO_ROWS_WRONG_LENGTH = """func.func @main(%m: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %r = soac.map(%m) : (tensor<?x4xf32>) -> tensor<?x4xf32> {
+  ^bb0(%row: tensor<4xf32>):
+    %made = soac.copy %row : tensor<4xf32>
+    %part = soac.slice %row[%c0:%c2] : tensor<4xf32> -> tensor<?xf32>
+    %bad = soac.update %made[%c0:%c3] = %part : tensor<4xf32>, tensor<?xf32>
+    soac.yield %bad : tensor<4xf32>
+  }
+  func.return %r : tensor<?x4xf32>
+}"""
+
+
+@pytest.mark.parametrize("pipeline", ["", "convert-soac-to-mem", None])
+def test_a_wrong_update_in_a_map_over_zero_rows_fails_only_with_rows(pipeline):
+    """Every row's update has a value of the wrong length: an error where there are
+    rows, and at every level none where there are none (level 2 checked its copy's
+    shapes though no row ran)."""
+    program = soacc.compile(ZERO_ROWS_WRONG_LENGTH, backend="numpy", pipeline=pipeline)
+    assert program.main(np.ones((0, 4), np.float32)).shape == (0, 4)
+    with pytest.raises(soacc.ExecutionError):
+        program.main(np.ones((2, 4), np.float32))
