@@ -30,6 +30,7 @@ from soacc.dialects.shared.dtypes import numpy_dtype
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import fill_lane_axis, lanes, nested_lanes, scalar, select_lanes, uniform
 from soacc.runtime.interp.soac import (
+    _outer_size,
     _sliced,
     _slice_index,
     check_neutral,
@@ -318,6 +319,7 @@ class MemFunctions(InterpreterFunctions):
     @impl(mem.ScatterOp)
     def run_scatter(self, interpreter: Interpreter, op: mem.ScatterOp, args):
         dest, indices, values = args
+        _outer_size(op, [indices, values], lanes(interpreter).depth)  # as soac.scatter
         with _kernel(interpreter):
             out, coords, vals = destination_writes(lanes(interpreter), dest, indices, values, fresh=False)
             out[coords] = vals
@@ -327,6 +329,7 @@ class MemFunctions(InterpreterFunctions):
     def run_hist(self, interpreter: Interpreter, op: mem.HistOp, args):
         dest, indices, values, neutral = args
         state = lanes(interpreter)
+        _outer_size(op, [indices, values], state.depth)  # as soac.hist
         check_neutral(op, 0, np.shape(neutral)[state.depth :], np.shape(dest)[state.depth + 1 :])
         with _kernel(interpreter):
             out, coords, vals = destination_writes(state, dest, indices, values, fresh=False)

@@ -1,8 +1,9 @@
 """Differential test through every prefix of every pipeline the CPU runs: seeded random
 programs of the "nested" family (written apart from the programs the passes were
 built with) run as written (level 1, unoptimised), then after each prefix of the
-default level-2 pipeline, with and without fusion, device syncs and memory block
-merging, each also without its leading canonicalize,cse, on the reference executor.
+level-2 pipelines of soacc-pipeline's switches (fusion and device syncs on and off;
+memory block merging off is a prefix of on), and of the default one without its
+leading canonicalize,cse, on the reference executor (level 3 runs its kernels on a GPU).
 
 Every prefix must give the results of the program as written, bit for bit, or fail
 with an ExecutionError exactly where the program as written fails: a pass may neither
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import ModuleOp
 
 import soacc
 from soacc.pipeline import SoaccPipelinePass
@@ -72,7 +74,7 @@ def findings(source: str, inputs: dict[int, tuple]) -> list[str]:
     as_written = Program(module.clone(), "numpy", checks)
     expected = {n: run_one(as_written, args) for n, args in inputs.items()}
     found: list[str] = []
-    modules: dict[tuple[str, ...], object] = {(): module}
+    modules: dict[tuple[str, ...], ModuleOp | None] = {(): module}  # None: a pass failed
     texts: dict[tuple[str, ...], str] = {(): str(module)}
     for pipeline in PIPELINES:
         for length in range(1, len(pipeline) + 1):
@@ -86,8 +88,8 @@ def findings(source: str, inputs: dict[int, tuple]) -> list[str]:
             after = before.clone()
             try:
                 apply_pipeline(after, parse_pipeline(prefix[-1]))
-            except soacc.ProgramError as error:
-                found.append(f"{','.join(prefix)}: refused: {str(error).splitlines()[0]}")
+            except soacc.ProgramError as error:  # a refusal, or invalid IR a pass made
+                found.append(f"{','.join(prefix)}: ProgramError: {str(error).splitlines()[0]}")
                 modules[prefix] = None
                 continue
             except Exception as error:  # noqa: BLE001

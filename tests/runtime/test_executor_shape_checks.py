@@ -183,3 +183,35 @@ def test_a_wrong_update_in_a_map_over_zero_rows_fails_only_with_rows(pipeline):
     assert program.main(np.ones((0, 4), np.float32)).shape == (0, 4)
     with pytest.raises(soacc.ExecutionError):
         program.main(np.ones((2, 4), np.float32))
+
+
+SCATTER_AND_HIST_OF_OTHER_SIZES = """func.func @main(%a: tensor<?xf32>, %k: tensor<?xi32>, %which: i1) -> tensor<?xf32> {
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f32
+  %one = soac.replicate %c1, %z : f32 -> tensor<?xf32>
+  %longer = soac.concat %a, %one : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %dest = soac.copy %a : tensor<?xf32>
+  %r = scf.if %which -> (tensor<?xf32>) {
+    %s = soac.scatter %dest[%k] = %longer : tensor<?xf32>, tensor<?xi32>, tensor<?xf32>
+    scf.yield %s : tensor<?xf32>
+  } else {
+    %h = soac.hist %dest[%k], %longer neutral(%z : f32) : tensor<?xf32>, tensor<?xi32>, tensor<?xf32> {
+    ^bb0(%x: f32, %y: f32):
+      %m = arith.maximumf %x, %y : f32
+      soac.yield %m : f32
+    }
+    scf.yield %h : tensor<?xf32>
+  }
+  func.return %r : tensor<?xf32>
+}"""
+
+
+@pytest.mark.parametrize("which", [True, False], ids=["scatter", "hist"])
+@pytest.mark.parametrize("pipeline", ["", "convert-soac-to-mem", None])
+def test_scatter_and_hist_with_more_values_than_indices_fail_at_every_size(pipeline, which):
+    """n indices and n + 1 values: an error at level 1, and at level 2 too, with no
+    index at all (level 2 failed only where NumPy happened to)."""
+    program = soacc.compile(SCATTER_AND_HIST_OF_OTHER_SIZES, backend="numpy", pipeline=pipeline)
+    for n in (0, 1, 3):
+        with pytest.raises(soacc.ExecutionError, match="outer sizes"):
+            program.main(np.ones(n, np.float32), np.zeros(n, np.int32), which)

@@ -685,9 +685,25 @@ class Generator:
         elif self.error == "zipped sizes differ":
             longer, x, y, z, name = self.fresh("longer"), self.fresh("x"), self.fresh("y"), self.fresh(), self.fresh("zip")
             self.emit(self.host, f"{longer} = soac.concat %a, %one : ({NVEC}, tensor<1xf32>) -> {NVEC}")
-            self.emit(self.host, f"{name} = soac.map({self.pick(self.arrays['n'][NVEC])}, {longer}) : ({NVEC}, {NVEC}) -> {NVEC} {{")
-            self.host.lines += [f"  {self.label()}({x}: f32, {y}: f32):", f"    {z} = arith.addf {x}, {y} : f32", f"    soac.yield {z} : f32", "  }"]
-            self.host.add(name, NVEC)
+            kind = str(self.rng.choice(["map", "scatter", "hist"]))
+            if kind == "map":
+                self.emit(self.host, f"{name} = soac.map({self.pick(self.arrays['n'][NVEC])}, {longer}) : ({NVEC}, {NVEC}) -> {NVEC} {{")
+                self.host.lines += [f"  {self.label()}({x}: f32, {y}: f32):", f"    {z} = arith.addf {x}, {y} : f32", f"    soac.yield {z} : f32", "  }"]
+                self.host.add(name, NVEC)
+                return
+            # n positions (a map, which soac-fusion may fuse in) for n + 1 values
+            pos, dest = self.host_positions(self.pick(self.arrays["n"][IVEC])), self.fresh("dest")
+            if kind == "scatter":
+                self.emit(self.host, f"{dest} = soac.copy {self.pick(self.arrays['n'][NVEC])} : {NVEC}")
+                self.emit(self.host, f"{name} = soac.scatter {dest}[{pos}] = {longer} : {NVEC}, {IVEC}, {NVEC}")
+                self.host.add(name, NVEC)
+                return
+            neutral, body = self.operator(self.host, F, self.chance(0.5))
+            self.emit(self.host, f"{dest} = soac.replicate {self.index_const(self.host, 3)}, {neutral} : f32 -> tensor<3xf32>")
+            self.emit(self.host, f"{name} = soac.hist {dest}[{pos}], {longer} neutral({neutral} : f32) : tensor<3xf32>, {IVEC}, {NVEC} {{")
+            self.host.lines += body
+            self.emit(self.host, "}")
+            self.host.add(name, "tensor<3xf32>")
         else:
             made, part, name = self.fresh("made"), self.fresh("part"), self.fresh("bad")
             self.emit(self.host, f"{made} = soac.copy {self.pick(self.arrays['n'][NVEC])} : {NVEC}")
