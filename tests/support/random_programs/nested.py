@@ -16,6 +16,7 @@ What its programs have that the others do not:
 - `scf.for` loops inside lambdas carrying an array, updated in every iteration;
 - updates, slices, concatenations, replicates and iotas inside lambdas;
 - maps over zero rows (a slice of no rows), besides the inputs of size 0;
+- an scf.for at host level carrying a matrix that a map rewrites in every iteration;
 - in a quarter of the programs one deliberate run-time error: an index out of
   bounds, zipped arrays of different sizes, or an update of a slice with a value of
   the wrong length (at host level or inside a lambda). Its result reaches a returned
@@ -664,6 +665,44 @@ class Generator:
         self.arrays["n"][NMAT].append(name)
         self.host.add(name, NMAT)
 
+    def host_loop(self) -> None:
+        """An scf.for at host level carrying an n x 4 matrix: each iteration maps its
+        rows through a lambda of its own (the memory passes see a loop-carried array
+        a kernel rewrites), and a scalar reduced from it."""
+        src = self.pick(self.arrays["n"][NMAT])
+        start, acc, i, mat, s0 = self.fresh("start"), self.fresh("lm"), self.fresh("i"), self.fresh("carried"), self.fresh("ls")
+        trips = self.index_const(self.host, int(self.rng.integers(0, 4)))
+        result, total = self.fresh("loop"), self.fresh("ltotal")
+        self.emit(self.host, f"{start} = soac.copy {src} : {NMAT}")
+        self.emit(self.host, f"{result}, {total} = scf.for {i} = %zero to {trips} step %unit iter_args({mat} = {start}, {s0} = %s) -> ({NMAT}, f32) {{")
+        loop = Scope("    ", self.host, False)
+        loop.add(s0, F)
+        row = self.fresh("x")
+        body = Scope("      ", loop, True)
+        body.add(row, ROW)
+        for _ in range(int(self.rng.integers(1, 4))):
+            self.lambda_statement(body, 2, allow_error=False)
+        out = self.pick(body.visible(ROW))
+        new, red = self.fresh("next"), self.fresh("lsum")
+        self.emit(loop, f"{new} = soac.map({mat}) : ({NMAT}) -> {NMAT} {{")
+        loop.lines.append(f"    {self.label()}({row}: {ROW}):")
+        loop.lines += body.lines
+        loop.lines.append(f"      soac.yield {out} : {ROW}")
+        self.emit(loop, "}")
+        neutral, operator = self.operator(loop, ROW, False)
+        self.emit(loop, f"{red} = soac.reduce({new}) neutral({neutral} : {ROW}) commutative : ({NMAT}) -> {ROW} {{")
+        loop.lines += operator
+        self.emit(loop, "}")
+        e, s1 = self.fresh("e"), self.fresh("ls")
+        self.emit(loop, f"{e} = soac.index {red}[%zero] : {ROW}")
+        self.emit(loop, f"{s1} = arith.addf {s0}, {e} : f32")
+        self.emit(loop, f"scf.yield {new}, {s1} : {NMAT}, f32")
+        self.host.lines += loop.lines
+        self.emit(self.host, "}")
+        self.arrays["n"][NMAT].append(result)
+        self.host.add(result, NMAT)
+        self.host.add(total, F, uniform=True)
+
     def host_zero_rows(self) -> None:
         """No rows of a host matrix or vector, for a map over zero rows."""
         t = str(self.rng.choice([NMAT, NVEC]))
@@ -729,7 +768,7 @@ class Generator:
         self.arrays["n"][NVEC].append("%a")
         self.arrays["n"][IVEC].append("%k")
         self.arrays["n"][NMAT].append("%m")
-        kinds = [self.host_map] * 4 + [self.host_reduce] * 2 + [self.host_hist_rows, self.host_scatter_rows, self.host_zero_rows]
+        kinds = [self.host_map] * 4 + [self.host_reduce] * 2 + [self.host_hist_rows, self.host_scatter_rows, self.host_zero_rows, self.host_loop]
         for _ in range(int(self.rng.integers(3, 7))):
             if self.error and not self.error_placed and self.chance(0.15):
                 self.host_error()
