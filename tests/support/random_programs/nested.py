@@ -255,6 +255,32 @@ class Generator:
         self.emit(scope, "}")
         scope.add(r, rt)
 
+    def inner_affine_scan(self, scope: Scope) -> None:
+        """A scan (or reduce) of pairs by affine-map composition, associative but not
+        commutative: the executor's general path, with operand order kept."""
+        a, b = self.vec_of(scope), self.vec_of(scope)
+        ta, tb = self.array_type(scope, a), self.array_type(scope, b)
+        if ta != tb or ta != ROW:
+            a = b = self.pick(scope.visible(ROW))
+            ta = tb = ROW
+        one, zero = self.const(scope, F, 1.0), self.const(scope, F, 0.0)
+        scan = self.chance(0.5)
+        p, q = self.fresh("aff"), self.fresh("aff")
+        l1, l2, r1, r2, o1, o2, o3 = (self.fresh(x) for x in ("l", "l", "r", "r", "o", "o", "o"))
+        results = f"({ROW}, {ROW})" if scan else "(f32, f32)"
+        self.emit(scope, f"{p}, {q} = soac.{'scan' if scan else 'reduce'}({a}, {b}) neutral({one}, {zero} : f32, f32) : ({ROW}, {ROW}) -> {results} {{")
+        pad = scope.indent + "  "
+        scope.lines += [
+            f"{pad}{self.label()}({l1}: f32, {l2}: f32, {r1}: f32, {r2}: f32):",
+            f"{pad}  {o1} = arith.mulf {l1}, {r1} : f32",
+            f"{pad}  {o2} = arith.mulf {l2}, {r1} : f32",
+            f"{pad}  {o3} = arith.addf {o2}, {r2} : f32",
+            f"{pad}  soac.yield {o1}, {o3} : f32, f32",
+        ]
+        self.emit(scope, "}")
+        for v in (p, q):
+            scope.add(v, ROW if scan else F)
+
     def inner_map(self, scope: Scope, depth: int) -> None:
         src = self.vec_of(scope)
         t = self.array_type(scope, src)
@@ -509,10 +535,15 @@ class Generator:
             self.emit(scope, f"{one} = soac.replicate {self.index_const(scope, 1)}, {self.scalar(scope, F, 0)} : f32 -> {VEC}")
             longest = self.fresh("longest")
             self.emit(scope, f"{longest} = soac.concat {longer}, {one} : ({VEC}, {VEC}) -> {VEC}")
-            self.emit(scope, f"{name} = soac.map({row}, {longest}) : ({ROW}, {VEC}) -> {ROW} {{")
-            pad = scope.indent + "  "
-            scope.lines += [f"{scope.indent}{self.label()}({x}: f32, {y}: f32):", f"{pad}{z} = arith.addf {x}, {y} : f32", f"{pad}soac.yield {z} : f32"]
-            self.emit(scope, "}")
+            if self.chance(0.5):  # a scatter of 4 positions and 5 or more values
+                dest, pos = self.fresh("dest"), self.positions(scope, self.index_const(scope, 4))
+                self.emit(scope, f"{dest} = soac.copy {row} : {ROW}")
+                self.emit(scope, f"{name} = soac.scatter {dest}[{pos}] = {longest} : {ROW}, {IVEC}, {VEC}")
+            else:
+                self.emit(scope, f"{name} = soac.map({row}, {longest}) : ({ROW}, {VEC}) -> {ROW} {{")
+                pad = scope.indent + "  "
+                scope.lines += [f"{scope.indent}{self.label()}({x}: f32, {y}: f32):", f"{pad}{z} = arith.addf {x}, {y} : f32", f"{pad}soac.yield {z} : f32"]
+                self.emit(scope, "}")
             scope.must_keep.append((scope.add(name, ROW), ROW))
         else:
             made, part, name = self.fresh("made"), self.fresh("part"), self.fresh("bad")
@@ -543,6 +574,7 @@ class Generator:
             lambda: self.inner_for(scope),
             lambda: self.inner_arrays(scope),
             lambda: self.inner_arrays(scope),
+            lambda: self.inner_affine_scan(scope),
             lambda: scope.add(self.scalar(scope, F), F),
         ]
         kinds[int(self.rng.integers(len(kinds)))]()
