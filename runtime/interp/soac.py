@@ -32,7 +32,7 @@ from soacc.runtime.interp.lanes import (
     LaneState,
     active_values,
     broadcast_lanes,
-    captured_values,
+    expand_lanes,
     fill_lane_axis,
     gathered_lanes,
     lane_grids,
@@ -421,10 +421,11 @@ def _flat_combine(interpreter: Interpreter, region: Region, state: LaneState) ->
 
 
 def _per_write(value, state: LaneState, lane_of: np.ndarray):
-    """A value captured at the hist's lanes, as one row per write (of lane `lane_of`)."""
-    value = np.asarray(value)
+    """A value captured at the hist's lanes, as one row per write (of lane `lane_of`);
+    at host level the one value for every write, as a lambda sees what it captures."""
     if state.depth == 0:
-        return np.expand_dims(value, 0)
+        return expand_lanes(value, 0)
+    value = np.asarray(value)
     full = np.broadcast_to(value, state.shape + value.shape[state.depth :])
     return full.reshape((-1,) + value.shape[state.depth :])[lane_of]
 
