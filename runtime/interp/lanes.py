@@ -89,6 +89,13 @@ def nested_lanes(interpreter: Interpreter, count: int, region: Region) -> Iterat
         interpreter.pop_scope()
 
 
+def expand_lanes(value, axis: int):
+    """A value as seen one lambda deeper: a new lane axis of length 1 at `axis`."""
+    if hasattr(value, "expand_lanes"):  # a memory block
+        return value.expand_lanes(axis)
+    return np.expand_dims(value, axis)
+
+
 @contextmanager
 def gathered_lanes(interpreter: Interpreter, region: Region, count: int, gather) -> Iterator[LaneState]:
     """Enters `region` over `count` lanes of its own, one axis below the host (the
@@ -106,13 +113,6 @@ def gathered_lanes(interpreter: Interpreter, region: Region, count: int, gather)
     finally:
         _set_lanes(interpreter, outer)
         interpreter.pop_scope()
-
-
-def expand_lanes(value, axis: int):
-    """A value as seen one lambda deeper: a new lane axis of length 1 at `axis`."""
-    if hasattr(value, "expand_lanes"):  # a memory block
-        return value.expand_lanes(axis)
-    return np.expand_dims(value, axis)
 
 
 @contextmanager
