@@ -319,7 +319,7 @@ class MemFunctions(InterpreterFunctions):
     @impl(mem.ScatterOp)
     def run_scatter(self, interpreter: Interpreter, op: mem.ScatterOp, args):
         dest, indices, values = args
-        _outer_size(op, [indices, values], lanes(interpreter).depth)  # as soac.scatter
+        _outer_size(op, [indices, values], lanes(interpreter).depth)  # one value per index, as at level 1
         with _kernel(interpreter):
             out, coords, vals = destination_writes(lanes(interpreter), dest, indices, values, fresh=False)
             out[coords] = vals
@@ -329,7 +329,7 @@ class MemFunctions(InterpreterFunctions):
     def run_hist(self, interpreter: Interpreter, op: mem.HistOp, args):
         dest, indices, values, neutral = args
         state = lanes(interpreter)
-        _outer_size(op, [indices, values], state.depth)  # as soac.hist
+        _outer_size(op, [indices, values], state.depth)
         check_neutral(op, 0, np.shape(neutral)[state.depth :], np.shape(dest)[state.depth + 1 :])
         with _kernel(interpreter):
             out, coords, vals = destination_writes(state, dest, indices, values, fresh=False)
