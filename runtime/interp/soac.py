@@ -137,8 +137,12 @@ def _concat(parts: Sequence[np.ndarray], axis: int) -> np.ndarray:
     return np.concatenate([np.broadcast_to(p, lead + p.shape[axis:]) for p in parts], axis=axis)
 
 
-def _outer_size(op: Operation, arrays: Sequence[np.ndarray], axis: int) -> int:
+def _outer_size(op: Operation, arrays: Sequence[np.ndarray], axis: int, no_lanes: bool = False) -> int:
+    """The arrays' one outer size; sizes that differ are an error, except with no lanes
+    (inside a map over zero rows nothing runs, so nothing fails)."""
     sizes = {np.shape(a)[axis] for a in arrays}
+    if len(sizes) > 1 and no_lanes:
+        return min(sizes)
     if len(sizes) != 1:
         raise ExecutionError(
             f"{op.name} inputs have different outer sizes {sorted(sizes)}; they must be equal"
@@ -330,7 +334,7 @@ def reduce_or_scan(
     region = region or op.regions[0]
     axis = lanes(interpreter).depth
     inputs = [np.asarray(x) for x in inputs]
-    n = _outer_size(op, inputs, axis)
+    n = _outer_size(op, inputs, axis, 0 in lanes(interpreter).shape)
     for i, (x, ne) in enumerate(zip(inputs, neutral)):
         check_neutral(op, i, np.shape(ne)[axis:], x.shape[axis + 1 :])
     ufunc = recognised_ufunc(region) if len(inputs) == 1 else None
@@ -451,7 +455,7 @@ def map_rows(interpreter: Interpreter, op: Operation, region: Region, arrays: Se
     """`region` applied to every row of `arrays` (then `extra` arguments, rows of
     outputs at level 2), as soac.map runs its lambda: one array per yielded value."""
     axis = lanes(interpreter).depth
-    n = _outer_size(op, arrays, axis)
+    n = _outer_size(op, arrays, axis, 0 in lanes(interpreter).shape)
     with nested_lanes(interpreter, n, region):
         results = interpreter.run_ssacfg_region(region, (*arrays, *extra), op.name)
     return [fill_lane_axis(r, axis, n) for r in results]
@@ -516,7 +520,7 @@ class SoacFunctions(InterpreterFunctions):
     @impl(soac.MapOp)
     def run_map(self, interpreter: Interpreter, op: soac.MapOp, args):
         axis = lanes(interpreter).depth
-        n = _outer_size(op, args, axis)
+        n = _outer_size(op, args, axis, 0 in lanes(interpreter).shape)
         with nested_lanes(interpreter, n, op.body):
             results = interpreter.run_ssacfg_region(op.body, args, "soac.map")
         return tuple(fill_lane_axis(r, axis, n) for r in results)
@@ -535,6 +539,8 @@ class SoacFunctions(InterpreterFunctions):
     def run_scatter(self, interpreter: Interpreter, op: soac.ScatterOp, args):
         dest, indices, values = args
         state = lanes(interpreter)
+        if 0 in state.shape:  # a map over zero rows: no lane scatters (or fails)
+            return (np.zeros(state.shape + np.shape(dest)[state.depth :], np.asarray(dest).dtype),)
         _outer_size(op, [indices, values], state.depth)
         out, coords, vals = destination_writes(state, dest, indices, values, fresh=True)
         out[coords] = vals
@@ -544,6 +550,8 @@ class SoacFunctions(InterpreterFunctions):
     def run_hist(self, interpreter: Interpreter, op: soac.HistOp, args):
         dest, indices, values, neutral = args
         state = lanes(interpreter)
+        if 0 in state.shape:  # a map over zero rows: no lane hists (or fails)
+            return (np.zeros(state.shape + np.shape(dest)[state.depth :], np.asarray(dest).dtype),)
         _outer_size(op, [indices, values], state.depth)
         check_neutral(op, 0, np.shape(neutral)[state.depth :], np.shape(dest)[state.depth + 1 :])
         out, coords, vals = destination_writes(state, dest, indices, values, fresh=True)

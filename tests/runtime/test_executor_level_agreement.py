@@ -112,3 +112,28 @@ def test_scatter_and_hist_with_more_values_than_indices_fail_at_every_size(pipel
     for n in (0, 1, 3):
         with pytest.raises(soacc.ExecutionError, match="outer sizes"):
             program.main(np.ones(n, np.float32), np.zeros(n, np.int32), which)
+
+
+SCATTER_OF_OTHER_SIZES_IN_A_MAP = """func.func @main(%m: tensor<?x4xf32>, %k: tensor<4xi32>) -> tensor<?x4xf32> {
+  %c1 = arith.constant 1 : index
+  %r = soac.map(%m) : (tensor<?x4xf32>) -> tensor<?x4xf32> {
+  ^bb0(%row: tensor<4xf32>):
+    %dest = soac.copy %row : tensor<4xf32>
+    %one = soac.slice %row[%c1:%c1] : tensor<4xf32> -> tensor<?xf32>
+    %longer = soac.concat %row, %one : (tensor<4xf32>, tensor<?xf32>) -> tensor<?xf32>
+    %s = soac.scatter %dest[%k] = %longer : tensor<4xf32>, tensor<4xi32>, tensor<?xf32>
+    soac.yield %s : tensor<4xf32>
+  }
+  func.return %r : tensor<?x4xf32>
+}"""
+
+
+@pytest.mark.parametrize("pipeline", ["", "convert-soac-to-mem", None])
+def test_a_scatter_of_other_sizes_fails_only_in_rows_that_run(pipeline):
+    """4 positions and 5 values in every row: an error where a row runs, none in a map
+    over no rows (level 2 runs no lambda there; level 1 checked the sizes anyway)."""
+    program = soacc.compile(SCATTER_OF_OTHER_SIZES_IN_A_MAP, backend="numpy", pipeline=pipeline)
+    positions = np.arange(4, dtype=np.int32)
+    assert program.main(np.ones((0, 4), np.float32), positions).shape == (0, 4)
+    with pytest.raises(soacc.ExecutionError, match="outer sizes"):
+        program.main(np.ones((2, 4), np.float32), positions)
