@@ -142,12 +142,18 @@ def _outer_size(op: Operation, arrays: Sequence[np.ndarray], axis: int, no_lanes
     (inside a map over zero rows nothing runs, so nothing fails)."""
     sizes = {np.shape(a)[axis] for a in arrays}
     if len(sizes) > 1 and no_lanes:
-        return min(sizes)
+        return min(sizes)  # the callers run on the arrays cut to it (_cut)
     if len(sizes) != 1:
         raise ExecutionError(
             f"{op.name} inputs have different outer sizes {sorted(sizes)}; they must be equal"
         )
     return sizes.pop()
+
+
+def _cut(arrays: Sequence, axis: int, n: int) -> list:
+    """The arrays' first n rows along `axis`: with no lanes (a map over zero rows),
+    inputs of different outer sizes run as if they agreed, since nothing runs."""
+    return [a if np.shape(a)[axis] == n else _take(np.asarray(a), axis, slice(0, n)) for a in arrays]
 
 
 def lambda_combine(interpreter: Interpreter, region: Region, axis: int, name: str) -> Combine:
@@ -335,6 +341,7 @@ def reduce_or_scan(
     axis = lanes(interpreter).depth
     inputs = [np.asarray(x) for x in inputs]
     n = _outer_size(op, inputs, axis, 0 in lanes(interpreter).shape)
+    inputs = _cut(inputs, axis, n)
     for i, (x, ne) in enumerate(zip(inputs, neutral)):
         check_neutral(op, i, np.shape(ne)[axis:], x.shape[axis + 1 :])
     ufunc = recognised_ufunc(region) if len(inputs) == 1 else None
@@ -456,6 +463,7 @@ def map_rows(interpreter: Interpreter, op: Operation, region: Region, arrays: Se
     outputs at level 2), as soac.map runs its lambda: one array per yielded value."""
     axis = lanes(interpreter).depth
     n = _outer_size(op, arrays, axis, 0 in lanes(interpreter).shape)
+    arrays = _cut(arrays, axis, n)
     with nested_lanes(interpreter, n, region):
         results = interpreter.run_ssacfg_region(region, (*arrays, *extra), op.name)
     return [fill_lane_axis(r, axis, n) for r in results]
@@ -521,6 +529,7 @@ class SoacFunctions(InterpreterFunctions):
     def run_map(self, interpreter: Interpreter, op: soac.MapOp, args):
         axis = lanes(interpreter).depth
         n = _outer_size(op, args, axis, 0 in lanes(interpreter).shape)
+        args = _cut(args, axis, n)
         with nested_lanes(interpreter, n, op.body):
             results = interpreter.run_ssacfg_region(op.body, args, "soac.map")
         return tuple(fill_lane_axis(r, axis, n) for r in results)

@@ -137,3 +137,34 @@ def test_a_scatter_of_other_sizes_fails_only_in_rows_that_run(pipeline):
     assert program.main(np.ones((0, 4), np.float32), positions).shape == (0, 4)
     with pytest.raises(soacc.ExecutionError, match="outer sizes"):
         program.main(np.ones((2, 4), np.float32), positions)
+
+
+FUSED_SCATTER_OF_OTHER_SIZES_IN_A_MAP = """func.func @main(%m: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = soac.map(%m) : (tensor<?x4xf32>) -> tensor<?x4xf32> {
+  ^bb0(%row: tensor<4xf32>):
+    %dest = soac.copy %row : tensor<4xf32>
+    %one = soac.slice %row[%c1:%c1] : tensor<4xf32> -> tensor<?xf32>
+    %longer = soac.concat %row, %one : (tensor<4xf32>, tensor<?xf32>) -> tensor<?xf32>
+    %io = soac.iota %c4 : tensor<?xi32>
+    %pos = soac.map(%io) : (tensor<?xi32>) -> tensor<?xi32> {
+    ^bb1(%i: i32):
+      %j = arith.addi %i, %i : i32
+      soac.yield %j : i32
+    }
+    %s = soac.scatter %dest[%pos] = %longer : tensor<4xf32>, tensor<?xi32>, tensor<?xf32>
+    soac.yield %s : tensor<4xf32>
+  }
+  func.return %r : tensor<?x4xf32>
+}"""
+
+
+@pytest.mark.parametrize("pipeline", ["", "soac-fusion", "soac-fusion,convert-soac-to-mem", None])
+def test_a_fused_scatter_of_other_sizes_fails_only_in_rows_that_run(pipeline):
+    """The same once soac-fusion makes the positions' map and the scatter one
+    scatteromap: no error in a map over no rows (it failed there in NumPy's words)."""
+    program = soacc.compile(FUSED_SCATTER_OF_OTHER_SIZES_IN_A_MAP, backend="numpy", pipeline=pipeline)
+    assert program.main(np.ones((0, 4), np.float32)).shape == (0, 4)
+    with pytest.raises(soacc.ExecutionError, match="outer sizes|number of rows"):
+        program.main(np.ones((2, 4), np.float32))
