@@ -291,6 +291,14 @@ def _drop_unused_inputs(block: Block, inputs: list[SSAValue]) -> None:
             del inputs[i]
 
 
+def _check_scalar_operands(s: Screma) -> None:
+    """Fused combinators take scalar operands: a reduce, scan, scatter or hist of rows
+    (arrays) has no fused form."""
+    for t in s.operand_types:
+        if not soac.is_element_type(t):
+            raise Refused(f"{_describe(s.op)} combines arrays of rows ({t}); fused combinators take scalar operands")
+
+
 def merge(p: Screma, c: Screma, connected: dict[int, OpResult], keep: set[SSAValue]) -> Fused:
     """The fusion of `p` and then `c`: `connected` gives, per input of c, the result of
     p it is (empty for horizontal fusion); `keep` are the results of p that the fused op
@@ -305,11 +313,7 @@ def merge(p: Screma, c: Screma, connected: dict[int, OpResult], keep: set[SSAVal
             f"{p.kind}, not row by row"
         )
     for s in (p, c):
-        for t in s.operand_types:
-            if not soac.is_element_type(t):
-                raise Refused(
-                    f"{_describe(s.op)} combines arrays of rows ({t}); fused combinators take scalar operands"
-                )
+        _check_scalar_operands(s)
     for i, r in connected.items():
         # the lambda may yield a row of a less static type than the array's (tensor<?xf32>
         # for rows of tensor<8xf32>): the consumer's lambda must not get another type
@@ -382,7 +386,10 @@ def _merge_into_post(p: Screma, c: Screma, connected: dict[int, OpResult], keep:
 
 def inline_replicates(s: Screma, replicated: dict[int, soac.ReplicateOp]) -> Fused:
     """`s` with the inputs `replicated` (replicates of a value) taken away: its lambda
-    uses the replicated value instead of their rows."""
+    uses the replicated value instead of their rows. Raises Refused where the result
+    would have no fused form (a scatter, hist, reduce or scan of rows)."""
+    if s.kind != MAP:
+        _check_scalar_operands(s)
     inputs = _unique([v for i, v in enumerate(s.inputs) if i not in replicated])
     pre, param_of = _lambda_block(inputs, [s])
     b = Builder(InsertPoint.at_end(pre))
@@ -609,8 +616,7 @@ class Fusion:
         combinators = [op for op in order.ops if _is_combinator(op)]
         for c in combinators:
             replicated = replicated_inputs(Screma.of(c))
-            if replicated:
-                self._inline(c, replicated)
+            if replicated and self._inline(c, replicated):
                 return True
         for p in combinators:
             consumers = [
@@ -629,17 +635,23 @@ class Fusion:
                         return True
         return False
 
-    def _inline(self, c: Operation, replicated: dict[int, soac.ReplicateOp]) -> None:
+    def _inline(self, c: Operation, replicated: dict[int, soac.ReplicateOp]) -> bool:
         """A replicate is fused into every combinator that takes it as an input: its
         value is used in the lambda (nothing is computed again: the rows are all that
-        value)."""
-        fused = inline_replicates(Screma.of(c), replicated)
+        value). False, with the reason kept for the report, where that is refused."""
+        try:
+            fused = inline_replicates(Screma.of(c), replicated)
+        except Refused as why:
+            for rep in dict.fromkeys(replicated.values()):
+                self.refusals[(rep, "into", c)] = str(why)
+            return False
         for rep in dict.fromkeys(replicated.values()):
             self.log.append(f"fused {_describe(rep)} into {_describe(c)}: {fused.form}")
         self._replace(fused, c, [c])
         for rep in replicated.values():
             if rep.parent is not None and not rep.result.uses:
                 self.rewriter.erase(rep)
+        return True
 
     def _replace(self, fused: Fused, before: Operation, old_ops: Sequence[Operation]) -> None:
         keep_size_checks(fused.op, old_ops, InsertPoint.before(before))

@@ -116,6 +116,8 @@ def _write(
     own axes, past the lanes) they must be equal, not merely broadcastable, so that a row
     of the wrong size is an error rather than silently stretched. Only the active lanes
     write (in a branch some lanes do not take, the others keep what is there)."""
+    if 0 in lanes(interpreter).shape:
+        return  # a map over zero rows: no lane writes (or fails)
     mask = lanes(interpreter).mask
     value = np.asarray(value)
     if exact_from is not None and value.shape[exact_from:] != np.shape(dest)[exact_from:]:
@@ -225,7 +227,12 @@ class MemFunctions(InterpreterFunctions):
     @impl(mem.CopyOp)
     def run_copy(self, interpreter: Interpreter, op: mem.CopyOp, args):
         source, dest = args
-        depth = lanes(interpreter).depth
+        state = lanes(interpreter)
+        depth = state.depth
+        if 0 in state.shape:
+            # a map over zero rows: no lane copies, and sizes computed from the rows'
+            # values are unknown (there are none), so nothing is checked either
+            return ()
         if np.shape(source)[depth:] != np.shape(dest)[depth:]:
             raise ExecutionError(
                 f"copies an array of shape {list(np.shape(source)[depth:])} into one of shape "
@@ -240,15 +247,19 @@ class MemFunctions(InterpreterFunctions):
     def run_load(self, interpreter: Interpreter, op: mem.LoadOp, args):
         view, *indices = args
         state = lanes(interpreter)
-        value = _sliced(state, op, np.asarray(view), [0] * len(indices), indices)
+        # a copy: a load gives a value, and a NumPy view of the element would change
+        # with a later store to it (inside a lambda, where the element has lane axes)
+        value = np.array(_sliced(state, op, np.asarray(view), [0] * len(indices), indices), copy=True)
         if _at_host_level(interpreter) and mem.space_of(op.view.type).is_device:
             statistics(interpreter).sync_reads += 1
-        return (value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value,)
+        return (value[()] if value.ndim == 0 else value,)
 
     @impl(mem.StoreOp)
     def run_store(self, interpreter: Interpreter, op: mem.StoreOp, args):
         value, view, *indices = args
         state = lanes(interpreter)
+        if 0 in state.shape:
+            return ()  # a map over zero rows: no lane stores
         index = _slice_index(state, op, view, [0] * len(indices), indices)
         try:
             if state.mask is not None and not np.all(state.mask):
@@ -276,8 +287,14 @@ class MemFunctions(InterpreterFunctions):
         n = sizes.pop()
         row_outputs = [o for o, v in zip(outputs, op.outputs) if v.type.get_num_dims() > 1]
         index = [_row_numbers(n, axis)] if op.indexed is not None else []
-        with _kernel(interpreter), nested_lanes(interpreter, n, op.body):
-            results = interpreter.run_ssacfg_region(op.body, (*inputs, *row_outputs, *index), "mem.map")
+        with _kernel(interpreter):
+            if n == 0 or 0 in lanes(interpreter).shape:
+                # no row: the outputs exist already and nothing writes them. (Run over
+                # no lanes, the lambda would size its arrays by values that have none,
+                # which hoisted sizes mix with sizes that do not depend on the row.)
+                return ()
+            with nested_lanes(interpreter, n, op.body):
+                results = interpreter.run_ssacfg_region(op.body, (*inputs, *row_outputs, *index), "mem.map")
         for out, value in zip(outputs, results):
             if value is out:
                 continue  # the row was built in place
