@@ -75,7 +75,8 @@ def describe_op(op: Operation) -> str:
     origin = op
     while made_from(origin) is not None:
         origin = made_from(origin)
-    if origin is not op and not any(r.name_hint for r in op.results):
+    # an op carried over unchanged by a lowering (a cf.assert) is its own origin in all but identity
+    if origin is not op and not any(r.name_hint for r in op.results) and _named(origin) != text:
         text += f" (of {_named(origin)})"
     where = enclosing_function(op)
     return text + (f" in @{where.sym_name.data}" if where else "")
