@@ -330,7 +330,7 @@ class ArraySizes(Sizes):
             case scf.ForOp():
                 carried = list(op.body.block.args[1:])
                 proved = self._loop_keeps_sizes(op.iter_args, carried, carried, yielded_values(op.body))
-                if proved is not None:
+                if (carried[index], axis) in proved:
                     return proved[(carried[index], axis)]
             case scf.WhileOp():
                 before = list(op.before_region.block.args)
@@ -339,7 +339,7 @@ class ArraySizes(Sizes):
                 proved = self._loop_keeps_sizes(
                     op.arguments, before, after, yielded_values(op.after_region), condition.args
                 )
-                if proved is not None:
+                if ("forwarded", index, axis) in proved:
                     return proved[("forwarded", index, axis)]
         raise UnknownSize(value)
 
@@ -353,26 +353,36 @@ class ArraySizes(Sizes):
         return self.atom(Select(condition, sizes[0], sizes[1]))
 
     def _loop_keeps_sizes(self, inits, carried, after_args, after_yields, forwarded=None):
-        """Whether a loop keeps the size of every array it carries (by induction: assume
-        the carried arrays have their initial sizes, and check each iteration yields
-        those sizes). Returns the sizes (of the carried arrays, and of the values a while
-        forwards), or None when that cannot be shown."""
-        assumed = {(c, axis): self.canonical(self.dim(inits[i], axis)) for i, c, axis in _array_axes(carried)}
-        sizes: dict = dict(assumed)
-        if forwarded is not None:
-            # a while: the before region forwards values to the after region and the results
-            for i, f, axis in _array_axes(forwarded):
-                sizes[("forwarded", i, axis)] = self.canonical(self.dim(f, axis), assumed)
-            assumed_after = assumed | {
-                (after_args[i], axis): sizes[("forwarded", i, axis)] for i, _, axis in _array_axes(forwarded)
+        """The sizes a loop keeps, by induction: assume the carried arrays have their
+        initial sizes, and check each iteration yields those sizes. An array whose size
+        changes is dropped from the assumption and the rest checked again, so that one
+        growing array leaves the others' sizes known. Returns the sizes proved (of
+        carried arrays by (array, axis), of the values a while forwards by
+        ("forwarded", position, axis))."""
+        kept = {(c, axis) for _, c, axis in _array_axes(carried)}
+        while True:
+            assumed = {
+                (c, axis): self.canonical(self.dim(inits[i], axis))
+                for i, c, axis in _array_axes(carried)
+                if (c, axis) in kept
             }
-        else:
+            sizes: dict = dict(assumed)
             assumed_after = assumed
-        for i, y, axis in _array_axes(after_yields):
-            expected = assumed.get((carried[i], axis))
-            if expected is None or not self.equal(self.dim(y, axis), expected, assumed_after):
-                return None
-        return sizes
+            if forwarded is not None:
+                # a while: the before region forwards values to the after region and the results
+                for i, f, axis in _array_axes(forwarded):
+                    sizes[("forwarded", i, axis)] = self.canonical(self.dim(f, axis), assumed)
+                assumed_after = assumed | {
+                    (after_args[i], axis): sizes[("forwarded", i, axis)] for i, _, axis in _array_axes(forwarded)
+                }
+            changed = {
+                (carried[i], axis)
+                for i, y, axis in _array_axes(after_yields)
+                if (carried[i], axis) in kept and not self.equal(self.dim(y, axis), assumed[(carried[i], axis)], assumed_after)
+            }
+            if not changed:
+                return sizes
+            kept -= changed
 
     def canonical(self, p: Poly, assumed: dict | None = None, depth: int = 0) -> Poly:
         """`p` with its dimensions followed back through array-making ops as far as they
