@@ -96,6 +96,7 @@ class ConversionBase:
         self.depth = 0 if convention != LANE else 1  # lambdas we are inside
         self.hints: dict[SSAValue, Array] = {}  # destinations chosen for arrays ahead of time
         self.without_rows = False  # sizing a combinator's rows when it has none
+        self.from_first_row = False  # sizing a combinator's rows from its first row
         self.sized_by_first_row: set[SSAValue] = set()  # results whose rows may disagree
         self.builder: Builder
 
@@ -252,11 +253,12 @@ class ConversionBase:
         branches: list[Region] = []
         for first_row in (True, False):
             self.scope.layers.append({})
-            outer_mode, self.without_rows = self.without_rows, not first_row
+            outer_modes = self.without_rows, self.from_first_row
+            self.without_rows, self.from_first_row = not first_row, first_row
             try:
                 branches.append(self._size_block(lambda: size(first_row)))
             finally:
-                self.without_rows = outer_mode
+                self.without_rows, self.from_first_row = outer_modes
                 self.scope.layers.pop()
         return self.insert(scf.IfOp(nonempty, [IndexType()], branches[0], branches[1])).results[0]
 
@@ -348,6 +350,10 @@ class ConversionBase:
             sizes = ArraySizes()
             return self.size_of(sizes, sizes.dim(owner.array, owner.dim.value.data), where)
         if isinstance(owner, soac.IndexOp) and not is_array(v.type) and self._available(owner.array):
+            if not self.from_first_row:
+                # level 1 reads an element in the lambda once per row, so a map of no
+                # rows reads none (its size is then 0): read it for the first row
+                raise RowDependent(where)
             # an element of an array available here (at host level a synchronous read)
             indices = [self.value_of(i, where) for i in owner.indices]
             return self.insert(mem.LoadOp(self.array(owner.array).view, indices)).result
