@@ -274,8 +274,14 @@ class MemFunctions(InterpreterFunctions):
         n = sizes.pop()
         row_outputs = [o for o, v in zip(outputs, op.outputs) if v.type.get_num_dims() > 1]
         index = [_row_numbers(n, axis)] if op.indexed is not None else []
-        with _kernel(interpreter), nested_lanes(interpreter, n, op.body):
-            results = interpreter.run_ssacfg_region(op.body, (*inputs, *row_outputs, *index), "mem.map")
+        with _kernel(interpreter):
+            if n == 0 or 0 in lanes(interpreter).shape:
+                # no row: the outputs exist already and nothing writes them. (Run over
+                # no lanes, the lambda would size its arrays by values that have none,
+                # which hoisted sizes mix with sizes that do not depend on the row.)
+                return ()
+            with nested_lanes(interpreter, n, op.body):
+                results = interpreter.run_ssacfg_region(op.body, (*inputs, *row_outputs, *index), "mem.map")
         for out, value in zip(outputs, results):
             if value is out:
                 continue  # the row was built in place

@@ -78,6 +78,29 @@ ROW_SIZE_OF_CAPTURED_ARRAY = """func.func @main(%a: tensor<?xf32>, %b: tensor<?x
   func.return %r, %s : tensor<?x?xindex>, tensor<?x?xf32>
 }"""
 
+# A row size read from a captured array inside the lambda: level 1 reads it once per
+# row, so a map of no rows has rows of size 0; it is read for the first row.
+ROW_SIZE_BY_CAPTURED_ELEMENT = """func.func @main(%a: tensor<?xf32>, %counts: tensor<?xindex>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %r = soac.map(%a) : (tensor<?xf32>) -> tensor<?x?xf32> {
+  ^bb0(%e: f32):
+    %k = soac.index %counts[%c0] : tensor<?xindex>
+    %row = soac.replicate %k, %e : f32 -> tensor<?xf32>
+    soac.yield %row : tensor<?xf32>
+  }
+  func.return %r : tensor<?x?xf32>
+}"""
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_row_size_by_captured_element(n):
+    rng = np.random.default_rng(50 + n)
+    a, counts = floats(rng, n), rng.integers(0, 4, 3)
+    r = run_everywhere(ROW_SIZE_BY_CAPTURED_ELEMENT, a, counts)
+    assert r.shape == (n, counts[0] if n else 0)
+    np.testing.assert_array_equal(r, np.repeat(a[:, None], r.shape[1], axis=1))
+
+
 # A loop in the lambda carries an array that doubles (never yielded, only reduced) and
 # the row it yields, whose size the loop keeps.
 LOOP_KEEPS_ROW_BESIDE_GROWING_ARRAY = """func.func @main(%a: tensor<?xf32>, %n: index, %k: index) -> tensor<?x?xf32> {
@@ -208,6 +231,40 @@ def test_size_computed_before_the_map_is_a_size_not_a_guess():
     branch), so bufferising leaves no assert and no refusal."""
     text = str(compiled(ROW_SIZE_BY_CAPTURED_REDUCTION, "convert-soac-to-mem").module)
     assert "mem.load %s_dev[]" in text
+
+
+# A lambda's array sized partly by the row's value (never yielded, only reduced). With no rows,
+# level 2 ran the lambda over no lanes after hoist-allocations had replaced the array's
+# size by `n + k` (k having no value) and failed; a map of no rows now runs nothing.
+CONCAT_OF_ROW_SIZED_PART = """func.func @main(%a: tensor<?xf32>, %n: index) -> tensor<?xf32> {
+  %z = arith.constant 0.0 : f32
+  %r = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%e: f32):
+    %ki = arith.fptoui %e : f32 to i32
+    %k = arith.index_cast %ki : i32 to index
+    %x = soac.replicate %n, %e : f32 -> tensor<?xf32>
+    %y = soac.replicate %k, %e : f32 -> tensor<?xf32>
+    %c = soac.concat %x, %y : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    %s = soac.reduce(%c) neutral(%z : f32) : (tensor<?xf32>) -> f32 {
+    ^bb1(%p: f32, %q: f32):
+      %t = arith.addf %p, %q : f32
+      soac.yield %t : f32
+    }
+    soac.yield %s : f32
+  }
+  func.return %r : tensor<?xf32>
+}"""
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_lambda_array_sized_per_row(n):
+    rng = np.random.default_rng(40 + n)
+    # the executors run lanes side by side: a lambda's arrays have one size in every row
+    a, k = np.full(n, rng.integers(0, 4), np.float32), int(rng.integers(0, 4))
+    r = run_everywhere(CONCAT_OF_ROW_SIZED_PART, a, k)
+    np.testing.assert_array_equal(r, a * k + a * a)
+    hoisted = soacc.compile(CONCAT_OF_ROW_SIZED_PART, backend="numpy", pipeline="convert-soac-to-mem,hoist-allocations")
+    np.testing.assert_array_equal(hoisted.main(a, k), r)
 
 
 GPU_PROGRAMS = {
