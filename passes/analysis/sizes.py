@@ -245,9 +245,12 @@ def _array_axes(values: Sequence[SSAValue]):
 
 
 class ArraySizes(Sizes):
-    """Sizes of level-1 arrays. A `Select` whose branches cannot be told apart before
-    the array exists may take either: a regular program makes them equal (a row that
-    turns out otherwise is an error when written)."""
+    """Sizes of level-1 arrays. A `Select` is an `if`'s (or a select's) size whose
+    branches' sizes cannot be shown equal: its condition decides."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._proving: set[Operation] = set()  # loops whose induction is under way
 
     def derive_dim(self, value: SSAValue, axis: int) -> Poly:
         """Dimension `axis` of a level-1 array, stated one step back, from how the array
@@ -266,6 +269,15 @@ class ArraySizes(Sizes):
             if isinstance(owner, soac.ScanomapOp) and owner.post is not None and value.block is owner.post.block:
                 # a post-lambda parameter: the map lambda's value of that row
                 return dim(owner.map_body.block.last_op.operands[value.index], axis)
+            # an array a loop carries, inside the loop: the size it starts with, when
+            # every iteration keeps it
+            proved = self._loop_sizes(owner)
+            if isinstance(owner, scf.WhileOp) and value.block is owner.after_region.block:
+                key = ("forwarded", value.index, axis)
+            else:
+                key = (value, axis)
+            if key in proved:
+                return proved[key]
             raise UnknownSize(value)
         op = value.owner
         assert isinstance(op, Operation)
@@ -328,17 +340,12 @@ class ArraySizes(Sizes):
             case arith.SelectOp():
                 return self._either(op.cond, [dim(v, axis) for v in op.operands[1:]])
             case scf.ForOp():
-                carried = list(op.body.block.args[1:])
-                proved = self._loop_keeps_sizes(op.iter_args, carried, carried, yielded_values(op.body))
+                carried = op.body.block.args[1:]
+                proved = self._loop_sizes(op)
                 if (carried[index], axis) in proved:
                     return proved[(carried[index], axis)]
             case scf.WhileOp():
-                before = list(op.before_region.block.args)
-                condition = op.before_region.block.last_op
-                after = list(op.after_region.block.args)
-                proved = self._loop_keeps_sizes(
-                    op.arguments, before, after, yielded_values(op.after_region), condition.args
-                )
+                proved = self._loop_sizes(op)
                 if ("forwarded", index, axis) in proved:
                     return proved[("forwarded", index, axis)]
         raise UnknownSize(value)
@@ -351,6 +358,24 @@ class ArraySizes(Sizes):
         if all(self.equal(s, sizes[0]) for s in sizes[1:]):
             return sizes[0]
         return self.atom(Select(condition, sizes[0], sizes[1]))
+
+    def _loop_sizes(self, op: Operation) -> dict:
+        """The sizes a `scf.for` or `scf.while` keeps (`_loop_keeps_sizes`); none for
+        other ops, and none for a loop whose own induction asks (it cannot assume what
+        it is proving)."""
+        if op in self._proving or not isinstance(op, scf.ForOp | scf.WhileOp):
+            return {}
+        self._proving.add(op)
+        try:
+            if isinstance(op, scf.ForOp):
+                carried = list(op.body.block.args[1:])
+                return self._loop_keeps_sizes(op.iter_args, carried, carried, yielded_values(op.body))
+            before = list(op.before_region.block.args)
+            condition = op.before_region.block.last_op
+            after = list(op.after_region.block.args)
+            return self._loop_keeps_sizes(op.arguments, before, after, yielded_values(op.after_region), condition.args)
+        finally:
+            self._proving.discard(op)
 
     def _loop_keeps_sizes(self, inits, carried, after_args, after_yields, forwarded=None):
         """The sizes a loop keeps, by induction: assume the carried arrays have their

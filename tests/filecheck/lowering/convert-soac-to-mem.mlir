@@ -1049,3 +1049,39 @@ func.func @loop_keeps_row_beside_growing_array(%a: tensor<?xf32>, %n: index, %k:
   }
   func.return %r : tensor<?x?xf32>
 }
+
+// -----
+
+// Inside a loop that keeps the size of the array it carries, the carried array has the
+// size it starts with: an `if` whose branches yield a row of it or a row of that size
+// gives one size, computed from the start (no read of the first row).
+
+// CHECK-LABEL: func.func @row_size_kept_by_loop(
+// CHECK:         scf.for
+// CHECK-NEXT:      [[N:%[a-z0-9_]+]] = mem.size %cents[0]
+// CHECK-NEXT:      [[D:%[a-z0-9_]+]] = mem.size %init[1]
+// CHECK-NOT:       mem.load
+// CHECK:           %new = mem.view %new_mem[{{%[0-9]+}}] sizes([[N]], [[D]])
+// CHECK-NEXT:      mem.map ins(%cents
+func.func @row_size_kept_by_loop(%init: tensor<?x?xf32>, %iters: index) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f32
+  %d = soac.size %init[1] : tensor<?x?xf32>
+  %final = scf.for %it = %c0 to %iters step %c1 iter_args(%cents = %init) -> (tensor<?x?xf32>) {
+    %new = soac.map(%cents) : (tensor<?x?xf32>) -> tensor<?x?xf32> {
+    ^bb0(%old: tensor<?xf32>):
+      %first = soac.index %old[%c0] : tensor<?xf32>
+      %keep = arith.cmpf olt, %first, %z : f32
+      %row = scf.if %keep -> (tensor<?xf32>) {
+        scf.yield %old : tensor<?xf32>
+      } else {
+        %fresh = soac.replicate %d, %z : f32 -> tensor<?xf32>
+        scf.yield %fresh : tensor<?xf32>
+      }
+      soac.yield %row : tensor<?xf32>
+    }
+    scf.yield %new : tensor<?x?xf32>
+  }
+  func.return %final : tensor<?x?xf32>
+}
