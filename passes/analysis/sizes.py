@@ -409,11 +409,13 @@ class ArraySizes(Sizes):
                 return sizes
             kept -= changed
 
-    def canonical(self, p: Poly, assumed: dict | None = None, depth: int = 0) -> Poly:
+    def canonical(self, p: Poly, assumed: dict | None = None, depth: int = 0, into_loops: bool = False) -> Poly:
         """`p` with its dimensions followed back through array-making ops as far as they
         go (still stated: values as the program names them, so it can be computed
         again). `assumed` gives sizes taken for granted (a loop-carried array's size,
-        while checking that the loop keeps it)."""
+        while checking that the loop keeps it). An array a loop carries is followed back
+        to the loop's start only `into_loops` (to compare sizes): where it is computed,
+        the carried array states its size where it is used."""
         assumed = assumed or {}
         if depth > 64:
             return p
@@ -422,7 +424,11 @@ class ArraySizes(Sizes):
             key = self.key(i)
             if isinstance(key, Select):
                 return self.atom(
-                    Select(key.condition, self.canonical(key.if_true, assumed, depth + 1), self.canonical(key.if_false, assumed, depth + 1))
+                    Select(
+                        key.condition,
+                        self.canonical(key.if_true, assumed, depth + 1, into_loops),
+                        self.canonical(key.if_false, assumed, depth + 1, into_loops),
+                    )
                 )
             if not isinstance(key, Dim):
                 return Poly.atom(i)
@@ -430,11 +436,17 @@ class ArraySizes(Sizes):
                 return assumed[(key.array, key.axis)]
             if isinstance(key.array, BlockArgument) and isinstance(key.array.block.parent_op(), func.FuncOp):
                 return Poly.atom(i)
+            if (
+                not into_loops
+                and isinstance(key.array, BlockArgument)
+                and isinstance(key.array.block.parent_op(), scf.ForOp | scf.WhileOp)
+            ):
+                return Poly.atom(i)
             try:
                 derived = self.derive_dim(key.array, key.axis)
             except UnknownSize:
                 return Poly.atom(i)
-            return self.canonical(derived, assumed, depth + 1)
+            return self.canonical(derived, assumed, depth + 1, into_loops)
 
         return p.substitute(atom)
 
@@ -462,7 +474,7 @@ class ArraySizes(Sizes):
                 return Poly.const(key.array.type.get_shape()[key.axis])
             return Poly.atom(i)
 
-        return self.canonical(p, assumed, depth + 1).substitute(atom)
+        return self.canonical(p, assumed, depth + 1, into_loops=True).substitute(atom)
 
     def equal(self, a: Poly, b: Poly, assumed: dict | None = None) -> bool:
         return self.normal(a, assumed) == self.normal(b, assumed)

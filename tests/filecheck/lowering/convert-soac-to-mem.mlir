@@ -1054,12 +1054,12 @@ func.func @loop_keeps_row_beside_growing_array(%a: tensor<?xf32>, %n: index, %k:
 
 // Inside a loop that keeps the size of the array it carries, the carried array has the
 // size it starts with: an `if` whose branches yield a row of it or a row of that size
-// gives one size, computed from the start (no read of the first row).
+// gives one size (the carried array's, no read of the first row).
 
 // CHECK-LABEL: func.func @row_size_kept_by_loop(
 // CHECK:         scf.for
 // CHECK-NEXT:      [[N:%[a-z0-9_]+]] = mem.size %cents[0]
-// CHECK-NEXT:      [[D:%[a-z0-9_]+]] = mem.size %init[1]
+// CHECK-NEXT:      [[D:%[a-z0-9_]+]] = mem.size %cents[1]
 // CHECK-NOT:       mem.load
 // CHECK:           %new = mem.view %new_mem[{{%[0-9]+}}] sizes([[N]], [[D]])
 // CHECK-NEXT:      mem.map ins(%cents
