@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
-from xdsl.ir import Attribute, Block, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem, soac
@@ -42,10 +42,22 @@ class CannotBufferise(Exception):
 
 
 class RowDependent(CannotBufferise):
-    """A size needed before the combinator `op` runs depends on values computed per row."""
+    """A size needed before the combinator `op` runs depends on values computed per row
+    (of `combinator`, when it is a row parameter of that combinator's map lambda)."""
 
-    def __init__(self, op: Operation):
+    def __init__(self, op: Operation, combinator: Operation | None = None):
         super().__init__(op, "the size of an array it makes depends on values computed per row")
+        self.combinator = combinator
+
+
+def _is_row_parameter(arg: BlockArgument) -> bool:
+    """Whether `arg` is a row of an input of a map lambda (a map's, or a fused op's)."""
+    op = arg.block.parent_op()
+    if isinstance(op, soac.MapOp):
+        return arg.index < len(op.inputs)
+    if isinstance(op, soac.RedomapOp | soac.ScatteromapOp | soac.HistomapOp | soac.ScanomapOp):
+        return arg.block is op.map_body.block and arg.index < len(op.inputs)
+    return False
 
 
 NO_ROW = object()
@@ -239,16 +251,27 @@ class ConversionBase:
         have it; a row that does not is found when it is copied into its output row,
         which is why such rows are not built in place). With no rows it is what level 1
         gives: a per-row condition takes its false branch, a per-row size is 0."""
-        lambda_block = (where.body if isinstance(where, soac.MapOp) else where.map_body).block
-        inputs = list(where.inputs)
-        count = self.dimension(inputs[0], 0, where)
+        return self._over_first_row(where, lambda: self._stated_dimension(value, axis, where))
+
+    def _over_first_row(self, combinator: Operation, size: Callable[[], SSAValue]) -> SSAValue:
+        """`size()` with the parameters of `combinator`'s map lambda standing for its
+        first row (read inside the branch that has one), or for no row; a lambda nested
+        in it whose rows the size also depends on is sized so in turn."""
+        lambda_block = (combinator.body if isinstance(combinator, soac.MapOp) else combinator.map_body).block
+        inputs = list(combinator.inputs)
+        count = self.dimension(inputs[0], 0, combinator)
         nonempty = self.insert(arith.CmpiOp(count, self.index_constant(0), "ne")).result
-        def size(first_row: bool) -> SSAValue:
-            # the lambda's parameters stand for the first row (read inside the branch
-            # that has one), or for no row
+
+        def bound(first_row: bool) -> SSAValue:
             for param, array in zip(lambda_block.args, inputs):
                 self.scope[param] = self._first_row(array) if first_row else NO_ROW
-            return self._stated_dimension(value, axis, where)
+            try:
+                return self._attempt(size)
+            except RowDependent as error:
+                nested = error.combinator
+                if not first_row or nested is None or nested is combinator or not all(self._available(i) for i in nested.inputs):
+                    raise
+                return self._over_first_row(nested, size)
 
         branches: list[Region] = []
         for first_row in (True, False):
@@ -256,7 +279,7 @@ class ConversionBase:
             outer_modes = self.without_rows, self.from_first_row
             self.without_rows, self.from_first_row = not first_row, first_row
             try:
-                branches.append(self._size_block(lambda: size(first_row)))
+                branches.append(self._size_block(lambda: bound(first_row)))
             finally:
                 self.without_rows, self.from_first_row = outer_modes
                 self.scope.layers.pop()
@@ -349,6 +372,8 @@ class ConversionBase:
             # a size of an array: from the array where it is available, else as stated
             sizes = ArraySizes()
             return self.size_of(sizes, sizes.dim(owner.array, owner.dim.value.data), where)
+        if isinstance(v, BlockArgument) and _is_row_parameter(v):
+            raise RowDependent(where, v.block.parent_op())
         if isinstance(owner, soac.IndexOp) and not is_array(v.type) and self._available(owner.array):
             if not self.from_first_row:
                 # level 1 reads an element in the lambda once per row, so a map of no

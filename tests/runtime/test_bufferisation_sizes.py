@@ -180,6 +180,42 @@ def test_row_size_by_row_when_rows_agree(n):
         np.testing.assert_array_equal(r, np.broadcast_to(want, (n, width)))
 
 
+# The same one map deeper: the rows of the outer map are the inner map's results, whose
+# rows' size depends on the inner rows: the first row of the first row.
+NESTED_ROW_SIZE_BY_ROW = """func.func @main(%m: tensor<?x?xf32>, %n: index, %k: index) -> tensor<?x?x?xf32> {
+  %z = arith.constant 0.0 : f32
+  %r = soac.map(%m) : (tensor<?x?xf32>) -> tensor<?x?x?xf32> {
+  ^bb0(%row: tensor<?xf32>):
+    %in = soac.map(%row) : (tensor<?xf32>) -> tensor<?x?xf32> {
+    ^bb1(%e: f32):
+      %c = arith.cmpf olt, %e, %z : f32
+      %x = scf.if %c -> (tensor<?xf32>) {
+        %p = soac.replicate %n, %e : f32 -> tensor<?xf32>
+        scf.yield %p : tensor<?xf32>
+      } else {
+        %q = soac.replicate %k, %e : f32 -> tensor<?xf32>
+        scf.yield %q : tensor<?xf32>
+      }
+      soac.yield %x : tensor<?xf32>
+    }
+    soac.yield %in : tensor<?x?xf32>
+  }
+  func.return %r : tensor<?x?x?xf32>
+}"""
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (0, 2), (2, 0), (1, 1), (3, 2)])
+def test_nested_row_size_by_row(shape):
+    rng = np.random.default_rng(sum(shape))
+    for sign in (-1, 1):
+        m = sign * rng.integers(1, 4, shape).astype(np.float32)  # every row takes one branch
+        n, k = int(rng.integers(0, 4)), int(rng.integers(0, 4))
+        r = run_everywhere(NESTED_ROW_SIZE_BY_ROW, m, n, k)
+        width = n if (m.size and sign < 0) else k
+        assert r.shape == (*shape, width)
+        np.testing.assert_array_equal(r, np.broadcast_to(m[..., None], r.shape))
+
+
 def test_row_size_by_row_empty_map_is_level_1s():
     """No rows: level 1 takes the false branch of a per-row condition."""
     r = run_everywhere(ROW_SIZE_BY_ROW, np.zeros(0, np.float32), 2, 5)
