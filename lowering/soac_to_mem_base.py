@@ -197,8 +197,26 @@ class ConversionBase:
         except RowDependent:
             if not self._sizes_rows_of(value, where):
                 raise
-        self.sized_by_first_row.add(value)
+        if not self._same_in_every_row(value, axis, where):
+            self.sized_by_first_row.add(value)
         return self._dimension_from_first_row(value, axis, where)
+
+    def _same_in_every_row(self, value: SSAValue, axis: int, where: Operation) -> bool:
+        """Whether a row size is computed from nothing of the row (only from elements of
+        captured arrays, which level 1 reads once per row): every row has it, so rows
+        may be built in place. Nothing is left built."""
+        outer = self.from_first_row
+        self.from_first_row = True
+        try:
+            block, _ = self._build_block(lambda: self._stated_dimension(value, axis, where))
+        except CannotBufferise:
+            return False
+        finally:
+            self.from_first_row = outer
+        for op in reversed(list(block.ops)):
+            op.detach()
+            op.erase(safe_erase=False)
+        return True
 
     def _stated_dimension(self, value: SSAValue, axis: int, where: Operation) -> SSAValue:
         sizes = ArraySizes()  # one table per size: its atoms in the order they are met

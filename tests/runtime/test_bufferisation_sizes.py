@@ -306,6 +306,9 @@ def test_lambda_array_sized_per_row(n):
 GPU_PROGRAMS = {
     "captured_reduction": (ROW_SIZE_BY_CAPTURED_REDUCTION, None),
     "by_row": (ROW_SIZE_BY_ROW, None),
+    "captured_element": (ROW_SIZE_BY_CAPTURED_ELEMENT, None),
+    # the inner map's rows are built per thread, in memory sized by the thread's row
+    "nested_by_row": (NESTED_ROW_SIZE_BY_ROW, "convert-mem-to-gpu: mem.alloc allocates memory whose size depends on what a thread computes"),
     # a per-thread array whose size the thread computes (it doubles in a loop)
     "growing_loop": (LOOP_KEEPS_ROW_BESIDE_GROWING_ARRAY, "convert-mem-to-gpu: mem.alloc allocates memory whose size depends on what a thread computes"),
 }
@@ -330,3 +333,23 @@ def test_gpu_lowering_compiles_or_says_why(name, tmp_path):
         ["nvcc", "--ptx", "-arch=sm_90", str(cu), "-o", str(tmp_path / f"{name}.ptx")], capture_output=True, text=True
     )
     assert nvcc.returncode == 0, nvcc.stderr[-4000:]
+
+
+GPU_INPUTS = {
+    "captured_reduction": [(np.array([-1, -2, 4], np.float32), 2, 3), (np.array([1, 2], np.float32), 2, 3), (np.zeros(0, np.float32), 1, 4)],
+    "by_row": [(np.full(5, 2, np.float32), 2, 3), (np.zeros(3, np.float32), 2, 4), (np.zeros(0, np.float32), 1, 4)],
+    "captured_element": [(np.arange(4, dtype=np.float32), np.array([3, 1])), (np.zeros(0, np.float32), np.array([2]))],
+}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(GPU_INPUTS))
+def test_gpu_runs_what_level_2_runs(name):
+    """On the GPU (the first row's size read from device memory), the results of the
+    reference executor at level 2."""
+    src = GPU_PROGRAMS[name][0]
+    cuda, numpy = soacc.compile(src, backend="cuda"), soacc.compile(src, backend="numpy")
+    for args in GPU_INPUTS[name]:
+        got = cuda.main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
+        want = numpy.main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
+        assert got.shape == want.shape and np.array_equal(got, want), (got, want)
