@@ -257,12 +257,11 @@ class ConversionBase:
     def _sizes_rows_of(value: SSAValue, where: Operation) -> bool:
         """Whether `value` is an array-valued result of the combinator `where` whose rows
         its map lambda makes (row by row, from rows of its inputs)."""
-        return (
-            isinstance(value, OpResult)
-            and value.op is where
-            and isinstance(where, soac.MapOp | soac.RedomapOp | soac.ScatteromapOp | soac.HistomapOp)
-            or (isinstance(where, soac.ScanomapOp) and where.post is None and value in where.results)
-        )
+        if not (isinstance(value, OpResult) and value.op is where):
+            return False
+        if isinstance(where, soac.ScanomapOp):
+            return where.post is None  # a post lambda's rows are not its inputs'
+        return isinstance(where, soac.MapOp | soac.RedomapOp | soac.ScatteromapOp | soac.HistomapOp)
 
     def _dimension_from_first_row(self, value: SSAValue, axis: int, where: Operation) -> SSAValue:
         """A row size that depends on the row: the first row's (a regular map's rows all
