@@ -384,7 +384,10 @@ class ConversionBase:
         if isinstance(owner, Operation) and not owner.regions and owner.dialect_name() == "arith":
             # a size computed by scalar arithmetic: compute it here too
             operands = [self.value_of(o, where) for o in owner.operands]
-            return self.insert(owner.clone(value_mapper=dict(zip(owner.operands, operands)))).results[0]
+            clone = owner.clone(value_mapper=dict(zip(owner.operands, operands)))
+            for r in clone.results:
+                r.name_hint = None  # the name stays with the value the program computes
+            return self.insert(clone).results[0]
         if isinstance(owner, soac.SizeOp):
             # a size of an array: from the array where it is available, else as stated
             sizes = ArraySizes()
