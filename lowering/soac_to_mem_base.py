@@ -385,8 +385,9 @@ class ConversionBase:
             # a size computed by scalar arithmetic: compute it here too
             operands = [self.value_of(o, where) for o in owner.operands]
             clone = owner.clone(value_mapper=dict(zip(owner.operands, operands)))
-            for r in clone.results:
-                r.name_hint = None  # the name stays with the value the program computes
+            if self.from_first_row or self.without_rows:
+                for r in clone.results:
+                    r.name_hint = None  # a row's value: the name stays with the lambda's
             return self.insert(clone).results[0]
         if isinstance(owner, soac.SizeOp):
             # a size of an array: from the array where it is available, else as stated
