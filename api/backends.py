@@ -14,13 +14,20 @@ from soacc.lowering.emit_host import HostModule, emit_host
 from soacc.runtime.errors import ProgramError
 
 
+def _cannot_run(error: DiagnosticException) -> ProgramError:
+    """The emitter's refusal, keeping its op (`.op`) for soacc.compile to locate."""
+    refusal = ProgramError(f"the cuda backend cannot run this program: {error}")
+    refusal.op = getattr(error, "op", None)  # type: ignore[attr-defined]
+    return refusal
+
+
 def emit_host_code(module: ModuleOp, free_at_last_use: bool = True) -> HostModule:
     """The module's host code; free_at_last_use=False frees each block when the block of
     code that made it ends (the study's baseline, to measure peak memory against)."""
     try:
         return emit_host(module, free_at_last_use)
     except DiagnosticException as error:
-        raise ProgramError(f"the cuda backend cannot run this program: {error}") from None
+        raise _cannot_run(error) from None
 
 
 def emit_kernels(module: ModuleOp) -> str:
@@ -29,7 +36,7 @@ def emit_kernels(module: ModuleOp) -> str:
     try:
         emit_cuda(module, source)
     except DiagnosticException as error:
-        raise ProgramError(f"the cuda backend cannot run this program: {error}") from None
+        raise _cannot_run(error) from None
     return source.getvalue()
 
 

@@ -26,7 +26,7 @@ from soacc.pipeline import SoaccPipelinePass
 from soacc.registry import pass_registry
 from soacc.passes.analysis.argument_sizes import Requirement, SameOuterSize, argument_requirements
 from soacc.runtime.arguments import convert_argument
-from soacc.runtime.errors import ArgumentError, ProgramError
+from soacc.runtime.errors import ArgumentError, ExecutionError, ProgramError
 from soacc.runtime.reference import describe_op
 from soacc.runtime.statistics import Statistics
 from soacc.source import TOO_DEEP, LocatingParser, located_message, read_source
@@ -244,7 +244,13 @@ class EntryPoint:
         checked = self.check_arguments(self.bind(args, kwargs))
         for check in self.program.size_checks.get(self.name, ()):
             check(self, checked)
-        results = _own_results(self.program.executor.call(self.name, checked), checked)
+        results = self.program.executor.call(self.name, checked)
+        try:
+            results = _own_results(results, checked)
+        except MemoryError:
+            # a result the executor kept as a view (a replicate's broadcast) is copied here
+            sizes = ", ".join(f"{np.asarray(r).nbytes} bytes" for r in results)
+            raise ExecutionError(f"@{self.name}: out of memory: its results ({sizes}) do not fit in this machine") from None
         return results[0] if len(results) == 1 else results
 
 
@@ -365,11 +371,17 @@ class Program:
 
 
 def compile(  # noqa: A001
-    source: str | Path | ModuleOp, *, backend: str = "auto", pipeline: str | None = None
+    source: str | Path | ModuleOp, *, backend: str = "auto", pipeline: str | None = None, filename: str | None = None
 ) -> Program:
     """Compiles a soac program (MLIR text, a path to a .mlir file, or a module) for the
     given backend (`auto`: the best available here), through `pipeline` (a pass
-    pipeline; None: the backend's default; "": run the program as it is)."""
+    pipeline; None: the backend's default; "": run the program as it is). `filename`
+    names source text in diagnostics (`kernels.mlir:3:5: error: ...`; default
+    `<input>`): text read from a file the caller opened keeps its name."""
+    if filename is not None and not isinstance(filename, str | Path):
+        raise ArgumentError(f"filename must be the source text's file name, not {type(filename).__name__}")
+    if filename is not None and not isinstance(source, str):
+        raise ArgumentError("filename names source text; a Path names itself and a module has no text")
     if pipeline is not None and not isinstance(pipeline, str):
         raise ArgumentError(f"pipeline must be a pass pipeline's text (or None for the backend's), not {type(pipeline).__name__}")
     if not isinstance(backend, str):
@@ -392,7 +404,7 @@ def compile(  # noqa: A001
                     raise ArgumentError(
                         f"{source!r} is a file name, not a program's text: pass pathlib.Path({source.strip()!r}) to compile a file"
                     )
-                text, name = source, "<input>"
+                text, name = source, "<input>" if filename is None else str(filename)
             parser = _new_parser(text, name)
             module = _parse_with(parser)
         else:
@@ -406,7 +418,11 @@ def compile(  # noqa: A001
         chosen = choose_backend(backend).name
         checks = argument_size_checks(module, parser)
         apply_pipeline(module, default_pipeline(chosen) if pipeline is None else pipeline, parser)
-        return Program(module, backend, checks)
+        try:
+            return Program(module, backend, checks)
+        except ProgramError as error:  # an emitter's refusal: at the op of the text
+            where = parser.location(error.op) if parser and getattr(error, "op", None) else None
+            raise (ProgramError(f"{where}: error: {error}") if where else error) from None
     except RecursionError:
         raise ProgramError(TOO_DEEP) from None
 

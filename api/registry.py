@@ -53,6 +53,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return FuseIotaPass
 
+    def get_introduce_forks() -> type[ModulePass]:
+        from soacc.passes.introduce_forks import IntroduceForksPass
+
+        return IntroduceForksPass
+
     def get_soacc_pipeline() -> type[ModulePass]:
         from soacc.pipeline import SoaccPipelinePass
 
@@ -69,6 +74,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "hoist-allocations": get_hoist_allocations,
         "short-circuit": get_short_circuit,
         "memory-reuse": get_memory_reuse,
+        "introduce-forks": get_introduce_forks,
     }
 
 
@@ -81,6 +87,7 @@ INPUT_DIALECT = {
     "hoist-allocations": "mem",
     "short-circuit": "mem",
     "memory-reuse": "mem",
+    "introduce-forks": "mem",
     "convert-mem-to-gpu": "mem",
 }
 """The dialect each soacc pass works on: a program without its ops is at another level,

@@ -9,8 +9,12 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.parser import Parser
-from xdsl.utils.exceptions import DiagnosticException, VerifyException
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.lexer import Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+from soacc.dialects.shared.provenance import origins, source_op
+from soacc.dialects.shared.utils import enclosing_function
 
 # xDSL 0.74 lexes a string literal with `"(?:[^"\\\n\v\f]+|<escape>)*"`: a `+` nested in
 # a `*`, which backtracks exponentially when the literal is not closed (24 characters
@@ -56,6 +60,49 @@ class LocatingParser(Parser):
         self.source_name = name
         self.line_offset = line_offset
         self.op_offsets: dict[Operation, int] = {}
+        self.named_ops: dict[tuple[str, str], Operation] = {}
+        self.first_forward_use: dict[str, Span] = {}
+        """Where each value used before its definition is first used: xDSL reports a
+        value never defined at the end of the file, soacc at its first use."""
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        try:
+            module = super().parse_module(allow_implicit_module)
+        except ParseError as error:
+            undefined = list(self.forward_ssa_references)
+            # (xDSL 0.74's own message, raised once everything parsed, at the end)
+            if not undefined or "values used but not defined" not in str(error):
+                raise
+            names = ", ".join(f"%{name}" for name in undefined)
+            self.raise_error(f"{names} {'is' if len(undefined) == 1 else 'are'} used but never defined", self.first_forward_use[undefined[0]])
+        # the ops the text names, by function and result name: a pass that makes an op
+        # without recording where it came from (a fusion keeps the fused ops' names)
+        for op in module.walk():
+            where = enclosing_function(op)
+            for r in op.results:
+                if r.name_hint and where is not None:
+                    self.named_ops.setdefault((where.sym_name.data, r.name_hint), op)
+        return module
+
+    def resolve_operand(self, operand, type):
+        if operand.operand_name not in self.ssa_values:
+            self.first_forward_use.setdefault(operand.operand_name, operand.span)
+        return super().resolve_operand(operand, type)
+
+    def _parse_block(self):
+        # xDSL 0.74 fails with a KeyError on a second definition of a label that was
+        # used before its first (`cf.br ^bb1` ... `^bb1:` ... `^bb1:`)
+        token = self._current_token
+        if token.kind == MLIRTokenKind.CARET_IDENT:
+            name = token.text[1:]
+            if name in self.blocks and name not in self.forward_block_references:
+                self.raise_error(f"block {token.text} is defined twice", token.span)
+        # xDSL 0.74 says only " in block definition" where it expected a label
+        elif token.kind == MLIRTokenKind.EOF:
+            self.raise_error("the text ends inside a region: a '}' is missing", token.span)
+        else:
+            self.raise_error(f"expected an op, a block label (^bb1:) or '}}' here, found '{token.text}'", token.span)
+        return super()._parse_block()
 
     def parse_operation(self) -> Operation:
         start = self.pos
@@ -72,12 +119,25 @@ class LocatingParser(Parser):
         return op
 
     def location(self, op: Operation) -> str | None:
-        offset = self.op_offsets.get(op)
-        if offset is None:
+        """`file:line:col` of the op of the text that `op` is or was made from."""
+        source = source_op(op, self.op_offsets.__contains__) or self._named_like(op)
+        if source is None:
             return None
+        offset = self.op_offsets[source]
         line = self.source_text.count("\n", 0, offset) + 1 + self.line_offset
         column = offset - (self.source_text.rfind("\n", 0, offset) + 1) + 1
         return f"{self.source_name}:{line}:{column}"
+
+    def _named_like(self, op: Operation) -> Operation | None:
+        """The op of the text whose result has the name of one of `op`'s, in the same
+        function (what a pass that records no origin keeps), or None."""
+        for made in origins(op):
+            where = enclosing_function(made)
+            for r in made.results if where is not None else ():
+                found = self.named_ops.get((where.sym_name.data, r.name_hint or ""))
+                if found is not None:
+                    return found
+        return None
 
 
 def failing_op(module: ModuleOp, error: DiagnosticException) -> Operation | None:

@@ -22,4 +22,9 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return SOACC_GPU
 
-    return {"soac": get_soac, "mem": get_mem, "soacc_gpu": get_soacc_gpu}
+    def get_fork() -> Dialect:
+        from soacc.dialects.fork import FORK
+
+        return FORK
+
+    return {"soac": get_soac, "mem": get_mem, "soacc_gpu": get_soacc_gpu, "fork": get_fork}

@@ -43,6 +43,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
+from soacc.dialects.shared.provenance import record_origin
 from soacc.dialects.shared.utils import located_failure
 from soacc.dialects.shared.utils import captured_values
 from soacc.dialects import mem, soacc_gpu
@@ -287,6 +288,17 @@ def _vector_rows(b: Builder, body: KernelBody, lam: Block, in_params, out_params
     rows(b, tail, body)
 
 
+def _record_lowered_from(k: Operation, before: Operation | None, new_kernels: list[gpu.FuncOp]) -> None:
+    """The host code and the kernels that replace `k` were made from it (what errors
+    in them, found later by the emitters, point at)."""
+    for kernel in new_kernels:
+        record_origin(kernel, k)
+    host = k.prev_op
+    while host is not None and host is not before:
+        record_origin(host, k)
+        host = host.prev_op
+
+
 def _fail(error: CannotLower) -> PassFailedException:
     return located_failure(error.op, f"convert-mem-to-gpu: {error.op.name} {error}")
 
@@ -329,6 +341,7 @@ class ConvertMemToGpuPass(ModulePass):
                 if k in folded:
                     continue  # it runs in its reduction's final kernel
                 kind, lower = _LOWERINGS[type(k)]
+                before, first_kernel = k.prev_op, len(kernels)
                 if k in epilogues:
                     lower_reduce(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel, epilogues[k])
                     Rewriter.erase_op(epilogues[k].body)
@@ -336,6 +349,7 @@ class ConvertMemToGpuPass(ModulePass):
                     lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel, sharing=sharing.get(k))
                 else:
                     lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel)
+                _record_lowered_from(k, before, kernels[first_kernel:])
                 Rewriter.erase_op(k)
         except CannotLower as error:
             raise _fail(error) from None

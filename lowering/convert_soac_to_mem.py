@@ -31,7 +31,7 @@ memory is passes/analysis/ownership.py's.
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, scf
+from xdsl.dialects import arith, cf, func, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
@@ -42,9 +42,10 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.utils.exceptions import PassFailedException
+from xdsl.utils.exceptions import PassFailedException, VerifyException
 
 from soacc.dialects import soac
+from soacc.dialects.shared.structural_checks import check_constant_sizes
 from soacc.dialects.shared.utils import enclosing_function, located_failure
 from soacc.lowering.soac_to_mem_arrays import ArrayConversion
 from soacc.lowering.soac_to_mem_base import DEVICE, ENTRY, CannotBufferise
@@ -112,6 +113,7 @@ FunctionConverter.HANDLERS = {
     scf.WhileOp: FunctionConverter.convert_while,
     func.CallOp: FunctionConverter.convert_call,
     func.ReturnOp: FunctionConverter.convert_return,
+    cf.AssertOp: FunctionConverter.insert_clone,  # a check of scalars (a pass's, kept)
 }
 
 
@@ -171,3 +173,7 @@ class ConvertSoacToMemPass(ModulePass):
                 Rewriter.erase_op(f, safe_erase=False)
         for f in converter.new_functions:
             Rewriter.insert_op(f, InsertPoint.at_end(op.body.block))
+        try:
+            check_constant_sizes(op)  # before anything folds them to wrapped constants
+        except VerifyException as error:
+            raise located_failure(error.op, f"convert-soac-to-mem: {error}") from None

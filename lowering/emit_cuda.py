@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from xdsl.context import Context
-from xdsl.dialects import arith, gpu, memref, scf
+from xdsl.dialects import arith, cf, gpu, memref, scf
 from xdsl.dialects import math as mathd
 from xdsl.dialects.builtin import (
     Float32Type,
@@ -226,7 +226,9 @@ class CudaPrinter(BasePrinter):
             self.print_op(op)
 
     def error(self, op: Operation, why: str) -> EmissionError:
-        return EmissionError(f"cuda target: {op.name} {why}")
+        error = EmissionError(f"cuda target: {op.name} {why}")
+        error.op = op  # type: ignore[attr-defined]  (for located diagnostics)
+        return error
 
     def print_op(self, op: Operation) -> None:
         handler = _HANDLERS.get(type(op))
@@ -554,6 +556,13 @@ def _store(p: CudaPrinter, op: memref.StoreOp) -> None:
     p.line(f"{p.element(op.memref, op.indices)} = {p.name(op.value)};")
 
 
+def _assert(p: CudaPrinter, op: cf.AssertOp) -> None:
+    # a size check a pass left in a lambda: a kernel has no way to say which one failed,
+    # so it stops the launch, which the runtime reports as the GPU's error (the program
+    # fails, as on the reference executor, instead of writing past a row)
+    p.line(f"if (!{p.name(op.arg)}) __trap();")
+
+
 def _dim(p: CudaPrinter, op: memref.DimOp) -> None:
 
     axis = const_evaluate_operand(op.index)
@@ -870,6 +879,7 @@ _HANDLERS: dict[type[Operation], Callable] = {
     memref.LoadOp: _load,
     memref.StoreOp: _store,
     memref.DimOp: _dim,
+    cf.AssertOp: _assert,
     gpu.ThreadIdOp: _gpu_index("threadIdx"),
     gpu.BlockIdOp: _gpu_index("blockIdx"),
     gpu.BlockDimOp: _gpu_index("blockDim"),

@@ -28,7 +28,7 @@ from typing import IO
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import arith, func, gpu, scf
+from xdsl.dialects import arith, cf, func, gpu, scf
 from xdsl.dialects import math as math_dialect
 from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, SymbolRefAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
@@ -334,7 +334,7 @@ class _ModuleEmitter:
             raise _error(op, "is a kernel that convert-mem-to-gpu has not turned into a gpu.launch_func "
                          "(the host code can only launch kernels)")
         else:
-            raise _error(op, "has no host code rule (host code is func, arith, math, scf, mem and gpu.launch_func)")
+            raise _error(op, "has no host code rule (host code is func, arith, math, scf, cf.assert, mem and gpu.launch_func)")
 
     def assign(self, result: SSAValue, expression: str, op: Operation) -> None:
         self.line(f"{self.define(result)} = {expression}", op)
@@ -471,6 +471,10 @@ def _copy(e: _ModuleEmitter, op: mem.CopyOp) -> None:
     e.line(f"rt.copy({e.name(op.source)}, {e.name(op.dest)})", op)
 
 
+def _assert(e: _ModuleEmitter, op: cf.AssertOp) -> None:
+    e.line(f"rt.check({e.name(op.arg)}, {op.msg.data!r})", op)
+
+
 def _indices(e: _ModuleEmitter, values: Sequence[SSAValue]) -> str:
     names = e.operands(values)
     return "()" if not names else _tuple(names)
@@ -529,6 +533,7 @@ _HANDLERS: dict[type[Operation], Callable] = {
     mem.TransposeOp: _transpose,
     mem.SizeOp: _size,
     mem.CopyOp: _copy,
+    cf.AssertOp: _assert,
     mem.LoadOp: _load,
     mem.StoreOp: _store,
     mem.ArrayOp: _array,

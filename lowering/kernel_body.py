@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, gpu, memref, scf
+from xdsl.dialects import arith, cf, gpu, memref, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, FunctionType, IndexType, IntegerAttr, MemRefType, StridedLayoutAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
@@ -249,6 +249,8 @@ class KernelBody:
                 self.loop(self.dim(out, 0), lambda j: self.store(self.values[op.value], out, j, op))
             case mem.CopyOp():
                 self.copy(self.row(op.source), self.row(op.dest), op)
+            case cf.AssertOp():
+                self.b.insert(op.clone(value_mapper={op.arg: self.value(op.arg)}))
             case _ if op.dialect_name() in ("arith", "math") and not op.regions:
                 new = op.clone(value_mapper={v: self.value(v) for v in op.operands})
                 self.b.insert(new)

@@ -15,6 +15,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region
 from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem, soac
+from soacc.dialects.shared.provenance import record_origin
 from soacc.passes.analysis.ownership import can_consume
 from soacc.passes.analysis.sizes import ArraySizes, Dim, Poly, Select, UnknownSize
 
@@ -175,7 +176,18 @@ class ConversionBase:
 
     def insert(self, op: Operation) -> Operation:
         self.builder.insert(op)
+        if self.converting is not None:
+            record_origin(op, self.converting)  # for errors found in lowered code
         return op
+
+    def size_arithmetic(self, op_type: type[arith.AddiOp | arith.MuliOp], a: SSAValue, b: SSAValue) -> SSAValue:
+        """`a + b` or `a * b` of sizes, marked `overflow<nsw>`: a size past 64 bits is an
+        error where it is computed, not a wrapped byte count (runtime/array_sizes.py).
+        A constant goes on the right: xDSL 0.74's canonicalisation moves it there and
+        drops the flags as it does."""
+        if isinstance(a.owner, arith.ConstantOp) and not isinstance(b.owner, arith.ConstantOp):
+            a, b = b, a
+        return self.insert(op_type(a, b, overflow=arith.IntegerOverflowAttr([arith.IntegerOverflowFlag.NSW]))).results[0]
 
     def index_constant(self, n: int) -> SSAValue:
         return self.insert(arith.ConstantOp(IntegerAttr(n, IndexType()))).results[0]
@@ -321,14 +333,14 @@ class ConversionBase:
             term: SSAValue | None = None if monomial else self.index_constant(abs(coefficient))
             for a in monomial:
                 factor = self.atom_of(sizes, a, where)
-                term = factor if term is None else self.insert(arith.MuliOp(term, factor)).results[0]
+                term = factor if term is None else self.size_arithmetic(arith.MuliOp, term, factor)
             if monomial and abs(coefficient) != 1:
-                term = self.insert(arith.MuliOp(self.index_constant(abs(coefficient)), term)).results[0]
+                term = self.size_arithmetic(arith.MuliOp, term, self.index_constant(abs(coefficient)))
             assert term is not None
             if total is None:
                 total = term if coefficient > 0 else self.insert(arith.SubiOp(self.index_constant(0), term)).result
             elif coefficient > 0:
-                total = self.insert(arith.AddiOp(total, term)).results[0]
+                total = self.size_arithmetic(arith.AddiOp, total, term)
             else:
                 total = self.insert(arith.SubiOp(total, term)).result
         return total if total is not None else self.index_constant(0)
@@ -413,13 +425,17 @@ class ConversionBase:
         assert isinstance(t, TensorType)
         return [self.dimension(value, axis, where) for axis in range(t.get_num_dims())]
 
+    def byte_count(self, t: TensorType, dims: Sequence[SSAValue]) -> SSAValue:
+        """The bytes of an array of type `t` and the given dimensions."""
+        total: SSAValue | None = None
+        for d in dims:
+            total = d if total is None else self.size_arithmetic(arith.MuliOp, total, d)
+        elem_bytes = self.index_constant(t.element_type.compile_time_size)
+        return elem_bytes if total is None else self.size_arithmetic(arith.MuliOp, total, elem_bytes)
+
     def allocate(self, t: TensorType, dims: Sequence[SSAValue], name: str | None) -> Array:
         """A fresh device block holding an array of type `t` and the given dimensions."""
-        elem_bytes = t.element_type.compile_time_size
-        total = self.index_constant(elem_bytes)
-        for d in dims:
-            total = self.insert(arith.MuliOp(total, d)).results[0]
-        block = self.insert(mem.AllocOp(total, mem.DEVICE)).block
+        block = self.insert(mem.AllocOp(self.byte_count(t, dims), mem.DEVICE)).block
         zero = self.index_constant(0)
         dynamic = [d for d, s in zip(dims, t.get_shape()) if s == DYNAMIC_INDEX]
         view = self.insert(mem.ViewOp(block, zero, dynamic, mem.view_type_of(t, mem.DEVICE))).result
@@ -461,7 +477,17 @@ class ConversionBase:
                 raise CannotBufferise(op, f"uses a value the conversion has not seen ({error})") from None
 
 
+    converting: Operation | None = None
+    """The op being converted: what the ops inserted now are made from."""
+
     def convert_op(self, op: Operation) -> None:
+        outer, self.converting = self.converting, op
+        try:
+            self._convert_op(op)
+        finally:
+            self.converting = outer
+
+    def _convert_op(self, op: Operation) -> None:
         handler = self.HANDLERS.get(type(op))
         if handler is not None:
             handler(self, op)

@@ -146,11 +146,7 @@ class ControlFlowConversion(ConversionBase):
                 continue
             # results leave in host memory
             dims = [self.insert(mem.SizeOp(new.view, a)).result for a in range(v.type.get_num_dims())]
-            elem_bytes = v.type.element_type.compile_time_size
-            total = self.index_constant(elem_bytes)
-            for d in dims:
-                total = self.insert(arith.MuliOp(total, d)).results[0]
-            block = self.insert(mem.AllocOp(total, mem.HOST)).block
+            block = self.insert(mem.AllocOp(self.byte_count(v.type, dims), mem.HOST)).block
             zero = self.index_constant(0)
             dynamic = [d for d, s in zip(dims, v.type.get_shape()) if s == DYNAMIC_INDEX]
             view = self.insert(mem.ViewOp(block, zero, dynamic, mem.view_type_of(v.type, mem.HOST))).result

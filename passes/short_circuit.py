@@ -36,6 +36,12 @@ after the `if` would have, so that the other branches still build theirs in plac
 Arrays from loops are not coalesced (the study's limitation: loop-carried memory would
 need index functions of its own).
 
+A copy checks that its source has the destination's shape, and at level 1 only that
+check may make the sizes equal. Where the sizes are not provably equal, the check stays
+when the copy goes: a `cf.assert` (passes/utils/size_checks.py) before the source is
+made in the destination, unless the op that makes it checks the same itself. An `if`'s
+array made before the `if` is coalesced only where every branch yields its sizes.
+
 A map's lambda that yields an `if`'s array for an output row copies it into the row
 when it ends. That copy is made explicit and coalesced like the others; where it cannot
 be, the lambda is left as it was. (Gauss-Jordan's elimination step yields the pivot row
@@ -55,8 +61,8 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType, ModuleOp
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -69,8 +75,9 @@ from soacc.passes.analysis.memory_access import nested_accesses
 from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
 from soacc.passes.analysis.memory_liveness import BlockLiveness
 from soacc.passes.analysis.sizes import Poly
-from soacc.passes.analysis.symbolic import Symbolic
+from soacc.passes.analysis.symbolic import Symbolic, equal_outer_sizes
 from soacc.passes.utils.function_analyses import FunctionAnalyses
+from soacc.passes.utils.size_checks import insert_size_check
 from soacc.passes.utils.memory_motion import (
     Materialiser,
     dominates,
@@ -288,8 +295,10 @@ class ShortCircuit:
     # --- the rewrite -----------------------------------------------------------------------
 
     def rewrite(self, root: mem.ViewOp, alloc: mem.AllocOp | None, dst: SSAValue, point: Operation) -> None:
-        """The source's view becomes the destination's (made before `point`)."""
+        """The source's view becomes the destination's (made before `point`), with the
+        removed copy's size check before it."""
         new = Materialiser(point).value(dst)
+        self.keep_size_check(root, dst, new, point)
         new = _with_type(new, root.result.type, point, root)
         if root.result.name_hint and not new.name_hint:
             new.name_hint = root.result.name_hint
@@ -297,6 +306,59 @@ class ShortCircuit:
         self.rewriter.erase(root)
         if alloc is not None and not alloc.block.uses:
             self.rewriter.erase(alloc)
+
+    def unproven_sizes(self, root: mem.ViewOp, dst: SSAValue) -> list[tuple[int, SSAValue | int]]:
+        """The dimensions the removed copy compared (the source's size there) that the
+        sizes do not prove equal: level 1 states no sizes in types, so often only the
+        copy's own check made them equal."""
+        shape = root.result.type.get_shape()
+        dynamic = iter(root.sizes)
+        made = [next(dynamic) if d == DYNAMIC_INDEX else d for d in shape]
+        return [
+            (axis, made[axis])
+            for axis in range(len(shape))
+            if not self.symbolic.equal(self.symbolic.size_of(root.result, axis), self.symbolic.size_of(dst, axis))
+        ]
+
+    def branches_agree(self, branch_op: Operation, terminator: Operation, root: mem.ViewOp) -> bool:
+        """Every branch of the `if` yields, where `terminator` yields `root`, an array
+        of `root`'s sizes."""
+        k = list(terminator.operands).index(root.result)
+        shape = self.symbolic.shape(root.result)
+        for region in branch_op.regions:
+            other = self.symbolic.shape(region.block.last_op.operands[k])
+            if shape is None or other is None or not all(self.symbolic.equal(a, b) for a, b in zip(shape, other)):
+                return False
+        return True
+
+    def maker_checks(self, maker: Operation, root: mem.ViewOp, axis: int) -> bool:
+        """The op that makes the source checks, when it runs, that this dimension of
+        what it writes equals one of an array of provably the source's size (a map's
+        inputs and outputs have one outer size, a copy's two arrays one shape): once
+        it writes the destination, that is the removed copy's check."""
+        size = self.symbolic.size_of(root.result, axis)
+        for group in equal_outer_sizes(maker):
+            if (root.result, axis) in group and any(
+                view is not root.result and self.symbolic.equal(self.symbolic.size_of(view, a), size)
+                for view, a in group
+            ):
+                return True
+        return False
+
+    def keep_size_check(self, root: mem.ViewOp, dst: SSAValue, new: SSAValue, point: Operation) -> None:
+        """The copy checked that its source has the destination's shape; with the copy
+        gone the check stays, before the source is made (a kernel must not make it in
+        a view of another size: the GPU's kernels check no sizes)."""
+        for axis, made in self.unproven_sizes(root, dst):
+            if self.maker_checks(point, root, axis):
+                continue
+            size = mem.SizeOp(new, axis)
+            self.rewriter.insert(size, InsertPoint.before(point))
+            insert_size_check(
+                InsertPoint.before(point), made, size.result,
+                f"{_name(root.result)} does not fit {_name(dst)}, where it is written "
+                f"(their sizes differ in dimension {axis})",
+            )
 
     # --- if ------------------------------------------------------------------------------------
 
@@ -365,6 +427,8 @@ class ShortCircuit:
                     return False
         # all or nothing: every plan is safe; rewrite them
         destination_block = self._destination_block(dst)
+        if block_result is not None and not isinstance(destination_block.type, mem.BlockType):
+            return False  # the `if` must yield the destination's block, and none is known
         for kind, inner, fresh in plans:
             if kind == "copy":
                 terminator = inner.last_op
@@ -387,14 +451,19 @@ class ShortCircuit:
         return True
 
     def _destination_block(self, dst: SSAValue) -> SSAValue:
+        """What the destination's memory is known by: its block, or, where no block is
+        known, the array it is a view of (a lambda's output row, an array an `if`
+        gives): it exists where that value does."""
         ixfun = self.symbolic.index_function(dst)
         if ixfun is not None:
             return ixfun.block
         root = root_view(dst)
-        if root is None:
-            assert isinstance(dst, BlockArgument)  # a lambda's output row
-            return dst
-        return root.block
+        if root is not None:
+            return root.block
+        base = dst
+        while isinstance(base, OpResult) and isinstance(base.op, mem.SliceOp | mem.TransposeOp):
+            base = base.op.operands[0]  # a part of a lambda's output row, say
+        return base
 
     def branch_array_safe(self, inner: Block, alloc, root, dst, others, block_result, outside: bool) -> bool:
         """A branch array made inside its branch: from its making to the branch's end,
@@ -424,6 +493,10 @@ class ShortCircuit:
         branch does not touch the destination."""
         memory = alloc.block
         if block_result is not None and inner.last_op.operands[block_result] is not memory:
+            return False
+        if self.unproven_sizes(root, dst) and not self.branches_agree(inner.parent_op(), inner.last_op, root):
+            # it is made in the destination whichever branch runs, and its check with it:
+            # that is the copy's check only where every branch yields an array of its sizes
             return False
         if live.last_use.get(memory, -1) > at:
             return False

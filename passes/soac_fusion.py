@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
 from xdsl.context import Context
-from xdsl.dialects.builtin import DYNAMIC_INDEX, ModuleOp
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, ModuleOp
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.dialects import func
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
@@ -65,6 +65,7 @@ from xdsl.transforms.dead_code_elimination import region_dce
 
 from soacc.dialects import soac
 from soacc.passes.analysis.block_dataflow import BlockOrder, captured_values, consumed_values, read_values
+from soacc.passes.utils.size_checks import insert_size_check
 
 MAP, REDUCE, SCAN, SCATTER, HIST = "map", "reduce", "scan", "scatter", "hist"
 
@@ -290,6 +291,14 @@ def _drop_unused_inputs(block: Block, inputs: list[SSAValue]) -> None:
             del inputs[i]
 
 
+def _check_scalar_operands(s: Screma) -> None:
+    """Fused combinators take scalar operands: a reduce, scan, scatter or hist of rows
+    (arrays) has no fused form."""
+    for t in s.operand_types:
+        if not soac.is_element_type(t):
+            raise Refused(f"{_describe(s.op)} combines arrays of rows ({t}); fused combinators take scalar operands")
+
+
 def merge(p: Screma, c: Screma, connected: dict[int, OpResult], keep: set[SSAValue]) -> Fused:
     """The fusion of `p` and then `c`: `connected` gives, per input of c, the result of
     p it is (empty for horizontal fusion); `keep` are the results of p that the fused op
@@ -304,11 +313,7 @@ def merge(p: Screma, c: Screma, connected: dict[int, OpResult], keep: set[SSAVal
             f"{p.kind}, not row by row"
         )
     for s in (p, c):
-        for t in s.operand_types:
-            if not soac.is_element_type(t):
-                raise Refused(
-                    f"{_describe(s.op)} combines arrays of rows ({t}); fused combinators take scalar operands"
-                )
+        _check_scalar_operands(s)
     for i, r in connected.items():
         # the lambda may yield a row of a less static type than the array's (tensor<?xf32>
         # for rows of tensor<8xf32>): the consumer's lambda must not get another type
@@ -381,7 +386,10 @@ def _merge_into_post(p: Screma, c: Screma, connected: dict[int, OpResult], keep:
 
 def inline_replicates(s: Screma, replicated: dict[int, soac.ReplicateOp]) -> Fused:
     """`s` with the inputs `replicated` (replicates of a value) taken away: its lambda
-    uses the replicated value instead of their rows."""
+    uses the replicated value instead of their rows. Raises Refused where the result
+    would have no fused form (a scatter, hist, reduce or scan of rows)."""
+    if s.kind != MAP:
+        _check_scalar_operands(s)
     inputs = _unique([v for i, v in enumerate(s.inputs) if i not in replicated])
     pre, param_of = _lambda_block(inputs, [s])
     b = Builder(InsertPoint.at_end(pre))
@@ -452,6 +460,41 @@ def _size_of(count: SSAValue, depth: int = 0) -> object:
     if isinstance(size, soac.SizeOp) and size.dim.value.data == 0:
         return _outer_size(size.array, depth)
     return count
+
+
+def keep_size_checks(fused: Operation, old_ops: Sequence[Operation], where: InsertPoint) -> None:
+    """Each combinator checks that its inputs have one outer size. An input the fused
+    lambda no longer reads is dropped (a lambda that ignores its rows, a map's rows
+    used by no one after fusion), and its check with it, unless its outer size is
+    provably another input's: there a size check stays in its place (a program that
+    fails as written must fail fused)."""
+    staying = list(Screma.of(fused).inputs)
+    # the arrays the old ops took from outside them (not one another's results), each
+    # checked once
+    unchecked = {v for op in old_ops for v in Screma.of(op).inputs if not (isinstance(v, OpResult) and v.op in old_ops)}
+    for op in old_ops:
+        for v in _unique(Screma.of(op).inputs):
+            if v not in unchecked or v in staying or any(_outer_size(v) == _outer_size(k) for k in staying):
+                continue
+            unchecked.discard(v)
+            insert_size_check(
+                where, _outer_size_value(v, where), _outer_size_value(staying[0], where),
+                f"{_describe(op)}: {_name(v)} and the other arrays it takes have different outer sizes",
+            )
+
+
+def _outer_size_value(array: SSAValue, where: InsertPoint) -> SSAValue | int:
+    """An array's outer size as a value at `where`: what `_outer_size` traces it back to
+    (a count, a constant), or a `soac.size` of the array it traces back to, so that the
+    check keeps no producer alive that fusion made dead (an iota's, a map's)."""
+    size = _outer_size(array)
+    if isinstance(size, int):
+        return size
+    if isinstance(size.type, IndexType):
+        return size
+    op = soac.SizeOp(size, 0)
+    Rewriter.insert_op(op, where)
+    return op.result
 
 
 # --------------------------------------------------------------------------------------
@@ -573,8 +616,7 @@ class Fusion:
         combinators = [op for op in order.ops if _is_combinator(op)]
         for c in combinators:
             replicated = replicated_inputs(Screma.of(c))
-            if replicated:
-                self._inline(c, replicated)
+            if replicated and self._inline(c, replicated):
                 return True
         for p in combinators:
             consumers = [
@@ -593,19 +635,26 @@ class Fusion:
                         return True
         return False
 
-    def _inline(self, c: Operation, replicated: dict[int, soac.ReplicateOp]) -> None:
+    def _inline(self, c: Operation, replicated: dict[int, soac.ReplicateOp]) -> bool:
         """A replicate is fused into every combinator that takes it as an input: its
         value is used in the lambda (nothing is computed again: the rows are all that
-        value)."""
-        fused = inline_replicates(Screma.of(c), replicated)
+        value). False, with the reason kept for the report, where that is refused."""
+        try:
+            fused = inline_replicates(Screma.of(c), replicated)
+        except Refused as why:
+            for rep in dict.fromkeys(replicated.values()):
+                self.refusals[(rep, "into", c)] = str(why)
+            return False
         for rep in dict.fromkeys(replicated.values()):
             self.log.append(f"fused {_describe(rep)} into {_describe(c)}: {fused.form}")
         self._replace(fused, c, [c])
         for rep in replicated.values():
             if rep.parent is not None and not rep.result.uses:
                 self.rewriter.erase(rep)
+        return True
 
     def _replace(self, fused: Fused, before: Operation, old_ops: Sequence[Operation]) -> None:
+        keep_size_checks(fused.op, old_ops, InsertPoint.before(before))
         self.rewriter.insert(fused.op, InsertPoint.before(before))
         for old, new in fused.replaces:
             if new.name_hint is None and old.name_hint:

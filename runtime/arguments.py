@@ -61,6 +61,9 @@ def convert_argument(value, t: Attribute, what: str):
             raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {value!r}")
         if dtype.kind in "iu" and not (np.iinfo(dtype).min <= value <= np.iinfo(dtype).max):
             raise ArgumentError(f"{what}: {value} does not fit {_describe_type(t)}")
+        if dtype.kind == "f" and abs(value) != float("inf") and abs(value) > float(np.finfo(dtype).max):
+            # (NumPy would make it inf, with a RuntimeWarning on the tools' output)
+            raise ArgumentError(f"{what}: {value} does not fit {_describe_type(t)}: its largest value is {np.finfo(dtype).max}")
         return dtype.type(value)
     raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {type(value).__name__}")
 

@@ -90,7 +90,14 @@ def _stage(path: Path, content: Content) -> _Staged:
         return staged  # a device or FIFO: cannot be replaced atomically, only written
     with _named(path):
         directory, name = os.path.split(target)
-        fd, staged.temporary = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".tmp")
+        try:
+            fd, staged.temporary = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".tmp")
+        except OSError as error:
+            if existing is None or error.errno is None:
+                raise
+            # the file exists, but no file can be made beside it (a read-only directory,
+            # /proc): the staged copy's error would name a missing file
+            raise OSError(error.errno, f"it cannot be replaced: no new file can be made in its directory ({error.strerror})") from None
         try:
             os.fchmod(fd, stat.S_IMODE(existing.st_mode) if existing else 0o666 & ~_umask())
             with os.fdopen(fd, "wb") as f:

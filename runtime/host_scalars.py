@@ -14,8 +14,10 @@ from collections.abc import Callable
 from types import SimpleNamespace
 
 import numpy as np
+from xdsl.dialects import arith as xdsl_arith
 
 from soacc.dialects.shared.host_abi import op_function_name
+from soacc.dialects.shared.overflow import EXACT
 from soacc.runtime.interp import arith as arith_impl
 from soacc.runtime.interp import math as math_impl
 
@@ -130,6 +132,33 @@ arith = SimpleNamespace(
     negf=_scalar_function(np.negative),
 )
 """`arith` ops on scalars, by their names (comparisons as cmpi_<predicate>)."""
+
+
+def _checked(op_type: type, flags: frozenset, wrapping: Callable) -> Callable:
+    """An op with overflow flags (`arith.muli_nsw`): its result, or the reference
+    executor's error when it does not fit (runtime/interp/arith.overflow_error)."""
+    _, exact_result = EXACT[op_type]
+    signed_only = flags == {xdsl_arith.IntegerOverflowFlag.NSW}
+
+    def binary(a, b):
+        if signed_only and type(a) is _INT64 and type(b) is _INT64:
+            exact = exact_result(int(a), int(b))
+            if -_HALF <= exact < _HALF:  # (the fast path of sizes: no NumPy call)
+                return _INT64(exact)
+        error = arith_impl.overflow_error(op_type, flags, a, b)
+        if error is not None:
+            raise error
+        return wrapping(a, b)
+
+    return binary
+
+
+for _op_type in (xdsl_arith.AddiOp, xdsl_arith.SubiOp, xdsl_arith.MuliOp):
+    _name = op_function_name(_op_type)
+    for _flags in ({"nsw"}, {"nuw"}, {"nsw", "nuw"}):
+        _set = frozenset(xdsl_arith.IntegerOverflowFlag(f) for f in _flags)
+        setattr(arith, _name + "".join(f"_{f}" for f in sorted(_flags)), _checked(_op_type, _set, getattr(arith, _name)))
+
 
 REFERENCE_ARITH = SimpleNamespace(
     **{name: _scalar_function(fn) for name, fn in _BINARY.items()},

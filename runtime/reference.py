@@ -13,11 +13,13 @@ from xdsl.utils.exceptions import InterpretationError
 from xdsl.ir import Operation
 
 from soacc.dialects.mem import entry_signature
+from soacc.dialects.shared.provenance import made_from
 from soacc.dialects.shared.utils import enclosing_function
 from soacc.passes.analysis.liveness import LastUses, last_uses
 from soacc.runtime.arguments import host_arguments
 from soacc.runtime.errors import ExecutionError, SoaccError
 from soacc.runtime.interp import new_interpreter
+from soacc.runtime.interp.fork import has_forks, start_threads
 from soacc.runtime.interp.mem import Block
 from soacc.runtime.statistics import Statistics
 
@@ -60,11 +62,22 @@ class _DropDeadValues(Interpreter.Listener):
             scope = scope.parent
 
 
-def describe_op(op: Operation) -> str:
-    """`soac.index %x in @main`: enough to find the op in the source."""
+def _named(op: Operation) -> str:
     names = [f"%{r.name_hint}" for r in op.results if r.name_hint]
+    return op.name + (" " + ", ".join(names) if names else "")
+
+
+def describe_op(op: Operation) -> str:
+    """`soac.index %x in @main`: enough to find the op in the source; an op a lowering
+    made without a name of its own names the op it comes from: `arith.muli (of
+    soac.replicate %r)`."""
+    text = _named(op)
+    origin = op
+    while made_from(origin) is not None:
+        origin = made_from(origin)
+    if origin is not op and not any(r.name_hint for r in op.results):
+        text += f" (of {_named(origin)})"
     where = enclosing_function(op)
-    text = op.name + (" " + ", ".join(names) if names else "")
     return text + (f" in @{where.sym_name.data}" if where else "")
 
 
@@ -74,15 +87,25 @@ class ReferenceExecutor:
     name = "numpy"
     description = "the CPU reference executor (NumPy)"
 
-    def __init__(self, module: ModuleOp, free_at_last_use: bool = True, kernels_source: Callable[[], str] | None = None):
+    def __init__(
+        self,
+        module: ModuleOp,
+        free_at_last_use: bool = True,
+        kernels_source: Callable[[], str] | None = None,
+        fork_seed: int = 0,
+    ):
         """`kernels_source` gives the CUDA C of a level-3 module's kernels, which its
-        gpu.launch_func ops run on the real GPU."""
+        gpu.launch_func ops run on the real GPU. `fork_seed` draws the interleaving of
+        the threads of a fork program (runtime/interp/fork.py)."""
+        self.fork_seed = fork_seed
         self.module = module
         self.kernels_source = kernels_source
         self._captured_cache: dict = {}  # per region, reused across calls
         # free_at_last_use=False keeps every value until its scope (block run) ends, as
         # scope-based memory management does: benchmarks/memory.py measures that model.
-        self._last_uses = last_uses(module) if free_at_last_use else LastUses()
+        # (threads share their scopes, so a fork program's values live until its call ends)
+        self._forks = has_forks(module)
+        self._last_uses = last_uses(module) if free_at_last_use and not self._forks else LastUses()
         self.last_statistics = Statistics()
 
     def call(self, function: str, args: Sequence) -> tuple:
@@ -92,6 +115,9 @@ class ReferenceExecutor:
         statistics = Statistics()
         interpreter = new_interpreter(self.module, statistics, captured_cache=self._captured_cache, kernels_source=self.kernels_source)
         interpreter.listeners = (tracker, _DropDeadValues(interpreter, self._last_uses))
+        threads = start_threads(interpreter, self.fork_seed)
+        if self._forks:
+            interpreter.listeners += (threads.calls,)
         self.last_statistics = statistics
         callee = interpreter.get_op_for_symbol(function)
         signature = entry_signature(callee)
@@ -101,6 +127,7 @@ class ReferenceExecutor:
         try:
             with np.errstate(all="ignore"):  # wrap-around and inf/NaN are MLIR semantics
                 results = tuple(interpreter.call_op(function, tuple(args)))
+                threads.join()
                 return tuple(r for r in results if not isinstance(r, Block)) if level2 else results
         except Exception as error:
             where = describe_op(tracker.stack[-1]) if tracker.stack else f"@{function}"
@@ -118,6 +145,8 @@ class ReferenceExecutor:
             else:
                 message = f"{type(error).__name__}: {error}"
             raise ExecutionError(f"{where}: {message}") from None
+        finally:
+            threads.close()
 
 
 def _host_block(array: np.ndarray, data: np.ndarray) -> tuple[Block, np.ndarray]:

@@ -155,7 +155,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             if opt.last_parse is None:
                 raise
             parser, module = opt.last_parse
-            notes = diagnostic_text(error).split("\n", 1)[1:]
+            # the IR with the op marked, unless the op is one a lowering made: the user
+            # never wrote that module, and the location names the op they wrote
+            failing = getattr(error, "op", None)
+            lowered = failing is not None and failing not in parser.op_offsets and parser.location(failing) is not None
+            notes = [] if lowered else diagnostic_text(error).split("\n", 1)[1:]
             print("\n".join([located_message(parser, module, error), *notes]), file=sys.stderr)
             return 1
         opt.commit_output()

@@ -86,6 +86,8 @@ def format_result(index: int, value, t: Attribute) -> str:
 
 def write_results(directory: Path, results: Sequence) -> list[Path]:
     """Writes every result, or none: each is staged complete before any is renamed."""
+    if directory.exists() and not directory.is_dir():
+        raise ArgumentError(f"--out {directory} is a file; --out names a directory, which holds result<i>.npy")
     directory.mkdir(parents=True, exist_ok=True)
     paths = [directory / f"result{i}.npy" for i in range(len(results))]
     write_files((path, partial(_save, value)) for path, value in zip(paths, results))

@@ -5,7 +5,8 @@ emitter (lowering/emit_host.py) and the runtime that provides the functions
 
 `arith.addi(a, b)`; comparisons carry their predicate, `arith.cmpi_slt(a, b)`,
 `arith.cmpf_olt(a, b)`; a cast takes the result's NumPy dtype as a last argument,
-`arith.extsi(x, np.int64)`; `math.sqrt(x)`.
+`arith.extsi(x, np.int64)`; an integer op with overflow flags carries them and checks
+that its result fits, `arith.muli_nsw(a, b)`; `math.sqrt(x)`.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ def scalar_function(op: Operation) -> str | None:
         name = f"cmpi_{arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]}"
     elif isinstance(op, arith.CmpfOp):
         name = f"cmpf_{arith.CMPF_COMPARISON_OPERATIONS[op.predicate.value.data]}"
+    elif isinstance(op, arith.SignlessIntegerBinaryOperationWithOverflow) and op.overflow_flags.data:
+        name += "".join(f"_{flag.value}" for flag in sorted(op.overflow_flags.data))
     return f"{dialect}.{name}"
 
 

@@ -3,7 +3,9 @@ after its own verification (MLIR's verifiers check them): every value defined be
 use; every block that needs a terminator ends with one; `scf.while`'s four signatures agree (inits, `before` block, `scf.condition`, results
 and `after` block, `after`'s yield); `scf.if` with results has an `else`, and both
 branches yield the results' types; `scf.for`'s yield gives the carried types; a constant
-loop step is positive; static dimensions and `index` literals fit 64 bits.
+loop step is positive; a symbol table names each symbol once; static dimensions, the bytes of static
+types and `index` literals fit 64 bits; size arithmetic of constants fits 64 bits
+(`check_constant_sizes`, after convert-soac-to-mem).
 
 Each failure is a `VerifyException` whose `op` is the op at fault, so the tools can say
 where it is in the source.
@@ -13,14 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, MemRefType, ModuleOp, TensorType
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import FunctionType, IndexType, IntegerAttr, IntegerType, MemRefType, ModuleOp, StringAttr, TensorType
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
-from xdsl.traits import IsTerminator, NoTerminator, SingleBlockImplicitTerminator
+from xdsl.traits import IsTerminator, NoTerminator, SingleBlockImplicitTerminator, SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 from soacc.dialects.mem import ENTRY_SIGNATURE, BlockType
+from soacc.dialects.shared.overflow import EXACT
 
 MAX_DIMENSION = 2**63 - 1
 """The largest static dimension: sizes are 64-bit signed integers at run time."""
@@ -36,6 +39,7 @@ def check_structure(module: ModuleOp) -> None:
         name = f"%{value.name_hint}" if value.name_hint else "a value"
         _fail(op, f"{op.name} uses {name} before it is defined")
     for op in module.walk():
+        _check_symbols(op)
         _check_entry_signature(op)
         _check_terminators(op)
         _check_dimensions(op)
@@ -137,6 +141,22 @@ def _check_for(op: scf.ForOp) -> None:
     _agree(op, "its results", _types(op.res), carried, "its carried values")
 
 
+def _check_symbols(op: Operation) -> None:
+    """A symbol table defines each name once (xDSL's message names the table, not the
+    second definition)."""
+    if not op.has_trait(SymbolTable):
+        return
+    seen: set[str] = set()
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                name = inner.properties.get("sym_name") or inner.attributes.get("sym_name")
+                if isinstance(name, StringAttr):
+                    if name.data in seen:
+                        _fail(inner, f"{inner.name} @{name.data} is defined twice")
+                    seen.add(name.data)
+
+
 def _check_entry_signature(op: Operation) -> None:
     """convert-soac-to-mem's record of an entry point's level-1 signature is a function
     type with as many parameters as the function has values that are not blocks."""
@@ -177,8 +197,46 @@ def _check_index_literals(op: Operation) -> None:
 def _check_dimensions(op: Operation) -> None:
     for value in (*op.results, *(a for r in op.regions for b in r.blocks for a in b.args)):
         t = value.type
-        if isinstance(t, TensorType | MemRefType) and any(d > MAX_DIMENSION for d in t.get_shape()):
+        if not isinstance(t, TensorType | MemRefType):
+            continue
+        shape = t.get_shape()
+        if any(d > MAX_DIMENSION for d in shape):
             _fail(op, f"{op.name}: type {t} has a dimension beyond 64 bits (at most {MAX_DIMENSION})")
+        element = t.element_type
+        if all(d >= 0 for d in shape) and hasattr(element, "compile_time_size"):
+            nbytes = element.compile_time_size
+            for d in shape:
+                nbytes *= d
+            if nbytes > MAX_DIMENSION:
+                _fail(op, f"{op.name}: type {t} needs {nbytes} bytes, past 64 bits (sizes are at most {MAX_DIMENSION})")
+
+
+def check_constant_sizes(module: Operation) -> None:
+    """Size arithmetic (integer ops marked `overflow<nsw>`, as convert-soac-to-mem marks
+    the byte counts it computes) whose operands are constants must fit 64 bits: a
+    VerifyException (with `.op`) where it does not, before canonicalisation would fold it
+    to a wrapped constant (xDSL folds with wrap-around, whatever the flags)."""
+    known: dict[SSAValue, int] = {}
+
+    def value(v: SSAValue) -> int | None:
+        if v in known:
+            return known[v]
+        owner = v.owner
+        if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+            return owner.value.value.data
+        return None
+
+    for op in module.walk():
+        if type(op) in EXACT and arith.IntegerOverflowFlag.NSW in op.overflow_flags.data:
+            a, b = value(op.lhs), value(op.rhs)
+            if a is None or b is None or not isinstance(op.result.type, IndexType | IntegerType):
+                continue
+            symbol, exact = EXACT[type(op)]
+            result = exact(a, b)
+            bits = 64 if isinstance(op.result.type, IndexType) else op.result.type.width.data
+            if not -(2 ** (bits - 1)) <= result < 2 ** (bits - 1):
+                _fail(op, f"the size {a} {symbol} {b} = {result} is past {bits} bits (sizes are at most 2^{bits - 1} - 1)")
+            known[op.result] = result
 
 
 def check_structured_control_flow(module: ModuleOp) -> None:

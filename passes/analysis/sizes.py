@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IntegerAttr, MemRefType, TensorType
+from xdsl.dialects import arith, cf, func, scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType, TensorType
 from xdsl.ir import BlockArgument, Operation, OpResult, Region, SSAValue
 
 from soacc.dialects import mem, soac
@@ -581,3 +581,16 @@ def size_value(value: SSAValue) -> SSAValue | int:
         if stated is not None:
             return stated
     return value
+
+
+def asserted_equal_sizes(op: Operation) -> tuple[SSAValue, SSAValue] | None:
+    """The two index values a run-time size check (`cf.assert` of `arith.cmpi eq`, as
+    passes/utils/size_checks.py makes them) requires equal; None for any other op."""
+    if not isinstance(op, cf.AssertOp):
+        return None
+    compare = op.arg.owner
+    if not isinstance(compare, arith.CmpiOp) or compare.predicate.value.data != 0:  # 0: eq
+        return None
+    if not all(isinstance(v.type, IndexType) for v in compare.operands):
+        return None
+    return compare.lhs, compare.rhs

@@ -27,7 +27,7 @@ from xdsl.ir import BlockArgument, Operation, SSAValue
 
 from soacc.dialects import mem
 from soacc.dialects.soac import SliceSpec
-from soacc.passes.analysis.sizes import ONE, Dim, Poly, Select, Sizes, derive_view_dim
+from soacc.passes.analysis.sizes import ONE, Dim, Poly, Select, Sizes, asserted_equal_sizes, derive_view_dim
 
 
 @dataclass(frozen=True)
@@ -371,8 +371,12 @@ class Symbolic(Sizes):
             self._parent[max(ra, rb)] = min(ra, rb)
 
     def assume_facts_of(self, ops: Iterable[Operation]) -> None:
-        """Takes as true the equal sizes that these ops check when they run."""
+        """Takes as true the equal sizes that these ops check when they run (a
+        combinator's outer sizes, a copy's shapes, a size check a pass left)."""
         for op in ops:
+            asserted = asserted_equal_sizes(op)
+            if asserted is not None:
+                self.assume_equal(self.expr(asserted[0]), self.expr(asserted[1]))
             for group in equal_outer_sizes(op):
                 first = self.size_of(group[0][0], group[0][1])
                 for view, axis in group[1:]:

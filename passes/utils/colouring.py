@@ -200,9 +200,13 @@ def scenarios(atoms: list[int]) -> list[dict[int, int]]:
     return out
 
 
+_MAX_WEIGHT = np.iinfo(np.int64).max
+
+
 def weights(terms: Iterable[tuple[tuple[int, ...], int]], cases: list[dict[int, int]]) -> np.ndarray:
     """A polynomial's value (Σ coefficient · Π atoms, given as its terms) in each
-    scenario, at least 0."""
+    scenario, from 0 to the largest int64 (a size past 64 bits, of constants or of a
+    scenario's guesses, weighs as the largest: the program fails where it computes it)."""
     terms = list(terms)
     out = np.zeros(len(cases), dtype=np.int64)
     for k, values in enumerate(cases):
@@ -212,5 +216,5 @@ def weights(terms: Iterable[tuple[tuple[int, ...], int]], cases: list[dict[int, 
             for a in monomial:
                 term *= values.get(a, UNKNOWN_SIZE)
             total += term
-        out[k] = max(total, 0)
+        out[k] = min(max(total, 0), _MAX_WEIGHT)
     return out

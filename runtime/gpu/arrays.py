@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from soacc.dialects.shared.kernel_abi import view_arguments
+from soacc.runtime.array_sizes import MAX_SIZE
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.statistics import Statistics
 
@@ -60,6 +61,8 @@ class Block:
         view = View(self, byte_offset, shape, strides, dtype)
         if view.count:
             lo, hi = view.byte_extent()
+            if hi > MAX_SIZE or lo < -MAX_SIZE:  # (the block's size, computed alike, wrapped)
+                raise ExecutionError(f"the view of shape {list(shape)} reaches byte {max(hi, -lo)}, past 64 bits (sizes are at most 2^63 - 1)")
             if lo < 0 or hi > self.nbytes:
                 raise ExecutionError(f"the view covers bytes [{lo}, {hi}) of a block of {self.nbytes} bytes")
         elif not 0 <= byte_offset <= self.nbytes:

@@ -75,6 +75,14 @@ class HostRuntime:
         self.statistics.allocated("device", nbytes)
         return block
 
+    # --- checks ----------------------------------------------------------------------------
+
+    def check(self, condition, message: str) -> None:
+        """cf.assert: a run-time check a pass left where it removed an op that checked
+        the same when it ran (a copy's sizes, say)."""
+        if not condition:
+            raise ExecutionError(message)
+
     # --- data movement -------------------------------------------------------------------
 
     def copy(self, source: View, dest: View) -> None:

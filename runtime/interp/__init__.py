@@ -6,16 +6,21 @@ from xdsl.interpreter import Interpreter
 
 
 def register_implementations(interpreter: Interpreter, kernels_source: Callable[[], str] | None = None) -> None:
-    """Every op the reference executor runs: func, arith, math, scf, soac and mem, and
-gpu.launch_func (on the real GPU, with the kernels' CUDA C from `kernels_source`)."""
+    """Every op the reference executor runs: func, arith, math, scf, cf.assert, soac,
+mem and fork, and gpu.launch_func (on the real GPU, with the kernels' CUDA C from `kernels_source`)."""
     from soacc.runtime.interp.arith import ArithFunctions
+    from soacc.runtime.interp.cf import CfFunctions
+    from soacc.runtime.interp.fork import ForkFunctions
     from soacc.runtime.interp.gpu_launch import GpuLaunchFunctions
     from soacc.runtime.interp.math import MathFunctions
     from soacc.runtime.interp.mem import MemFunctions
     from soacc.runtime.interp.scf import FuncFunctions, ScfFunctions
     from soacc.runtime.interp.soac import SoacFunctions
 
-    for functions in (ArithFunctions(), MathFunctions(), ScfFunctions(), FuncFunctions(), SoacFunctions(), MemFunctions(), GpuLaunchFunctions(kernels_source)):
+    for functions in (
+        ArithFunctions(), MathFunctions(), ScfFunctions(), CfFunctions(), FuncFunctions(), SoacFunctions(),
+        MemFunctions(), ForkFunctions(), GpuLaunchFunctions(kernels_source),
+    ):
         interpreter.register_implementations(functions)
 
 

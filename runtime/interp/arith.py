@@ -12,6 +12,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, impl, register_i
 from xdsl.ir import Operation
 
 from soacc.dialects.shared.dtypes import constant_value, numpy_dtype, unsigned_dtype
+from soacc.dialects.shared.overflow import EXACT
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import constant_array, lanes, scalar, select_lanes
 
@@ -174,6 +175,52 @@ def _binary_impl(fn: Callable):
     return run
 
 
+
+
+def overflow_error(op_type: type[Operation], flags, a, b) -> ExecutionError | None:
+    """The error of an integer op with overflow flags (`nsw`, `nuw`) whose exact result
+    does not fit its type, or None. MLIR makes such a result poison; soacc's lowerings
+    mark their size arithmetic so, and the executors check the promise and report a
+    broken one, naming the values, rather than run on with a wrapped size."""
+    a, b = np.asarray(a), np.asarray(b)
+    if not flags or a.dtype == np.bool_:
+        return None
+    symbol, exact = EXACT[op_type]
+    bits = a.dtype.itemsize * 8
+    small = 2 ** (bits // 2 - 1)
+    if np.all((a > -small) & (a < small) & (b > -small) & (b < small)) and (np.all(a >= 0) and np.all(b >= 0) or arith.IntegerOverflowFlag.NUW not in flags):
+        return None  # (the common case, without exact arithmetic: nothing near the limits)
+    for flag, lo, hi, read in (
+        (arith.IntegerOverflowFlag.NSW, -(2 ** (bits - 1)), 2 ** (bits - 1) - 1, lambda x: x),
+        (arith.IntegerOverflowFlag.NUW, 0, 2**bits - 1, _unsigned),
+    ):
+        if flag not in flags:
+            continue
+        x, y = np.broadcast_arrays(np.atleast_1d(read(a)).astype(object), np.atleast_1d(read(b)).astype(object))
+        wide = np.asarray(exact(x, y), dtype=object)
+        bad = np.flatnonzero((wide < lo) | (wide > hi))
+        if bad.size:
+            i = bad[0]
+            signed = "signed" if flag == arith.IntegerOverflowFlag.NSW else "unsigned"
+            return ExecutionError(
+                f"the size {x.flat[i]} {symbol} {y.flat[i]} = {wide.flat[i]} is past {bits} bits ({signed}; "
+                f"{op_type.name} with overflow<{flag.value}> promises it fits: soacc's size arithmetic)"
+            )
+    return None
+
+
+def _flagged_impl(op_type: type[Operation], fn: Callable):
+    """An op that may carry overflow flags: it wraps without them and checks with them."""
+
+    def run(self, interpreter: Interpreter, op: Operation, args):
+        error = overflow_error(op_type, op.overflow_flags.data, *args)
+        if error is not None:
+            raise error
+        return (fn(*args),)
+
+    return run
+
+
 def _typed_cast_impl(convert: Callable[[np.ndarray, np.dtype], np.ndarray]):
     def run(self, interpreter: Interpreter, op: Operation, args):
         (x,) = args
@@ -245,7 +292,8 @@ class ArithFunctions(InterpreterFunctions):
 
 # The binary ops and casts come from the tables, then the class is registered once, complete.
 for _op_type, _fn in BINARY.items():
-    setattr(ArithFunctions, f"run_{_op_type.name.split('.')[1]}", impl(_op_type)(_binary_impl(_fn)))
+    _run = _flagged_impl(_op_type, _fn) if _op_type in EXACT else _binary_impl(_fn)
+    setattr(ArithFunctions, f"run_{_op_type.name.split('.')[1]}", impl(_op_type)(_run))
 for _op_type, _convert in CASTS.items():
     setattr(ArithFunctions, f"run_{_op_type.name.split('.')[1]}", impl(_op_type)(_typed_cast_impl(_convert)))
 ArithFunctions = register_impls(ArithFunctions)

@@ -97,14 +97,22 @@ def expand_lanes(value, axis: int):
 
 
 @contextmanager
-def host_level(interpreter: Interpreter) -> Iterator[LaneState]:
-    """Runs as if outside every lambda (for operators that capture nothing)."""
+def gathered_lanes(interpreter: Interpreter, region: Region, count: int, gather) -> Iterator[LaneState]:
+    """Enters `region` over `count` lanes of its own, one axis below the host (the
+    enclosing lanes put aside), every value it captures given as `gather(value)` makes
+    it: one row per new lane. A hist's operator runs so over the writes of all its
+    lanes at once, each write seeing the captured values of the lane it came from."""
     outer = lanes(interpreter)
-    _set_lanes(interpreter, LaneState())
+    interpreter.push_scope("lambda")
     try:
+        captured = captured_values(interpreter, region)
+        outer_values = interpreter.get_values(captured)
+        interpreter.set_values((v, gather(x)) for v, x in zip(captured, outer_values))
+        _set_lanes(interpreter, LaneState((count,)))
         yield lanes(interpreter)
     finally:
         _set_lanes(interpreter, outer)
+        interpreter.pop_scope()
 
 
 @contextmanager

@@ -27,9 +27,11 @@ from xdsl.ir import Operation
 
 from soacc.dialects import mem
 from soacc.dialects.shared.dtypes import numpy_dtype
+from soacc.runtime.array_sizes import MAX_SIZE
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import fill_lane_axis, lanes, nested_lanes, scalar, select_lanes, uniform
 from soacc.runtime.interp.soac import (
+    _outer_size,
     _sliced,
     _slice_index,
     check_neutral,
@@ -114,6 +116,8 @@ def _write(
     own axes, past the lanes) they must be equal, not merely broadcastable, so that a row
     of the wrong size is an error rather than silently stretched. Only the active lanes
     write (in a branch some lanes do not take, the others keep what is there)."""
+    if 0 in lanes(interpreter).shape:
+        return  # a map over zero rows: no lane writes (or fails)
     mask = lanes(interpreter).mask
     value = np.asarray(value)
     if exact_from is not None and value.shape[exact_from:] != np.shape(dest)[exact_from:]:
@@ -223,7 +227,12 @@ class MemFunctions(InterpreterFunctions):
     @impl(mem.CopyOp)
     def run_copy(self, interpreter: Interpreter, op: mem.CopyOp, args):
         source, dest = args
-        depth = lanes(interpreter).depth
+        state = lanes(interpreter)
+        depth = state.depth
+        if 0 in state.shape:
+            # a map over zero rows: no lane copies, and sizes computed from the rows'
+            # values are unknown (there are none), so nothing is checked either
+            return ()
         if np.shape(source)[depth:] != np.shape(dest)[depth:]:
             raise ExecutionError(
                 f"copies an array of shape {list(np.shape(source)[depth:])} into one of shape "
@@ -238,15 +247,19 @@ class MemFunctions(InterpreterFunctions):
     def run_load(self, interpreter: Interpreter, op: mem.LoadOp, args):
         view, *indices = args
         state = lanes(interpreter)
-        value = _sliced(state, op, np.asarray(view), [0] * len(indices), indices)
+        # a copy: a load gives a value, and a NumPy view of the element would change
+        # with a later store to it (inside a lambda, where the element has lane axes)
+        value = np.array(_sliced(state, op, np.asarray(view), [0] * len(indices), indices), copy=True)
         if _at_host_level(interpreter) and mem.space_of(op.view.type).is_device:
             statistics(interpreter).sync_reads += 1
-        return (value[()] if isinstance(value, np.ndarray) and value.ndim == 0 else value,)
+        return (value[()] if value.ndim == 0 else value,)
 
     @impl(mem.StoreOp)
     def run_store(self, interpreter: Interpreter, op: mem.StoreOp, args):
         value, view, *indices = args
         state = lanes(interpreter)
+        if 0 in state.shape:
+            return ()  # a map over zero rows: no lane stores
         index = _slice_index(state, op, view, [0] * len(indices), indices)
         try:
             if state.mask is not None and not np.all(state.mask):
@@ -313,6 +326,7 @@ class MemFunctions(InterpreterFunctions):
     @impl(mem.ScatterOp)
     def run_scatter(self, interpreter: Interpreter, op: mem.ScatterOp, args):
         dest, indices, values = args
+        _outer_size(op, [indices, values], lanes(interpreter).depth)  # one value per index, as at level 1
         with _kernel(interpreter):
             out, coords, vals = destination_writes(lanes(interpreter), dest, indices, values, fresh=False)
             out[coords] = vals
@@ -322,6 +336,7 @@ class MemFunctions(InterpreterFunctions):
     def run_hist(self, interpreter: Interpreter, op: mem.HistOp, args):
         dest, indices, values, neutral = args
         state = lanes(interpreter)
+        _outer_size(op, [indices, values], state.depth)
         check_neutral(op, 0, np.shape(neutral)[state.depth :], np.shape(dest)[state.depth + 1 :])
         with _kernel(interpreter):
             out, coords, vals = destination_writes(state, dest, indices, values, fresh=False)
@@ -427,6 +442,9 @@ class MemFunctions(InterpreterFunctions):
     def run_array(self, interpreter: Interpreter, op: mem.ArrayOp, args):
         *elements, out = args
         axis = lanes(interpreter).depth
+        shapes = {np.shape(e)[axis:] for e in elements}
+        if len(shapes) > 1:  # (as soac.array says it at level 1)
+            raise ExecutionError(f"rows of different shapes {sorted(shapes)}")
         if elements:
             rows = [np.expand_dims(np.asarray(e), axis) for e in elements]
             lead = np.broadcast_shapes(*(r.shape[:axis] for r in rows))
@@ -472,7 +490,7 @@ def _fused_rows(interpreter: Interpreter, op: Operation, region, arrays, output_
     lambda gives them: a yielded output row is that output itself."""
     rows_out = [o for o, v in zip(outputs, output_values) if v.type.get_num_dims() > 1]
     axis = lanes(interpreter).depth
-    for o in rows_out:
+    for o in outputs:  # every mapped output has a row per input row, as mem.map's do
         if np.shape(o)[axis] != n:
             raise ExecutionError(f"inputs and outputs have different outer sizes {sorted({n, np.shape(o)[axis]})}")
     index = [_row_numbers(n, axis)] if region is op.map_body and op.row_index is not None else []  # type: ignore[attr-defined]
@@ -515,6 +533,9 @@ def make_view(block: Block, offset: int, shape, strides, dtype: np.dtype, name: 
         for n, s in zip(shape, strides):
             extent = (n - 1) * s * itemsize
             lo, hi = (lo + extent, hi) if extent < 0 else (lo, hi + extent)
+        if hi > MAX_SIZE or lo < -MAX_SIZE:
+            # its block's size, computed the same way, wrapped (arithmetic without flags)
+            raise ExecutionError(f"its shape {list(shape)} reaches byte {max(hi, -lo)}, past 64 bits (sizes are at most 2^63 - 1)")
         if lo < 0 or hi > block.nbytes:
             raise ExecutionError(
                 f"mem.view {name} covers bytes [{lo}, {hi}) of a block of {block.nbytes} bytes"

@@ -27,14 +27,15 @@ from xdsl.ir import Operation, Region
 
 from soacc.dialects import soac
 from soacc.dialects.shared.dtypes import numpy_dtype
+from soacc.runtime.array_sizes import array_bytes
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import (
     LaneState,
     active_values,
     broadcast_lanes,
-    captured_values,
+    expand_lanes,
     fill_lane_axis,
-    host_level,
+    gathered_lanes,
     lane_grids,
     lanes,
     nested_lanes,
@@ -137,13 +138,23 @@ def _concat(parts: Sequence[np.ndarray], axis: int) -> np.ndarray:
     return np.concatenate([np.broadcast_to(p, lead + p.shape[axis:]) for p in parts], axis=axis)
 
 
-def _outer_size(op: Operation, arrays: Sequence[np.ndarray], axis: int) -> int:
+def _outer_size(op: Operation, arrays: Sequence[np.ndarray], axis: int, no_lanes: bool = False) -> int:
+    """The arrays' one outer size; sizes that differ are an error, except with no lanes
+    (inside a map over zero rows nothing runs, so nothing fails)."""
     sizes = {np.shape(a)[axis] for a in arrays}
+    if len(sizes) > 1 and no_lanes:
+        return min(sizes)  # the callers run on the arrays cut to it (_cut)
     if len(sizes) != 1:
         raise ExecutionError(
             f"{op.name} inputs have different outer sizes {sorted(sizes)}; they must be equal"
         )
     return sizes.pop()
+
+
+def _cut(arrays: Sequence, axis: int, n: int) -> list:
+    """The arrays' first n rows along `axis`: with no lanes (a map over zero rows),
+    inputs of different outer sizes run as if they agreed, since nothing runs."""
+    return [a if np.shape(a)[axis] == n else _take(np.asarray(a), axis, slice(0, n)) for a in arrays]
 
 
 def lambda_combine(interpreter: Interpreter, region: Region, axis: int, name: str) -> Combine:
@@ -330,7 +341,8 @@ def reduce_or_scan(
     region = region or op.regions[0]
     axis = lanes(interpreter).depth
     inputs = [np.asarray(x) for x in inputs]
-    n = _outer_size(op, inputs, axis)
+    n = _outer_size(op, inputs, axis, 0 in lanes(interpreter).shape)
+    inputs = _cut(inputs, axis, n)
     for i, (x, ne) in enumerate(zip(inputs, neutral)):
         check_neutral(op, i, np.shape(ne)[axis:], x.shape[axis + 1 :])
     ufunc = recognised_ufunc(region) if len(inputs) == 1 else None
@@ -380,44 +392,54 @@ def hist_into(
     if ufunc is not None:
         ufunc.at(out, coords, vals)
         return
-    if state.depth and captured_values(interpreter, region):
-        raise ExecutionError(
-            "a histogram inside a lambda with an operator that captures values is not "
-            "supported by the reference executor; pass the values as hist inputs"
-        )
     if coords[-1].size == 0:
         return
     # General operator: sort the writes by destination (stably, keeping the order of
     # operands), reduce each run of equal destinations by a segmented scan, then
-    # combine each run's total into the destination.
+    # combine each run's total into the destination. Each write carries the number of
+    # its lane, so that an operator capturing per-lane values sees its lane's.
     lead_shape = out.shape[: state.depth + 1]
     keys = np.ravel_multi_index(coords, lead_shape)
     order = np.argsort(keys, kind="stable")
     keys, vals = keys[order], vals[order]
+    lane_of = keys // lead_shape[-1]
     starts = np.ones(keys.size, dtype=bool)
     starts[1:] = keys[1:] != keys[:-1]
     combine = _flat_combine(interpreter, region, state)
-    _, scanned = tree_scan([starts, vals], 0, segmented_combine(combine))
+    _, _, scanned = tree_scan([starts, lane_of, vals], 0, segmented_combine(combine))
     ends = np.ones(keys.size, dtype=bool)
     ends[:-1] = starts[1:]
     targets = np.unravel_index(keys[ends], lead_shape)
-    (totals,) = combine([np.asarray(out[targets])], [scanned[ends]])
+    _, totals = combine([lane_of[ends], np.asarray(out[targets])], [lane_of[ends], scanned[ends]])
     out[targets] = totals
 
 
 def _flat_combine(interpreter: Interpreter, region: Region, state: LaneState) -> Combine:
-    """The operator over flat arrays (axis 0), run one lane axis below the host; inside
-    a lambda the operator captures nothing, so it may run as if at host level over the
-    writes of all lanes."""
-    combine_at_host = lambda_combine(interpreter, region, 0, "hist operator")
+    """The operator over flat arrays of writes (axis 0) from every lane at once, each
+    operand pair led by the number of its lane: the pairs are lanes of their own, one
+    axis below the host, and a value the operator captures is taken, for each pair,
+    from that pair's lane (a write only ever combines with writes of its own lane).
+    Returns the lane numbers, then the combined values."""
 
     def combine(left: Arrays, right: Arrays) -> Arrays:
-        if state.depth == 0:
-            return combine_at_host(left, right)
-        with host_level(interpreter):
-            return combine_at_host(left, right)
+        lane_of, *lvals = left
+        _, *rvals = right
+        count = lane_of.shape[0]
+        with gathered_lanes(interpreter, region, count, lambda x: _per_write(x, state, lane_of)):
+            results = interpreter.run_ssacfg_region(region, (*lvals, *rvals), "hist operator")
+        return [lane_of, *(fill_lane_axis(r, 0, count) for r in results)]
 
     return combine
+
+
+def _per_write(value, state: LaneState, lane_of: np.ndarray):
+    """A value captured at the hist's lanes, as one row per write (of lane `lane_of`);
+    at host level the one value for every write, as a lambda sees what it captures."""
+    if state.depth == 0:
+        return expand_lanes(value, 0)
+    value = np.asarray(value)
+    full = np.broadcast_to(value, state.shape + value.shape[state.depth :])
+    return full.reshape((-1,) + value.shape[state.depth :])[lane_of]
 
 
 def _sliced(state: LaneState, op: Operation, array: np.ndarray, kinds, spec) -> np.ndarray:
@@ -441,7 +463,8 @@ def map_rows(interpreter: Interpreter, op: Operation, region: Region, arrays: Se
     """`region` applied to every row of `arrays` (then `extra` arguments, rows of
     outputs at level 2), as soac.map runs its lambda: one array per yielded value."""
     axis = lanes(interpreter).depth
-    n = _outer_size(op, arrays, axis)
+    n = _outer_size(op, arrays, axis, 0 in lanes(interpreter).shape)
+    arrays = _cut(arrays, axis, n)
     with nested_lanes(interpreter, n, region):
         results = interpreter.run_ssacfg_region(region, (*arrays, *extra), op.name)
     return [fill_lane_axis(r, axis, n) for r in results]
@@ -506,7 +529,8 @@ class SoacFunctions(InterpreterFunctions):
     @impl(soac.MapOp)
     def run_map(self, interpreter: Interpreter, op: soac.MapOp, args):
         axis = lanes(interpreter).depth
-        n = _outer_size(op, args, axis)
+        n = _outer_size(op, args, axis, 0 in lanes(interpreter).shape)
+        args = _cut(args, axis, n)
         with nested_lanes(interpreter, n, op.body):
             results = interpreter.run_ssacfg_region(op.body, args, "soac.map")
         return tuple(fill_lane_axis(r, axis, n) for r in results)
@@ -525,6 +549,8 @@ class SoacFunctions(InterpreterFunctions):
     def run_scatter(self, interpreter: Interpreter, op: soac.ScatterOp, args):
         dest, indices, values = args
         state = lanes(interpreter)
+        if 0 in state.shape:  # a map over zero rows: no lane scatters (or fails)
+            return (np.zeros(state.shape + np.shape(dest)[state.depth :], np.asarray(dest).dtype),)
         _outer_size(op, [indices, values], state.depth)
         out, coords, vals = destination_writes(state, dest, indices, values, fresh=True)
         out[coords] = vals
@@ -534,6 +560,8 @@ class SoacFunctions(InterpreterFunctions):
     def run_hist(self, interpreter: Interpreter, op: soac.HistOp, args):
         dest, indices, values, neutral = args
         state = lanes(interpreter)
+        if 0 in state.shape:  # a map over zero rows: no lane hists (or fails)
+            return (np.zeros(state.shape + np.shape(dest)[state.depth :], np.asarray(dest).dtype),)
         _outer_size(op, [indices, values], state.depth)
         check_neutral(op, 0, np.shape(neutral)[state.depth :], np.shape(dest)[state.depth + 1 :])
         out, coords, vals = destination_writes(state, dest, indices, values, fresh=True)
@@ -587,6 +615,7 @@ class SoacFunctions(InterpreterFunctions):
         n = int(uniform(state, args[0], "soac.iota count"))
         if n < 0:
             raise ExecutionError(f"soac.iota: negative count {n}")
+        array_bytes((n,), numpy_dtype(op.result.type).itemsize)
         values = np.arange(n, dtype=numpy_dtype(op.result.type))
         return (values.reshape((1,) * state.depth + (n,)),)
 
@@ -598,6 +627,7 @@ class SoacFunctions(InterpreterFunctions):
         if n < 0:
             raise ExecutionError(f"soac.replicate: negative count {n}")
         value = np.expand_dims(np.asarray(value), state.depth)
+        array_bytes((n, *value.shape[state.depth + 1 :]), value.dtype.itemsize)
         return (np.broadcast_to(value, value.shape[: state.depth] + (n,) + value.shape[state.depth + 1 :]),)
 
     @impl(soac.ArrayOp)
@@ -636,6 +666,10 @@ class SoacFunctions(InterpreterFunctions):
         # Value semantics: the result is a fresh array (the source is consumed, so a
         # compiled program writes in place; here a copy keeps the executor simple and safe).
         value = np.asarray(value)
+        if 0 in state.shape:
+            # a map over zero rows: no lane runs, so nothing is written and nothing can
+            # fail (a size computed from the rows' values is unknown: there are none)
+            return (np.zeros(state.shape + np.shape(array)[state.depth :], np.asarray(array).dtype),)
         lead = np.broadcast_shapes(  # per-lane indices give per-lane results too
             np.shape(array)[: state.depth], value.shape[: state.depth], *(np.shape(s)[: state.depth] for s in spec)
         )
@@ -656,6 +690,7 @@ class SoacFunctions(InterpreterFunctions):
         inner = {np.shape(a)[depth + 1 :] for a in args}
         if len(inner) != 1:
             raise ExecutionError(f"soac.concat: rows of different shapes {sorted(inner)}")
+        array_bytes((sum(np.shape(a)[depth] for a in args), *next(iter(inner))), np.result_type(*args).itemsize)
         return (_concat(args, depth),)
 
     @impl(soac.TransposeOp)

@@ -30,11 +30,35 @@ ADD = """func.func @main(%a: tensor<?xf32>, %s: f32) -> tensor<?xf32> {
         (ADD, {"backend": None}, soacc.ArgumentError, "backend must be"),
         ("examples/dot_product.mlir", {}, soacc.ArgumentError, "pass pathlib.Path"),
         (Path("/nonexistent/x.mlir"), {}, soacc.ProgramError, "cannot read"),
+        (ADD, {"filename": 3}, soacc.ArgumentError, "filename must be"),
+        (Path("examples/dot_product.mlir"), {"filename": "x.mlir"}, soacc.ArgumentError, "filename names source text"),
     ],
 )
 def test_bad_input_to_compile(source, kwargs, error, message):
     with pytest.raises(error, match=message):
         soacc.compile(source, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("bad", "where"),
+    [
+        (ADD.replace("%y = arith.addf %x, %s : f32", "%y = arith.addf %x, %q : f32"), "kernels.mlir:4:25"),
+        (ADD.replace("f32) -> tensor<?xf32> {", "f32) -> tensor<?xf64> {"), "kernels.mlir:7:3: error:"),
+    ],
+    ids=["parse error", "verifier error"],
+)
+def test_source_text_is_named_by_its_filename(bad, where):
+    with pytest.raises(soacc.ProgramError) as error:
+        soacc.compile(bad, filename="kernels.mlir")
+    assert str(error.value).startswith(where), error.value
+
+
+@pytest.mark.parametrize("value", [1e300, -1e39, 2**200])
+def test_a_python_number_too_large_for_a_float_parameter_is_refused_not_made_inf(value):
+    program = soacc.compile(ADD, backend="numpy", pipeline="")
+    with pytest.raises(soacc.ArgumentError, match="does not fit float32 scalar"):
+        program.main(np.zeros(2, np.float32), value)
+    assert program.main(np.zeros(1, np.float32), float("inf"))[0] == np.inf
 
 
 def test_keyword_arguments_name_parameters():
@@ -84,3 +108,39 @@ def test_argument_sizes_are_checked_in_terms_of_the_parameters(pipeline):
     with pytest.raises(soacc.ArgumentError, match=r"%n is -4, a count soac.iota at <input>:2:3 takes, which must not be negative"):
         count.main(-4)
     assert count.main(3).tolist() == [0, 1, 2]
+
+
+def test_an_emitters_refusal_is_located_in_the_text(monkeypatch):
+    # the cuda backend emits host code when a Program is made: its refusal names the op
+    # of the text (here on any machine: the numpy backend stands in for it)
+    from soacc import program as program_module
+    from soacc.backends import emit_host_code
+
+    monkeypatch.setitem(program_module.BACKENDS, "numpy", emit_host_code)
+    text = "func.func @main(%n: index) {\n  %b = mem.alloc %n : !mem.block<device 1>\n  func.return\n}\n"
+    with pytest.raises(soacc.ProgramError, match=r"^two.mlir:2:3: error: the cuda backend cannot run this program: python target: mem.alloc"):
+        soacc.compile(text, backend="numpy", pipeline="", filename="two.mlir")
+
+
+REDUCE_OF_ROWS = """func.func @main(%a: tensor<?x?xf32>, %z: tensor<?xf32>) -> tensor<?xf32> {
+  %r = soac.reduce(%a) neutral(%z : tensor<?xf32>) : (tensor<?x?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: tensor<?xf32>, %y: tensor<?xf32>):
+    %s = soac.map(%x, %y) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+    ^bb1(%p: f32, %q: f32):
+      %t = arith.addf %p, %q : f32
+      soac.yield %t : f32
+    }
+    soac.yield %s : tensor<?xf32>
+  }
+  func.return %r : tensor<?xf32>
+}
+"""
+
+
+def test_what_the_gpu_lowering_refuses_is_located_at_the_op_the_user_wrote():
+    # (the level-2 mem.reduce the refusal names was made by convert-soac-to-mem)
+    with pytest.raises(soacc.ProgramError) as error:
+        soacc.compile(REDUCE_OF_ROWS, backend="numpy", pipeline="soacc-pipeline", filename="rows.mlir")
+    message = str(error.value)
+    assert message.startswith("rows.mlir:2:3: error: convert-mem-to-gpu: mem.reduce reduces arrays of rows"), message
+    assert "\n" not in message

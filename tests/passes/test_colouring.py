@@ -128,3 +128,11 @@ def test_every_block_is_in_exactly_one_class(strategy):
     assert sorted(c.item for members in classes for c in members) == ["a", "b", "c", "d"]
     for members in classes:
         assert all(p.fits(x, [y for y in members if y is not x]) for x in members)
+
+
+def test_a_weight_past_64_bits_is_the_largest_not_an_overflow():
+    # a constant size of 2^80 x 4 bytes (memory-reuse failed with "OverflowError: Python
+    # int too large to convert to C long"); the program fails where it computes it
+    cases = scenarios([0])
+    assert list(weights([((), 4 * 2**80)], cases[:1])) == [2**63 - 1]
+    assert list(weights([((0,) * 7, 1)], cases[:1])) == [2**63 - 1]  # 1024^7 guessed

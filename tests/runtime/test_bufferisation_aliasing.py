@@ -113,3 +113,44 @@ def test_an_update_of_a_while_carried_array_is_in_place():
     program.main(np.int64(5), np.float32(-1))
     # the replicate's block is written in place every iteration: no device copies
     assert program.statistics.copies["device->device"].count == 0
+
+
+LOADED_THEN_STORED = """func.func @main(%a: tensor<?xf32>, %s: f32) -> (tensor<?x4xf32>, tensor<?xf32>) {
+  %r, %best = soac.map(%a) : (tensor<?xf32>) -> (tensor<?x4xf32>, tensor<?xf32>) {
+  ^bb0(%x: f32):
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    %c4 = arith.constant 4 : index
+    %row = soac.replicate %c4, %x : f32 -> tensor<4xf32>
+    %loop, %lacc = scf.for %i = %c0 to %c3 step %c1 iter_args(%rc = %row, %acc = %s) -> (tensor<4xf32>, f32) {
+      %e = soac.index %rc[%i] : tensor<4xf32>
+      %v = arith.addf %e, %acc : f32
+      %u = soac.update %rc[%i] = %v : tensor<4xf32>, f32
+      %na = arith.maximumf %acc, %e : f32
+      scf.yield %u, %na : tensor<4xf32>, f32
+    }
+    soac.yield %loop, %lacc : tensor<4xf32>, f32
+  }
+  func.return %r, %best : tensor<?x4xf32>, tensor<?xf32>
+}"""
+
+
+def test_an_element_read_keeps_its_value_when_the_element_is_written_after():
+    """At level 2 the read is a mem.load and the update a mem.store into the same
+    memory: what the load gave must not change with the store (the executor returned a
+    view of the element, and a later use of %e saw the stored value)."""
+    a = np.array([-4, 0, -1, 3], np.float32)
+    s = np.float32(-4)
+    rows, best = [], []
+    for x in a:
+        row, acc = np.full(4, x, np.float32), s
+        for i in range(3):
+            e = row[i]
+            row[i] = e + acc
+            acc = max(acc, e)
+        rows.append(row)
+        best.append(acc)
+    r, b = run(LOADED_THEN_STORED, a, s)
+    assert_array(r, np.array(rows), np.float32)
+    assert_array(b, np.array(best), np.float32)

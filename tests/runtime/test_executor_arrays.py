@@ -835,10 +835,58 @@ HIST_CAPTURING_IN_MAP = """func.func @main(%i: tensor<?x?xindex>, %v: tensor<?x?
 }"""
 
 
-def test_hist_in_map_with_a_capturing_operator_is_reported():
-    """A documented limitation of the reference executor: a clear ExecutionError."""
-    with pytest.raises(soacc.ExecutionError, match=r"soac\.hist.*captures values"):
-        run(HIST_CAPTURING_IN_MAP, np.zeros((2, 3), np.int64), np.ones((2, 3), np.int32), np.array([5, 6], np.int32))
+def _capped_hist_ref(i, v, caps, bins=4):
+    out = np.zeros((len(caps), bins), np.int32)
+    for lane, cap in enumerate(caps):
+        for b, x in zip(i[lane].tolist(), v[lane].tolist()):
+            if 0 <= b < bins:
+                out[lane, b] = min(out[lane, b] + x, cap)
+    return out
+
+
+def test_hist_in_map_with_an_operator_capturing_a_lane_value(rng):
+    """The operator uses the lane's own value: each write is combined with the captured
+    value of the lane it belongs to (the executor had refused this)."""
+    for lanes, m in [(0, 3), (1, 0), (1, 5), (3, 6), (5, 40)]:
+        i = rng.integers(-1, 5, (lanes, m))
+        v = rng.integers(0, 4, (lanes, m)).astype(np.int32)
+        caps = rng.integers(0, 9, lanes).astype(np.int32)
+        assert_array(run(HIST_CAPTURING_IN_MAP, i, v, caps), _capped_hist_ref(i, v, caps), np.int32)
+
+
+HIST_OPERATOR_CONSTANT = """func.func @main(%i: tensor<?x?xindex>, %v: tensor<?x?xi32>) -> (tensor<?x?xi32>, i32) {
+  %z = arith.constant 0 : i32
+  %mask = arith.constant 7 : i32
+  %c4 = arith.constant 4 : index
+  %r = soac.map(%i, %v) : (tensor<?x?xindex>, tensor<?x?xi32>) -> tensor<?x?xi32> {
+  ^bb0(%irow: tensor<?xindex>, %vrow: tensor<?xi32>):
+    %d = soac.replicate %c4, %z : i32 -> tensor<?xi32>
+    %h = soac.hist %d[%irow], %vrow neutral(%z : i32) : tensor<?xi32>, tensor<?xindex>, tensor<?xi32> {
+    ^bb1(%x: i32, %y: i32):
+      %seven = arith.constant 7 : i32
+      %s = arith.addi %x, %y : i32
+      %t = arith.andi %s, %seven : i32
+      soac.yield %t : i32
+    }
+    soac.yield %h : tensor<?xi32>
+  }
+  func.return %r, %mask : tensor<?x?xi32>, i32
+}"""
+
+
+@pytest.mark.parametrize("pipeline", ["", "cse", "cse,convert-soac-to-mem"])
+def test_hist_in_map_whose_operator_constant_cse_shares_with_the_host(rng, pipeline):
+    """cse replaces the operator's constant 7 by the host's, so the operator captures
+    it: a pass must not make a program the executor cannot run."""
+    i = rng.integers(-1, 5, (3, 9))
+    v = rng.integers(0, 6, (3, 9)).astype(np.int32)
+    expected = np.zeros((3, 4), np.int32)
+    for lane in range(3):
+        for b, x in zip(i[lane].tolist(), v[lane].tolist()):
+            if 0 <= b < 4:
+                expected[lane, b] = (expected[lane, b] + x) & 7
+    program = soacc.compile(HIST_OPERATOR_CONSTANT, backend="numpy", pipeline=pipeline)
+    assert_array(program.main(i, v)[0], expected, np.int32)
 
 
 NEGATIVE_COUNTS = """func.func @main(%n: index) -> (tensor<?xi32>, tensor<?xf32>) {

@@ -111,3 +111,50 @@ def test_a_long_reduction_runs_in_chunks_with_the_same_result(monkeypatch):
     x = np.arange(50, dtype=np.int64).reshape(2, 25)
     assert implementations._interruptible_reduce(np.add, x, 1).tolist() == x.sum(1).tolist()
     assert implementations._interruptible_reduce(np.maximum, x, 0).tolist() == x.max(0).tolist()
+
+
+SCATTER_SIZES = """func.func @main(%d: tensor<?xf32>, %n: index, %vs: tensor<?xf32>) -> tensor<?xf32> {
+  %is = soac.iota %n : tensor<?xindex>
+  %r = soac.scatter %d[%is] = %vs : tensor<?xf32>, tensor<?xindex>, tensor<?xf32>
+  func.return %r : tensor<?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", ["", "convert-soac-to-mem", None], ids=["level 1", "level 2", "default"])
+def test_a_scatter_of_more_indices_than_values_is_an_error_in_soaccs_terms(pipeline):
+    # (NumPy said: "IndexError: boolean index did not match indexed array along axis 0")
+    program = soacc.compile(SCATTER_SIZES, backend="numpy", pipeline=pipeline)
+    with pytest.raises(soacc.ExecutionError, match=r"scatter inputs have different outer sizes \[0, 1\]; they must be equal") as error:
+        program.main(np.zeros(3, np.float32), 1, np.zeros(0, np.float32))
+    assert "Error" not in str(error.value).split(":", 1)[1]
+
+
+ARRAY_OF_ROWS = """func.func @main(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<2x?xf32> {
+  %r = soac.array [%a, %b] : tensor<2x?xf32>
+  func.return %r : tensor<2x?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("pipeline", ["", "convert-soac-to-mem", None], ids=["level 1", "level 2", "default"])
+def test_an_array_literal_of_rows_of_different_sizes_is_an_error_in_soaccs_terms(pipeline):
+    # (level 2 said: "ValueError: all the input array dimensions except for the concatenation axis must match")
+    program = soacc.compile(ARRAY_OF_ROWS, backend="numpy", pipeline=pipeline)
+    with pytest.raises(soacc.ExecutionError, match=r"array .*rows of different shapes \[\(2,\), \(3,\)\]$"):
+        program.main(np.zeros(2, np.float32), np.zeros(3, np.float32))
+
+
+def test_a_fused_kernel_whose_outputs_disagree_with_its_inputs_is_an_error_in_soaccs_terms():
+    # random program memory/90 with its first array one shorter: after short-circuit a
+    # redomap writes a map result of 0 rows into a matrix row of 1 (level 2 said
+    # "ValueError: operands could not be broadcast together with remapped shapes")
+    from tests.support.random_programs import random_program
+
+    generated = random_program("memory", 90)
+    program = soacc.compile(generated.source, backend="numpy")
+    args = list(generated.inputs(1))
+    args[0] = args[0][:0]
+    with pytest.raises(soacc.ExecutionError) as error:
+        program.main(*args)
+    assert "Error" not in str(error.value) and "broadcast" not in str(error.value), error.value

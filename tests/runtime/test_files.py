@@ -70,3 +70,24 @@ def test_several_files_all_or_none(tmp_path):
 def test_a_character_device_is_written_not_replaced(null_device):
     write_file(null_device, "discarded")
     assert stat.S_ISCHR(os.stat(null_device).st_mode)
+
+
+def test_a_file_in_a_directory_where_no_file_can_be_made_says_so(tmp_path, monkeypatch):
+    # (as in /proc: the file exists, the staged copy beside it cannot be made, and the
+    # error said "No such file or directory" of the user's existing file)
+    import errno
+    import tempfile
+
+    target = tmp_path / "out.txt"
+    target.write_text("old")
+
+    def refuse(*args, **kwargs):
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", "/x/.out.txt.tmp")
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+    with pytest.raises(OSError) as error:
+        write_file(target, "new")
+    assert error.value.filename == str(target)
+    assert "no new file can be made in its directory" in error.value.strerror
+    assert ".tmp" not in str(error.value)
+    assert target.read_text() == "old"

@@ -270,7 +270,7 @@ def test_an_index_out_of_bounds_is_the_reference_executors_error():
     with pytest.raises(soacc.ExecutionError) as got:
         host.call("main", [a, np.int64(2), np.float32(1)])
     assert str(got.value) == str(expected.value)
-    assert "mem.store in @main: index 2 is out of bounds for dimension 0 of size 2 of %c" == str(got.value)
+    assert "mem.store (of soac.update %u) in @main: index 2 is out of bounds for dimension 0 of size 2 of %c" == str(got.value)
 
 
 UPDATES = """

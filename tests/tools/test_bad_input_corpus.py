@@ -162,8 +162,13 @@ def test_soacc_examples_on_broken_examples(tmp_path, capsys):
         ("func.func @main(%a: index) -> index {\n  %x = arith.addi %a, %a : index\n}\n", ":2:3: error: arith.addi ends a block of func.func but is not a terminator"),
         ("func.func @main(%a: index) -> index {\n}\n", ":1:1: error: func.func has an empty block"),
         ("func.func @main(%a: index) -> index {\n  %x = arith.addi %a, %a : index\n  %x = arith.addi %a, %a : index\n  func.return %x : index\n}\n", ":3:3"),
+        ("func.func @main(%a: f32) -> f32 {\n  %b = arith.addf %a, %a : f32\n  func.return %y : f32\n}\n", ":3:15"),
+        ("func.func @main() {\n  func.return\n}\nfunc.func @main() {\n  func.return\n}\n", ":4:1: error: func.func @main is defined twice"),
+        ("func.func @main(%c: i1) {\n  cf.br ^bb1\n^bb1:\n  cf.br ^bb1\n^bb1:\n  func.return\n}\n", ":5:1"),
+        ("func.func @main() {\n  func.return", ":2:14"),
+        ("func.func @main() -> f32 {\n  %x = arith.constant 1.0 : f32 {foo = 1}\n  func.return %x : f32\n}\n", ":2:33"),
     ],
-    ids=["not a terminator", "empty block", "redefinition"],
+    ids=["not a terminator", "empty block", "redefinition", "undefined value", "symbol defined twice", "block defined twice", "text ends in a region", "a stray token"],
 )
 def test_every_diagnostic_about_the_text_is_located_and_says_error_once(content, message, tmp_path, capsys):
     path = tmp_path / "p.mlir"
@@ -200,3 +205,32 @@ def test_a_closed_standard_output_is_an_error_not_lost_output(command):
         timeout=120,
     )
     assert done.returncode == 2 and "standard output is closed" in done.stderr, done.stderr
+
+
+def test_out_naming_a_file_says_so(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
+    taken = tmp_path / "results"
+    taken.write_text("not a directory")
+    code = soacc_run.main(["examples/vector_norm.mlir", "--quiet", "--arg", "[3, 4]", "--out", str(taken)])
+    err = capsys.readouterr().err
+    assert code == 2 and "is a file; --out names a directory" in err, err
+    assert taken.read_text() == "not a directory"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("func.func @main() {\n  func.return", "the text ends inside a region: a '}' is missing"),
+        ("func.func @main() -> f32 {\n  %x = arith.constant 1.0 : f32 {foo = 1}\n  func.return %x : f32\n}\n", "found '{'"),
+        ("func.func @main(%a: f32) -> f32 {\n  func.return %y : f32\n}\n", "%y is used but never defined"),
+    ],
+    ids=["text ends in a region", "a stray token", "undefined value"],
+)
+def test_parse_errors_say_what_is_wrong(content, message, tmp_path, capsys):
+    # (xDSL 0.74 said " in block definition" for the first two, and named the end of
+    # the file for the third)
+    path = tmp_path / "p.mlir"
+    path.write_text(content)
+    assert soacc_opt.main([str(path)]) == 1
+    err = capsys.readouterr().err
+    assert message in err, err

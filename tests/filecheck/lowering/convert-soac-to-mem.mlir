@@ -17,14 +17,14 @@
 // CHECK-SAME:    attributes {soacc.entry_signature = (tensor<?xf32>, f32) -> (tensor<?xf32>, f32)} {
 // CHECK-NEXT:    [[N:%[a-z0-9_]+]] = mem.size [[AH]][0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
 // CHECK-NEXT:    [[EB:%[a-z0-9_]+]] = arith.constant 4 : index
-// CHECK-NEXT:    [[BYTES:%[a-z0-9_]+]] = arith.muli [[EB]], [[N]] : index
+// CHECK-NEXT:    [[BYTES:%[a-z0-9_]+]] = arith.muli [[N]], [[EB]] overflow<nsw> : index
 // CHECK-NEXT:    [[AM:%[a-z0-9_]+]] = mem.alloc [[BYTES]] : !mem.block<device>
 // CHECK-NEXT:    [[OFF:%[a-z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[A:%[a-z0-9_]+]] = mem.view [[AM]]{{\[}}[[OFF]]{{\]}} sizes([[N]]) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
 // CHECK-NEXT:    mem.copy [[AH]], [[A]] : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
 // CHECK-NEXT:    [[M:%[a-z0-9_]+]] = mem.size [[A]][0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
 // CHECK-NEXT:    [[EB2:%[a-z0-9_]+]] = arith.constant 4 : index
-// CHECK-NEXT:    [[RBYTES:%[a-z0-9_]+]] = arith.muli [[EB2]], [[M]] : index
+// CHECK-NEXT:    [[RBYTES:%[a-z0-9_]+]] = arith.muli [[M]], [[EB2]] overflow<nsw> : index
 // CHECK-NEXT:    [[RHM:%[a-z0-9_]+]] = mem.alloc [[RBYTES]] : !mem.block<host>
 // CHECK-NEXT:    [[OFF2:%[a-z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[RH:%[a-z0-9_]+]] = mem.view [[RHM]]{{\[}}[[OFF2]]{{\]}} sizes([[M]]) : !mem.block<host> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
@@ -59,13 +59,13 @@ func.func @unused_array_argument(%unused: tensor<?xi32>, %x: i32) -> i32 {
 // CHECK-NEXT:    mem.copy
 // CHECK-NEXT:    [[N1:%[a-z0-9_]+]] = mem.size [[A]][0]
 // CHECK-NEXT:    [[EB1:%[a-z0-9_]+]] = arith.constant 4 : index
-// CHECK-NEXT:    [[BY1:%[a-z0-9_]+]] = arith.muli [[EB1]], [[N1]] : index
+// CHECK-NEXT:    [[BY1:%[a-z0-9_]+]] = arith.muli [[N1]], [[EB1]] overflow<nsw> : index
 // CHECK-NEXT:    [[SUMM:%[a-z0-9_]+]] = mem.alloc [[BY1]] : !mem.block<device>
 // CHECK-NEXT:    [[O1:%[a-z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[SUM:%[a-z0-9_]+]] = mem.view [[SUMM]]{{\[}}[[O1]]{{\]}} sizes([[N1]]) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
 // CHECK-NEXT:    [[N2:%[a-z0-9_]+]] = mem.size [[A]][0]
 // CHECK-NEXT:    [[EB2:%[a-z0-9_]+]] = arith.constant 1 : index
-// CHECK-NEXT:    [[BY2:%[a-z0-9_]+]] = arith.muli [[EB2]], [[N2]] : index
+// CHECK-NEXT:    [[BY2:%[a-z0-9_]+]] = arith.muli [[N2]], [[EB2]] overflow<nsw> : index
 // CHECK-NEXT:    [[LTM:%[a-z0-9_]+]] = mem.alloc [[BY2]] : !mem.block<device>
 // CHECK-NEXT:    [[O2:%[a-z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[LT:%[a-z0-9_]+]] = mem.view [[LTM]]{{\[}}[[O2]]{{\]}} sizes([[N2]]) : !mem.block<device> -> memref<?xi1, strided<[?], offset: ?>, #mem.space<device>>
@@ -312,7 +312,7 @@ func.func @update_copies_source_sliced_before(%n: index, %i: index, %x: f32, %y:
 // CHECK-NEXT:    mem.fill [[X]], [[Z]]
 // CHECK-NEXT:    [[S:%[a-z0-9_]+]] = mem.size [[Z]][0]
 // CHECK-NEXT:    [[EB:%[a-z0-9_]+]] = arith.constant 4 : index
-// CHECK-NEXT:    [[BY:%[a-z0-9_]+]] = arith.muli [[EB]], [[S]] : index
+// CHECK-NEXT:    [[BY:%[a-z0-9_]+]] = arith.muli [[S]], [[EB]] overflow<nsw> : index
 // CHECK-NEXT:    [[UM:%[a-z0-9_]+]] = mem.alloc [[BY]] : !mem.block<device>
 // CHECK-NEXT:    [[O:%[a-z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[U:%[a-z0-9_]+]] = mem.view [[UM]]{{\[}}[[O]]{{\]}} sizes([[S]])
@@ -338,7 +338,7 @@ func.func @update_copies_source_used_again(%n: index, %i: index, %x: f32, %y: f3
 // CHECK-NEXT:    [[C0:%[a-z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[S:%[a-z0-9_]+]] = mem.size [[V]][0]
 // CHECK-NEXT:    [[EB:%[a-z0-9_]+]] = arith.constant 4 : index
-// CHECK-NEXT:    [[BY:%[a-z0-9_]+]] = arith.muli [[EB]], [[S]] : index
+// CHECK-NEXT:    [[BY:%[a-z0-9_]+]] = arith.muli [[S]], [[EB]] overflow<nsw> : index
 // CHECK-NEXT:    [[UM:%[a-z0-9_]+]] = mem.alloc [[BY]] : !mem.block<device>
 // CHECK-NEXT:    [[O:%[a-z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[U:%[a-z0-9_]+]] = mem.view [[UM]]{{\[}}[[O]]{{\]}} sizes([[S]])
@@ -579,9 +579,9 @@ func.func @while_carries_block_and_view(%n: index, %x: f32) -> tensor<?xf32> {
 // CHECK-NEXT:    mem.copy
 // CHECK-NEXT:    [[D0:%[a-z0-9_]+]] = mem.size [[M]][0]
 // CHECK-NEXT:    [[D1:%[a-z0-9_]+]] = mem.size [[M]][1]
+// CHECK-NEXT:    [[B0:%[a-z0-9_]+]] = arith.muli [[D0]], [[D1]] overflow<nsw> : index
 // CHECK-NEXT:    [[EB:%[a-z0-9_]+]] = arith.constant 8 : index
-// CHECK-NEXT:    [[B0:%[a-z0-9_]+]] = arith.muli [[EB]], [[D0]] : index
-// CHECK-NEXT:    [[B1:%[a-z0-9_]+]] = arith.muli [[B0]], [[D1]] : index
+// CHECK-NEXT:    [[B1:%[a-z0-9_]+]] = arith.muli [[B0]], [[EB]] overflow<nsw> : index
 // CHECK-NEXT:    [[RM:%[a-z0-9_]+]] = mem.alloc [[B1]] : !mem.block<device>
 // CHECK-NEXT:    [[O:%[a-z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[R:%[a-z0-9_]+]] = mem.view [[RM]]{{\[}}[[O]]{{\]}} sizes([[D0]], [[D1]])
@@ -620,9 +620,9 @@ func.func @map_builds_rows_in_place(%m: tensor<?x?xi64>, %k: i64) -> tensor<?x?x
 // CHECK-NEXT:    mem.copy
 // CHECK-NEXT:    [[NA:%[a-z0-9_]+]] = mem.size [[A]][0]
 // CHECK-NEXT:    [[NB:%[a-z0-9_]+]] = arith.constant 4 : index
-// CHECK-NEXT:    [[N:%[a-z0-9_]+]] = arith.addi [[NA]], [[NB]] : index
+// CHECK-NEXT:    [[N:%[a-z0-9_]+]] = arith.addi [[NA]], [[NB]] overflow<nsw> : index
 // CHECK-NEXT:    [[EB:%[a-z0-9_]+]] = arith.constant 4 : index
-// CHECK-NEXT:    [[BY:%[a-z0-9_]+]] = arith.muli [[EB]], [[N]] : index
+// CHECK-NEXT:    [[BY:%[a-z0-9_]+]] = arith.muli [[N]], [[EB]] overflow<nsw> : index
 // CHECK-NEXT:    [[RM:%[a-z0-9_]+]] = mem.alloc [[BY]] : !mem.block<device>
 // CHECK-NEXT:    [[O:%[a-z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[R:%[a-z0-9_]+]] = mem.view [[RM]]{{\[}}[[O]]{{\]}} sizes([[N]])
@@ -649,20 +649,20 @@ func.func @concat_one_alloc(%a: tensor<?xi32>, %b: tensor<4xi32>) -> tensor<?xi3
 // CHECK-LABEL: func.func @array_makers(
 // CHECK-SAME:    [[N:%[a-z0-9_]+]]: index, [[X:%[a-z0-9_]+]]: f32, [[E1:%[a-z0-9_]+]]: i64, [[E2:%[a-z0-9_]+]]: i64)
 // CHECK-NEXT:    [[EB1:%[a-z0-9_]+]] = arith.constant 8 : index
-// CHECK-NEXT:    [[BY1:%[a-z0-9_]+]] = arith.muli [[EB1]], [[N]] : index
+// CHECK-NEXT:    [[BY1:%[a-z0-9_]+]] = arith.muli [[N]], [[EB1]] overflow<nsw> : index
 // CHECK-NEXT:    [[IOM:%[a-z0-9_]+]] = mem.alloc [[BY1]] : !mem.block<device>
 // CHECK-NEXT:    [[O1:%[a-z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[IO:%[a-z0-9_]+]] = mem.view [[IOM]]{{\[}}[[O1]]{{\]}} sizes([[N]]) : !mem.block<device> -> memref<?xindex, {{.*}}>
 // CHECK-NEXT:    mem.iota outs([[IO]] : memref<?xindex, {{.*}}>)
 // CHECK-NEXT:    [[EB2:%[a-z0-9_]+]] = arith.constant 4 : index
-// CHECK-NEXT:    [[BY2:%[a-z0-9_]+]] = arith.muli [[EB2]], [[N]] : index
+// CHECK-NEXT:    [[BY2:%[a-z0-9_]+]] = arith.muli [[N]], [[EB2]] overflow<nsw> : index
 // CHECK-NEXT:    [[REPM:%[a-z0-9_]+]] = mem.alloc [[BY2]] : !mem.block<device>
 // CHECK-NEXT:    [[O2:%[a-z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[REP:%[a-z0-9_]+]] = mem.view [[REPM]]{{\[}}[[O2]]{{\]}} sizes([[N]]) : !mem.block<device> -> memref<?xf32, {{.*}}>
 // CHECK-NEXT:    mem.fill [[X]], [[REP]] : f32, memref<?xf32, {{.*}}>
 // CHECK-NEXT:    [[TWO:%[a-z0-9_]+]] = arith.constant 2 : index
 // CHECK-NEXT:    [[EB3:%[a-z0-9_]+]] = arith.constant 8 : index
-// CHECK-NEXT:    [[BY3:%[a-z0-9_]+]] = arith.muli [[EB3]], [[TWO]] : index
+// CHECK-NEXT:    [[BY3:%[a-z0-9_]+]] = arith.muli [[TWO]], [[EB3]] overflow<nsw> : index
 // CHECK-NEXT:    [[LITM:%[a-z0-9_]+]] = mem.alloc [[BY3]] : !mem.block<device>
 // CHECK-NEXT:    [[O3:%[a-z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[LIT:%[a-z0-9_]+]] = mem.view [[LITM]]{{\[}}[[O3]]{{\]}} : !mem.block<device> -> memref<2xi64, {{.*}}>
@@ -685,7 +685,7 @@ func.func @array_makers(%n: index, %x: f32, %e1: i64, %e2: i64) -> (tensor<?xind
 // CHECK-NEXT:    mem.copy
 // CHECK-NEXT:    [[ONE:%[a-z0-9_]+]] = arith.constant 1 : index
 // CHECK-NEXT:    [[EB:%[a-z0-9_]+]] = arith.constant 4 : index
-// CHECK-NEXT:    [[BY:%[a-z0-9_]+]] = arith.muli [[EB]], [[ONE]] : index
+// CHECK-NEXT:    [[BY:%[a-z0-9_]+]] = arith.muli [[ONE]], [[EB]] overflow<nsw> : index
 // CHECK-NEXT:    [[OM:%[a-z0-9_]+]] = mem.alloc [[BY]] : !mem.block<device>
 // CHECK-NEXT:    [[O:%[a-z0-9_]+]] = arith.constant 0 : index
 // CHECK-NEXT:    [[OUT:%[a-z0-9_]+]] = mem.view [[OM]]{{\[}}[[O]]{{\]}} : !mem.block<device> -> memref<1xf32, strided<[?], offset: ?>, #mem.space<device>>

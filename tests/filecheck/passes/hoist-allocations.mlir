@@ -12,7 +12,7 @@
 // T-EM1 (Fig 3.3), before any optimisation: one allocation of i * 4 bytes.
 // EM-LABEL:   func.func @em1(
 // EM:           [[FOUR:%[0-9]+]] = arith.constant 4 : index
-// EM-NEXT:      [[BYTES:%[0-9]+]] = arith.muli [[FOUR]], %i : index
+// EM-NEXT:      [[BYTES:%[0-9]+]] = arith.muli %i, [[FOUR]] overflow<nsw> : index
 // EM-NEXT:      %result_mem = mem.alloc [[BYTES]] : !mem.block<device>
 // EM:           %result = mem.view %result_mem[{{%[0-9]+}}] sizes(%i)
 // EM-NEXT:      mem.iota outs(%result :

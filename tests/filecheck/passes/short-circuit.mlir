@@ -151,7 +151,12 @@ func.func @c_concat_2d(%ns: tensor<?xi32>, %i: index) -> tensor<?x?xi32> {
 // C-concat-param: y[0] = concat (map (+1) a) (map (+1) b), y a parameter.
 // Expected: a1 and b1 made in y[0]; 0 allocations (here the arguments' device copies only).
 // CHECK-LABEL: func.func @c_concat_param(
+// The row's size is not provably the concatenation's: the copy's check stays, where %z
+// is made (the maps that make its parts check only against %z's parts).
 // CHECK:         %z = mem.slice %y[%c0]
+// CHECK-NEXT:    %[[SIZE0:.*]] = mem.size %z[0]
+// CHECK-NEXT:    %[[SAME0:.*]] = arith.cmpi eq, %{{.*}}, %[[SIZE0]] : index
+// CHECK-NEXT:    cf.assert %[[SAME0]], "%z does not fit a part of %y, where it is written (their sizes differ in dimension 0)"
 // CHECK-NEXT:    %a1 = mem.slice %z[
 // CHECK:         %b1 = mem.slice %z[
 // COUNT-LABEL: @c_concat_param(
@@ -835,10 +840,14 @@ func.func @c_if_outside(%xs: tensor<?x?xi64>, %cond: i1, %i: index) -> tensor<?x
 // -----
 
 // C-if-inside (Fig 5.21, both-inside): both branch arrays are made in their branch.
-// Expected: both branch arrays made in xs[i]; 0 allocations.
+// Expected: both branch arrays made in xs[i]; 0 allocations. The iota's size is not
+// provably the rows': the copy's check stays in its branch (the map's checks itself).
 // CHECK-LABEL: func.func @c_if_inside(
 // CHECK:         scf.if %cond
 // CHECK-NEXT:      %ys0 = mem.slice %xs[%i]
+// CHECK-NEXT:      %[[SIZE0:.*]] = mem.size %ys0[0]
+// CHECK-NEXT:      %[[SAME0:.*]] = arith.cmpi eq, %{{.*}}, %[[SIZE0]] : index
+// CHECK-NEXT:      cf.assert %[[SAME0]], "%ys0 does not fit a part of %xs, where it is written (their sizes differ in dimension 0)"
 // CHECK-NEXT:      mem.iota outs(%ys0
 // CHECK-NEXT:      scf.yield %xs_mem, %ys0
 // CHECK:           %ys1 = mem.slice %xs[%i]
@@ -875,8 +884,14 @@ func.func @c_if_inside(%xs: tensor<?x?xi64>, %cond: i1, %i: index) -> tensor<?x?
 
 // C-if-mixed (Fig 5.22, one-inside-one-outside).
 // Expected (the study): both made in xs[i]; 0 allocations. (Futhark today does not.)
+// The rows' size is not provably %n: the copy's check stays, before %ys0 is made (outside
+// the `if`: every branch yields an array of %n elements, so it is the copy's check
+// whichever branch runs). %ys1's map checks its output against %io, of %n elements.
 // CHECK-LABEL: func.func @c_if_mixed(
 // CHECK:         %ys0 = mem.slice %xs[%i]
+// CHECK-NEXT:    %[[SIZE0:.*]] = mem.size %ys0[0]
+// CHECK-NEXT:    %[[SAME0:.*]] = arith.cmpi eq, %{{.*}}, %[[SIZE0]] : index
+// CHECK-NEXT:    cf.assert %[[SAME0]], "%ys0 does not fit a part of %xs, where it is written (their sizes differ in dimension 0)"
 // CHECK:         scf.if %cond
 // CHECK-NEXT:      scf.yield %xs_mem, %ys0
 // CHECK:           %ys1 = mem.slice %xs[%i]
@@ -1087,6 +1102,12 @@ func.func @c_alloc_hinder(%ns: tensor<?xi64>) -> tensor<?xi64> {
 // CHECK-LABEL: func.func @c_hoist_heuristic(
 // CHECK:         mem.map ins(%wsss2 : {{.*}}) outs(%use_wsss :
 // CHECK:         %vss = mem.slice %wsss2[%i]
+// CHECK-NEXT:    %[[SIZE0:.*]] = mem.size %vss[0]
+// CHECK-NEXT:    %[[SAME0:.*]] = arith.cmpi eq, %{{.*}}, %[[SIZE0]] : index
+// CHECK-NEXT:    cf.assert %[[SAME0]], "%vss does not fit a part of %wsss2, where it is written (their sizes differ in dimension 0)"
+// CHECK-NEXT:    %[[SIZE1:.*]] = mem.size %vss[1]
+// CHECK-NEXT:    %[[SAME1:.*]] = arith.cmpi eq, %{{.*}}, %[[SIZE1]] : index
+// CHECK-NEXT:    cf.assert %[[SAME1]], "%vss does not fit a part of %wsss2, where it is written (their sizes differ in dimension 1)"
 // CHECK-NEXT:    mem.fill %v1, %vss
 // CHECK-NEXT:    [[ROW:%[0-9]+]] = mem.slice %vss[%j]
 // CHECK-NEXT:    mem.copy %xs, [[ROW]]
@@ -1553,4 +1574,71 @@ func.func @c_lambda_if_neg(%m: tensor<?x?xf32>, %p: tensor<?xf32>, %k: index) ->
     soac.yield %new : tensor<?xf32>
   }
   func.return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// A part updated with an iota of another length fails as written (the copy checks the
+// shapes). The iota is made in the part, and the copy's check stays before it: m must
+// be the part's size.
+// CHECK-LABEL: func.func @c_update_sizes_checked(
+// CHECK:         %v = mem.slice %c[%o:%n]
+// CHECK-NEXT:    %[[SIZE:.*]] = mem.size %v[0]
+// CHECK-NEXT:    %[[SAME:.*]] = arith.cmpi eq, %m, %[[SIZE]] : index
+// CHECK-NEXT:    cf.assert %[[SAME]], "%v does not fit a part of %c, where it is written (their sizes differ in dimension 0)"
+// CHECK-NEXT:    mem.iota outs(%v :
+// REPORT: short-circuit: @c_update_sizes_checked: %v made in a part of %c (8*%m bytes)
+func.func @c_update_sizes_checked(%n: index, %m: index) -> tensor<?xi64> {
+  %big = arith.addi %n, %n : index
+  %c = soac.iota %big : tensor<?xi64>
+  %v = soac.iota %m : tensor<?xi64>
+  %o = arith.constant 0 : index
+  %r = soac.update %c[%o : %n] = %v : tensor<?xi64>, tensor<?xi64>
+  func.return %r : tensor<?xi64>
+}
+
+// -----
+
+// The same with an iota of the part's length: the sizes are provably equal, no check.
+// CHECK-LABEL: func.func @c_update_sizes_proven(
+// CHECK-NOT:     cf.assert
+// CHECK:         %v = mem.slice %c[%o:%n]
+// CHECK-NEXT:    mem.iota outs(%v :
+// CHECK-NOT:     cf.assert
+// CHECK:         func.return
+// REPORT: short-circuit: @c_update_sizes_proven: %v made in a part of %c (8*%n bytes)
+func.func @c_update_sizes_proven(%n: index) -> tensor<?xi64> {
+  %big = arith.addi %n, %n : index
+  %c = soac.iota %big : tensor<?xi64>
+  %v = soac.iota %n : tensor<?xi64>
+  %o = arith.constant 0 : index
+  %r = soac.update %c[%o : %n] = %v : tensor<?xi64>, tensor<?xi64>
+  func.return %r : tensor<?xi64>
+}
+
+// -----
+
+// A lambda concatenates an `if`'s row into a part of its output row: the part is a
+// slice of the row (a block argument, no block known) whose size is the `if`'s array's,
+// known only after the `if`. Nothing is made in it (the part cannot be made in the
+// branches); short-circuit failed an internal assertion on the part before.
+// CHECK-LABEL: func.func @c_lambda_if_into_a_part(
+// CHECK:         %y = scf.if %c
+// CHECK:         mem.copy %y, {{%[0-9]+}}
+// REPORT: short-circuit: @c_lambda_if_into_a_part: 0 copies removed
+func.func @c_lambda_if_into_a_part(%m: tensor<?x?xi64>, %c: i1, %k: index) -> tensor<?x?xi64> {
+  %x7 = arith.constant 7 : i64
+  %r = soac.map(%m) : (tensor<?x?xi64>) -> tensor<?x?xi64> {
+  ^bb0(%row: tensor<?xi64>):
+    %q = soac.replicate %k, %x7 : i64 -> tensor<?xi64>
+    %y = scf.if %c -> (tensor<?xi64>) {
+      %two = soac.concat %row, %row : (tensor<?xi64>, tensor<?xi64>) -> tensor<?xi64>
+      scf.yield %two : tensor<?xi64>
+    } else {
+      scf.yield %row : tensor<?xi64>
+    }
+    %z = soac.concat %y, %q : (tensor<?xi64>, tensor<?xi64>) -> tensor<?xi64>
+    soac.yield %z : tensor<?xi64>
+  }
+  func.return %r : tensor<?x?xi64>
 }

@@ -804,6 +804,44 @@ func.func @reduce_of_rows(%m: tensor<?x4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// A replicate of a row (an array) stays an input of a scatter, hist or reduce whose
+// elements are rows: fused combinators take scalar operands, and the scatteromap,
+// histomap or redomap that inlining the row would make does not verify.
+// CHECK-LABEL: func.func @replicated_rows
+// CHECK:         %rep = soac.replicate %count, %row
+// CHECK:         soac.scatter %dest[%k] = %rep
+// CHECK:         soac.hist %bins[%k], %rep
+// CHECK:         soac.reduce(%rep)
+// REPORT: soac-fusion: did not fuse soac.replicate %rep into soac.scatter %s: soac.scatter %s combines arrays of rows (tensor<4xf32>); fused combinators take scalar operands
+func.func @replicated_rows(%dest: tensor<?x4xf32>, %k: tensor<?xi32>, %row: tensor<4xf32>) -> (tensor<?x4xf32>, tensor<3x4xf32>, tensor<4xf32>) {
+  %count = soac.size %k[0] : tensor<?xi32>
+  %c3 = arith.constant 3 : index
+  %rep = soac.replicate %count, %row : tensor<4xf32> -> tensor<?x4xf32>
+  %s = soac.scatter %dest[%k] = %rep : tensor<?x4xf32>, tensor<?xi32>, tensor<?x4xf32>
+  %bins = soac.replicate %c3, %row : tensor<4xf32> -> tensor<3x4xf32>
+  %h = soac.hist %bins[%k], %rep neutral(%row : tensor<4xf32>) : tensor<3x4xf32>, tensor<?xi32>, tensor<?x4xf32> {
+  ^bb0(%l: tensor<4xf32>, %r: tensor<4xf32>):
+    %o = soac.map(%l, %r) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+    ^bb1(%x: f32, %y: f32):
+      %q = arith.maximumf %x, %y : f32
+      soac.yield %q : f32
+    }
+    soac.yield %o : tensor<4xf32>
+  }
+  %sum = soac.reduce(%rep) neutral(%row : tensor<4xf32>) commutative : (tensor<?x4xf32>) -> tensor<4xf32> {
+  ^bb0(%l: tensor<4xf32>, %r: tensor<4xf32>):
+    %o = soac.map(%l, %r) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+    ^bb1(%x: f32, %y: f32):
+      %q = arith.addf %x, %y : f32
+      soac.yield %q : f32
+    }
+    soac.yield %o : tensor<4xf32>
+  }
+  func.return %s, %h, %sum : tensor<?x4xf32>, tensor<3x4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // Refused: the map reads the reduce's result, which exists only after the reduce.
 func.func @map_of_a_reduce_result(%a: tensor<?xf32>) -> tensor<?xf32> {
   %zero = arith.constant 0.0 : f32
@@ -919,4 +957,57 @@ func.func @replicate_of_another_size(%a: tensor<?xf32>, %n: index) -> tensor<?xf
     soac.yield %z : f32
   }
   func.return %r : tensor<?xf32>
+}
+
+// -----
+
+// The consumer reads only the producer's rows, not %b's: the fused map no longer takes
+// %b, and the check that %b has the map's outer size stays in its place (a program
+// that fails as written must fail fused).
+// CHECK-LABEL: func.func @unread_input_checked
+// CHECK:         %[[B:.*]] = soac.size %b[0] : tensor<?xf32>
+// CHECK-NEXT:    %[[A:.*]] = soac.size %a[0] : tensor<?xf32>
+// CHECK-NEXT:    %[[SAME:.*]] = arith.cmpi eq, %[[B]], %[[A]] : index
+// CHECK-NEXT:    cf.assert %[[SAME]], "soac.map %c: %b and the other arrays it takes have different outer sizes"
+// CHECK-NEXT:    %c = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+// REPORT: soac-fusion: fused soac.map %p into soac.map %c: soac.map
+func.func @unread_input_checked(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+  %p = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %y = arith.mulf %x, %x : f32
+    soac.yield %y : f32
+  }
+  %c = soac.map(%p, %b) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32, %z: f32):
+    %y = arith.negf %x : f32
+    soac.yield %y : f32
+  }
+  func.return %c : tensor<?xf32>
+}
+
+// -----
+
+// The same where %b's outer size is provably %a's (a map of %a, which fuses too): no check.
+// CHECK-LABEL: func.func @unread_input_proven
+// CHECK-NOT:     cf.assert
+// CHECK:         %b, %c = soac.map(%a) : (tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+// CHECK-NOT:     cf.assert
+// CHECK:         func.return %c, %b
+func.func @unread_input_proven(%a: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %b = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %y = arith.negf %x : f32
+    soac.yield %y : f32
+  }
+  %p = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %y = arith.mulf %x, %x : f32
+    soac.yield %y : f32
+  }
+  %c = soac.map(%p, %b) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32, %z: f32):
+    %y = arith.negf %x : f32
+    soac.yield %y : f32
+  }
+  func.return %c, %b : tensor<?xf32>, tensor<?xf32>
 }

@@ -26,6 +26,12 @@ lanes   map chains of random arith ops over lanes and a captured scalar, then a 
         or a scan, in one element type, with a NumPy reference, for the reference
         executor. @main(1-3 arrays, scalar); any n >= 0.
         info: "dtype" (the element type, an MLIR name) and "reduction" (its kind).
+nested  lambdas that hold the work: combinators inside lambdas, scatters and hists of
+        rows, hist operators that capture values, scf.if of rows of different sizes,
+        scf.for carrying arrays, maps over zero rows, and in a quarter of the programs
+        one deliberate run-time error, for the pipeline-prefix differential test.
+        @main(f32 array, i32 array, n x 4 f32 matrix, f32, index); any n >= 0.
+        info: "error" (the deliberate error's kind, "" for none).
 """
 
 from __future__ import annotations
@@ -37,9 +43,9 @@ from types import MappingProxyType
 
 import numpy as np
 
-from tests.support.random_programs import fusion, host, lanes, memory
+from tests.support.random_programs import fusion, host, lanes, memory, nested
 
-FAMILIES = {"host": host, "memory": memory, "fusion": fusion, "lanes": lanes}
+FAMILIES = {"host": host, "memory": memory, "fusion": fusion, "lanes": lanes, "nested": nested}
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,9 @@ def random_program(family: str, seed: int, *, unique_scatters: bool = False) -> 
         return RandomProgram(family, seed, host.program(seed), host.make_inputs)
     if family == "memory":
         return RandomProgram(family, seed, memory.program(seed), memory.make_inputs)
+    if family == "nested":
+        source, error = nested.program(seed)
+        return RandomProgram(family, seed, source, nested.make_inputs, info=MappingProxyType({"error": error}))
     if family == "fusion":
         source = fusion.program(seed, unique_scatters=unique_scatters)
         return RandomProgram(family, seed, source, fusion.make_inputs, info=MappingProxyType({"unique_scatters": unique_scatters}))

@@ -159,3 +159,22 @@ func.func @index_literal() -> index {
 }
 
 // CHECK: arith.constant: value 99999999999999999999999 does not fit index (64 bits)
+
+// -----
+
+func.func @main() {
+  func.return
+}
+func.func @main() {
+  func.return
+}
+
+// CHECK: func.func @main is defined twice
+
+// -----
+
+func.func @main(%a: tensor<2305843009213693952xf64>) {
+  func.return
+}
+
+// CHECK: func.func: type tensor<2305843009213693952xf64> needs 18446744073709551616 bytes, past 64 bits (sizes are at most 9223372036854775807)
