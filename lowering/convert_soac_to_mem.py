@@ -7,7 +7,9 @@ Every array gets a memory block and a view of it:
   results are copied back into host memory;
 - allocations are explicit, sized from the program's own sizes. A map whose rows are
   arrays needs its rows' size before it runs: the size is derived symbolically and
-  computed outside the lambda (a diagnostic says so when it depends on the row);
+  computed outside the lambda, from row 0 when it depends on the row (such rows are
+  copied into their output rows, which checks that they fit; a diagnostic says when
+  not even row 0's size can be computed ahead);
 - combinators write into their outputs (destination passing); an array a lambda
   returns is built directly in its output row when it is made there;
 - `update`, `scatter` and `hist` write in place when their source owns its memory and

@@ -9,11 +9,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, func
+from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, Region, SSAValue
+from xdsl.rewriter import InsertPoint
 
-from soacc.dialects import mem
+from soacc.dialects import mem, soac
 from soacc.dialects.shared.provenance import record_origin
 from soacc.passes.analysis.ownership import can_consume
 from soacc.passes.analysis.sizes import ArraySizes, Dim, Poly, Select, UnknownSize
@@ -39,6 +40,29 @@ class CannotBufferise(Exception):
     def __init__(self, op: Operation, message: str):
         super().__init__(message)
         self.op = op
+
+
+class RowDependent(CannotBufferise):
+    """A size needed before the combinator `op` runs depends on values computed per row
+    (of `combinator`, when it is a row parameter of that combinator's map lambda)."""
+
+    def __init__(self, op: Operation, combinator: Operation | None = None):
+        super().__init__(op, "the size of an array it makes depends on values computed per row")
+        self.combinator = combinator
+
+
+def _is_row_parameter(arg: BlockArgument) -> bool:
+    """Whether `arg` is a row of an input of a map lambda (a map's, or a fused op's)."""
+    op = arg.block.parent_op()
+    if isinstance(op, soac.MapOp):
+        return arg.index < len(op.inputs)
+    if isinstance(op, soac.RedomapOp | soac.ScatteromapOp | soac.HistomapOp | soac.ScanomapOp):
+        return arg.block is op.map_body.block and arg.index < len(op.inputs)
+    return False
+
+
+NO_ROW = object()
+"""What a lambda's parameters stand for while a row size is computed for no rows."""
 
 
 def is_array(t: Attribute) -> bool:
@@ -84,6 +108,9 @@ class ConversionBase:
         self.scope = Scope()
         self.depth = 0 if convention != LANE else 1  # lambdas we are inside
         self.hints: dict[SSAValue, Array] = {}  # destinations chosen for arrays ahead of time
+        self.without_rows = False  # sizing a combinator's rows when it has none
+        self.from_first_row = False  # sizing a combinator's rows from its first row
+        self.sized_by_first_row: set[SSAValue] = set()  # results whose rows may disagree
         self.builder: Builder
 
     # --- types --------------------------------------------------------------------------
@@ -174,97 +201,224 @@ class ConversionBase:
 
     def dimension(self, value: SSAValue, axis: int, where: Operation) -> SSAValue:
         """Dimension `axis` of a level-1 array, computed at the insertion point (from the
-        array when it is converted, else from what the ops that make it state)."""
+        array when it is converted, else from what the ops that make it state). A row
+        size that depends on the rows of the combinator `where` (an `if` whose condition
+        is computed per row) is computed from its first row."""
+        try:
+            return self._attempt(lambda: self._stated_dimension(value, axis, where))
+        except RowDependent:
+            if not self._sizes_rows_of(value, where):
+                raise
+        if not self._same_in_every_row(value, axis, where):
+            self.sized_by_first_row.add(value)
+        return self._dimension_from_first_row(value, axis, where)
+
+    def _same_in_every_row(self, value: SSAValue, axis: int, where: Operation) -> bool:
+        """Whether a row size is computed from nothing of the row (only from elements of
+        captured arrays, which level 1 reads once per row): every row has it, so rows
+        may be built in place. Nothing is left built."""
+        outer = self.from_first_row
+        self.from_first_row = True
+        try:
+            block, _ = self._build_block(lambda: self._stated_dimension(value, axis, where))
+        except CannotBufferise:
+            return False
+        finally:
+            self.from_first_row = outer
+        for op in reversed(list(block.ops)):
+            op.detach()
+            op.erase(safe_erase=False)
+        return True
+
+    def _stated_dimension(self, value: SSAValue, axis: int, where: Operation) -> SSAValue:
         sizes = ArraySizes()  # one table per size: its atoms in the order they are met
         return self.size_of(sizes, sizes.dim(value, axis), where)
+
+    def _attempt(self, build: Callable[[], SSAValue]) -> SSAValue:
+        """`build()` at the insertion point, or nothing built when it fails (a size that
+        cannot be computed here leaves no half-computed ops behind)."""
+        block, result = self._build_block(build)
+        for op in list(block.ops):
+            op.detach()
+            self.insert(op)
+        return result
+
+    def _build_block(self, build: Callable[[], SSAValue]) -> tuple[Block, SSAValue]:
+        """A new block holding what `build()` builds, and its result; when it fails,
+        what it built is erased (no use of it is left on the values it used)."""
+        outer = self.builder
+        block = Block()
+        self.builder = Builder(InsertPoint.at_end(block))
+        try:
+            return block, build()
+        except CannotBufferise:
+            for op in reversed(list(block.ops)):
+                op.detach()
+                op.erase(safe_erase=False)
+            raise
+        finally:
+            self.builder = outer
+
+    def _size_block(self, build: Callable[[], SSAValue]) -> Region:
+        """A region computing a size and yielding it (a branch of an `scf.if`)."""
+        block, size = self._build_block(build)
+        block.add_op(scf.YieldOp(size))
+        return Region(block)
+
+    @staticmethod
+    def _sizes_rows_of(value: SSAValue, where: Operation) -> bool:
+        """Whether `value` is an array-valued result of the combinator `where` whose rows
+        its map lambda makes (row by row, from rows of its inputs)."""
+        if not (isinstance(value, OpResult) and value.op is where):
+            return False
+        if isinstance(where, soac.ScanomapOp):
+            return where.post is None  # a post lambda's rows are not its inputs'
+        return isinstance(where, soac.MapOp | soac.RedomapOp | soac.ScatteromapOp | soac.HistomapOp)
+
+    def _dimension_from_first_row(self, value: SSAValue, axis: int, where: Operation) -> SSAValue:
+        """A row size that depends on the row: the first row's (a regular map's rows all
+        have it; a row that does not is found when it is copied into its output row,
+        which is why such rows are not built in place). With no rows it is what level 1
+        gives: a per-row condition takes its false branch, a per-row size is 0."""
+        return self._over_first_row(where, lambda: self._stated_dimension(value, axis, where))
+
+    def _over_first_row(self, combinator: Operation, size: Callable[[], SSAValue]) -> SSAValue:
+        """`size()` with the parameters of `combinator`'s map lambda standing for its
+        first row (read inside the branch that has one), or for no row; a lambda nested
+        in it whose rows the size also depends on is sized so in turn."""
+        lambda_block = (combinator.body if isinstance(combinator, soac.MapOp) else combinator.map_body).block
+        inputs = list(combinator.inputs)
+        count = self.dimension(inputs[0], 0, combinator)
+        nonempty = self.insert(arith.CmpiOp(count, self.index_constant(0), "ne")).result
+
+        def bound(first_row: bool) -> SSAValue:
+            for param, array in zip(lambda_block.args, inputs):
+                self.scope[param] = self._first_row(array) if first_row else NO_ROW
+            try:
+                return self._attempt(size)
+            except RowDependent as error:
+                nested = error.combinator
+                if not first_row or nested is None or nested is combinator or not all(self._available(i) for i in nested.inputs):
+                    raise
+                return self._over_first_row(nested, size)
+
+        branches: list[Region] = []
+        for first_row in (True, False):
+            self.scope.layers.append({})
+            outer_modes = self.without_rows, self.from_first_row
+            self.without_rows, self.from_first_row = not first_row, first_row
+            try:
+                branches.append(self._size_block(lambda: bound(first_row)))
+            finally:
+                self.without_rows, self.from_first_row = outer_modes
+                self.scope.layers.pop()
+        return self.insert(scf.IfOp(nonempty, [IndexType()], branches[0], branches[1])).results[0]
+
+    def _first_row(self, array: SSAValue) -> SSAValue | Array:
+        """Row 0 of a converted array: a scalar read (synchronous at host level) or a view."""
+        source = self.array(array)
+        zero = self.index_constant(0)
+        t = array.type
+        assert isinstance(t, TensorType)
+        if t.get_num_dims() == 1:
+            return self.insert(mem.LoadOp(source.view, [zero])).result
+        row_type = mem.view_type_of(TensorType(t.element_type, t.get_shape()[1:]), mem.space_of(source.view.type))
+        view = self.insert(mem.SliceOp(source.view, [soac.SliceSpec.FIXED], [zero], row_type)).result
+        return Array(view, source.block)
 
     def size_of(self, sizes: ArraySizes, size: Poly, where: Operation) -> SSAValue:
         """Computes a stated size at the insertion point."""
         total: SSAValue | None = None
-        for monomial, coefficient in size.terms or (((), 0),):
-            assert coefficient > 0, "a stated size is a sum of sizes"
-            term: SSAValue | None = None if monomial else self.index_constant(coefficient)
+        for monomial, coefficient in size.terms:
+            term: SSAValue | None = None if monomial else self.index_constant(abs(coefficient))
             for a in monomial:
                 factor = self.atom_of(sizes, a, where)
                 term = factor if term is None else self.size_arithmetic(arith.MuliOp, term, factor)
-            if monomial and coefficient != 1:
-                term = self.size_arithmetic(arith.MuliOp, term, self.index_constant(coefficient))
-            total = term if total is None else self.size_arithmetic(arith.AddiOp, total, term)
-        assert total is not None
-        return total
+            if monomial and abs(coefficient) != 1:
+                term = self.size_arithmetic(arith.MuliOp, term, self.index_constant(abs(coefficient)))
+            assert term is not None
+            if total is None:
+                total = term if coefficient > 0 else self.insert(arith.SubiOp(self.index_constant(0), term)).result
+            elif coefficient > 0:
+                total = self.size_arithmetic(arith.AddiOp, total, term)
+            else:
+                total = self.insert(arith.SubiOp(total, term)).result
+        return total if total is not None else self.index_constant(0)
 
     def atom_of(self, sizes: ArraySizes, i: int, where: Operation) -> SSAValue:
         key = sizes.key(i)
         match key:
             case Select(condition=c, if_true=a, if_false=b):
-                if self.computable_value(c) and self.computable(sizes, a) and self.computable(sizes, b):
-                    cond = self.value_of(c, where)
-                    x, y = self.size_of(sizes, a, where), self.size_of(sizes, b, where)
-                    return self.insert(arith.SelectOp(cond, x, y)).result
-                # either will do: a regular program makes them equal
-                for option in (a, b):
-                    if self.computable(sizes, option):
-                        return self.size_of(sizes, option, where)
-                raise CannotBufferise(where, "no branch's size of an array it makes can be computed before it")
+                try:
+                    cond = self._attempt(lambda: self.value_of(c, where))
+                except RowDependent:
+                    if self.without_rows:
+                        return self.size_of(sizes, b, where)  # no row takes the true branch
+                    raise
+                return self._size_if(cond, sizes, a, b, where)
             case Dim(array=a, axis=axis):
                 static = a.type.get_shape()[axis]
                 if static != DYNAMIC_INDEX:
                     return self.index_constant(static)
-                if a in self.scope:
+                if a in self.scope and self.scope[a] is not NO_ROW:
                     return self.insert(mem.SizeOp(self.array(a).view, axis)).result
                 try:
                     return self.size_of(sizes, sizes.derive_dim(a, axis), where)
                 except UnknownSize as error:
                     raise CannotBufferise(where, str(error)) from None
         assert isinstance(key, SSAValue)
-        return self.value_of(key, where)
+        try:
+            return self._attempt(lambda: self.value_of(key, where))
+        except RowDependent:
+            if self.without_rows:
+                return self.index_constant(0)  # as level 1 sizes an array of no rows
+            raise
+
+    def _size_if(self, cond: SSAValue, sizes: ArraySizes, a: Poly, b: Poly, where: Operation) -> SSAValue:
+        """`a` if `cond` else `b`, each computed only where it is the size (a branch's
+        size may read memory that only that branch makes sense of)."""
+        then, otherwise = (self._size_block(lambda size=size: self.size_of(sizes, size, where)) for size in (a, b))
+        return self.insert(scf.IfOp(cond, [IndexType()], then, otherwise)).results[0]
 
     def value_of(self, v: SSAValue, where: Operation) -> SSAValue:
-        """A level-1 index value at the insertion point: converted, or computed again."""
+        """A level-1 index (or condition) value at the insertion point: converted, or
+        computed again from what it is computed from: scalar arithmetic, sizes, and
+        reads of arrays available here. A value computed per row raises RowDependent."""
         if v in self.scope:
             new = self.scope[v]
+            if new is NO_ROW:
+                raise RowDependent(where)
+            if isinstance(new, DeviceScalar):
+                return self.insert(mem.LoadOp(new.view, [])).result
             assert isinstance(new, SSAValue)
             return new
         owner = v.owner
         if isinstance(owner, Operation) and not owner.regions and owner.dialect_name() == "arith":
             # a size computed by scalar arithmetic: compute it here too
             operands = [self.value_of(o, where) for o in owner.operands]
-            return self.insert(owner.clone(value_mapper=dict(zip(owner.operands, operands)))).results[0]
-        raise CannotBufferise(where, "the size of an array it makes depends on values computed per row")
+            clone = owner.clone(value_mapper=dict(zip(owner.operands, operands)))
+            if self.from_first_row or self.without_rows:
+                for r in clone.results:
+                    r.name_hint = None  # a row's value: the name stays with the lambda's
+            return self.insert(clone).results[0]
+        if isinstance(owner, soac.SizeOp):
+            # a size of an array: from the array where it is available, else as stated
+            sizes = ArraySizes()
+            return self.size_of(sizes, sizes.dim(owner.array, owner.dim.value.data), where)
+        if isinstance(v, BlockArgument) and _is_row_parameter(v):
+            raise RowDependent(where, v.block.parent_op())
+        if isinstance(owner, soac.IndexOp) and not is_array(v.type) and self._available(owner.array):
+            if not self.from_first_row:
+                # level 1 reads an element in the lambda once per row, so a map of no
+                # rows reads none (its size is then 0): read it for the first row
+                raise RowDependent(where)
+            # an element of an array available here (at host level a synchronous read)
+            indices = [self.value_of(i, where) for i in owner.indices]
+            return self.insert(mem.LoadOp(self.array(owner.array).view, indices)).result
+        raise RowDependent(where)
 
-    def computable(self, sizes: ArraySizes, size: Poly, depth: int = 0) -> bool:
-        """Whether size_of(size) can succeed here (without building anything)."""
-        if depth > 64:
-            return False
-        for i in size.atoms():
-            match sizes.key(i):
-                case Select(if_true=a, if_false=b):
-                    ok = self.computable(sizes, a, depth + 1) or self.computable(sizes, b, depth + 1)
-                case Dim(array=a, axis=axis):
-                    ok = a.type.get_shape()[axis] != DYNAMIC_INDEX or a in self.scope
-                    if not ok:
-                        try:
-                            ok = self.computable(sizes, sizes.derive_dim(a, axis), depth + 1)
-                        except UnknownSize:
-                            ok = False
-                case key:
-                    ok = self.computable_value(key, depth + 1)
-            if not ok:
-                return False
-        return True
-
-    def computable_value(self, v: SSAValue, depth: int = 0) -> bool:
-        if depth > 64:
-            return False
-        if v in self.scope:
-            return True
-        owner = v.owner
-        return (
-            isinstance(owner, Operation)
-            and not owner.regions
-            and owner.dialect_name() == "arith"
-            and all(self.computable_value(o, depth + 1) for o in owner.operands)
-        )
+    def _available(self, array: SSAValue) -> bool:
+        return array in self.scope and isinstance(self.scope[array], Array)
 
     def shape_of(self, value: SSAValue, where: Operation) -> list[SSAValue]:
         t = value.type

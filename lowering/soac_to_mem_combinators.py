@@ -1,7 +1,8 @@
 """convert-soac-to-mem for the combinators: map, reduce, scan, scatter, hist, the fused
 ones (their lambdas stay in the op, so no intermediate array) and gpu_body. Their
 lambdas run one lane deeper, where arrays are views alone; an array a lambda makes only
-to return it is built in its output row."""
+to return it is built in its output row (unless its size may differ between rows:
+then it is copied there, which checks that it fits)."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ class CombinatorConversion(ConversionBase):
                 if r.name_hint:
                     row.name_hint = r.name_hint + "_row"
                 y = yields[j]
-                if _made_here_for(y, old_block):
+                if _made_here_for(y, old_block) and r not in self.sized_by_first_row:
                     self.hints[y] = Array(row, None)
         self.convert_lambda(old_block, body)
         self.insert(mem.MapOp(ins, [o.view for o in outs], Region(body)))
@@ -196,7 +197,7 @@ class CombinatorConversion(ConversionBase):
                 if r.name_hint:
                     row.name_hint = r.name_hint + "_row"
                 y = yields[self._yield_position(old.parent_op(), old, position[r])]
-                if _made_here_for(y, old_block):
+                if _made_here_for(y, old_block) and r not in self.sized_by_first_row:
                     self.hints[y] = Array(row, None)
         self.convert_lambda(old_block, body)
         return Region(body)

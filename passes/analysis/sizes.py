@@ -245,9 +245,12 @@ def _array_axes(values: Sequence[SSAValue]):
 
 
 class ArraySizes(Sizes):
-    """Sizes of level-1 arrays. A `Select` whose branches cannot be told apart before
-    the array exists may take either: a regular program makes them equal (a row that
-    turns out otherwise is an error when written)."""
+    """Sizes of level-1 arrays. A `Select` is an `if`'s (or a select's) size whose
+    branches' sizes cannot be shown equal: its condition decides."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._proving: set[Operation] = set()  # loops whose induction is under way
 
     def derive_dim(self, value: SSAValue, axis: int) -> Poly:
         """Dimension `axis` of a level-1 array, stated one step back, from how the array
@@ -266,6 +269,15 @@ class ArraySizes(Sizes):
             if isinstance(owner, soac.ScanomapOp) and owner.post is not None and value.block is owner.post.block:
                 # a post-lambda parameter: the map lambda's value of that row
                 return dim(owner.map_body.block.last_op.operands[value.index], axis)
+            # an array a loop carries, inside the loop: the size it starts with, when
+            # every iteration keeps it
+            proved = self._loop_sizes(owner)
+            if isinstance(owner, scf.WhileOp) and value.block is owner.after_region.block:
+                key = ("forwarded", value.index, axis)
+            else:
+                key = (value, axis)
+            if key in proved:
+                return proved[key]
             raise UnknownSize(value)
         op = value.owner
         assert isinstance(op, Operation)
@@ -328,18 +340,13 @@ class ArraySizes(Sizes):
             case arith.SelectOp():
                 return self._either(op.cond, [dim(v, axis) for v in op.operands[1:]])
             case scf.ForOp():
-                carried = list(op.body.block.args[1:])
-                proved = self._loop_keeps_sizes(op.iter_args, carried, carried, yielded_values(op.body))
-                if proved is not None:
+                carried = op.body.block.args[1:]
+                proved = self._loop_sizes(op)
+                if (carried[index], axis) in proved:
                     return proved[(carried[index], axis)]
             case scf.WhileOp():
-                before = list(op.before_region.block.args)
-                condition = op.before_region.block.last_op
-                after = list(op.after_region.block.args)
-                proved = self._loop_keeps_sizes(
-                    op.arguments, before, after, yielded_values(op.after_region), condition.args
-                )
-                if proved is not None:
+                proved = self._loop_sizes(op)
+                if ("forwarded", index, axis) in proved:
                     return proved[("forwarded", index, axis)]
         raise UnknownSize(value)
 
@@ -352,33 +359,63 @@ class ArraySizes(Sizes):
             return sizes[0]
         return self.atom(Select(condition, sizes[0], sizes[1]))
 
-    def _loop_keeps_sizes(self, inits, carried, after_args, after_yields, forwarded=None):
-        """Whether a loop keeps the size of every array it carries (by induction: assume
-        the carried arrays have their initial sizes, and check each iteration yields
-        those sizes). Returns the sizes (of the carried arrays, and of the values a while
-        forwards), or None when that cannot be shown."""
-        assumed = {(c, axis): self.canonical(self.dim(inits[i], axis)) for i, c, axis in _array_axes(carried)}
-        sizes: dict = dict(assumed)
-        if forwarded is not None:
-            # a while: the before region forwards values to the after region and the results
-            for i, f, axis in _array_axes(forwarded):
-                sizes[("forwarded", i, axis)] = self.canonical(self.dim(f, axis), assumed)
-            assumed_after = assumed | {
-                (after_args[i], axis): sizes[("forwarded", i, axis)] for i, _, axis in _array_axes(forwarded)
-            }
-        else:
-            assumed_after = assumed
-        for i, y, axis in _array_axes(after_yields):
-            expected = assumed.get((carried[i], axis))
-            if expected is None or not self.equal(self.dim(y, axis), expected, assumed_after):
-                return None
-        return sizes
+    def _loop_sizes(self, op: Operation) -> dict:
+        """The sizes a `scf.for` or `scf.while` keeps (`_loop_keeps_sizes`); none for
+        other ops, and none for a loop whose own induction asks (it cannot assume what
+        it is proving)."""
+        if op in self._proving or not isinstance(op, scf.ForOp | scf.WhileOp):
+            return {}
+        self._proving.add(op)
+        try:
+            if isinstance(op, scf.ForOp):
+                carried = list(op.body.block.args[1:])
+                return self._loop_keeps_sizes(op.iter_args, carried, carried, yielded_values(op.body))
+            before = list(op.before_region.block.args)
+            condition = op.before_region.block.last_op
+            after = list(op.after_region.block.args)
+            return self._loop_keeps_sizes(op.arguments, before, after, yielded_values(op.after_region), condition.args)
+        finally:
+            self._proving.discard(op)
 
-    def canonical(self, p: Poly, assumed: dict | None = None, depth: int = 0) -> Poly:
+    def _loop_keeps_sizes(self, inits, carried, after_args, after_yields, forwarded=None):
+        """The sizes a loop keeps, by induction: assume the carried arrays have their
+        initial sizes, and check each iteration yields those sizes. An array whose size
+        changes is dropped from the assumption and the rest checked again, so that one
+        growing array leaves the others' sizes known. Returns the sizes proved (of
+        carried arrays by (array, axis), of the values a while forwards by
+        ("forwarded", position, axis))."""
+        kept = {(c, axis) for _, c, axis in _array_axes(carried)}
+        while True:
+            assumed = {
+                (c, axis): self.canonical(self.dim(inits[i], axis))
+                for i, c, axis in _array_axes(carried)
+                if (c, axis) in kept
+            }
+            sizes: dict = dict(assumed)
+            assumed_after = assumed
+            if forwarded is not None:
+                # a while: the before region forwards values to the after region and the results
+                for i, f, axis in _array_axes(forwarded):
+                    sizes[("forwarded", i, axis)] = self.canonical(self.dim(f, axis), assumed)
+                assumed_after = assumed | {
+                    (after_args[i], axis): sizes[("forwarded", i, axis)] for i, _, axis in _array_axes(forwarded)
+                }
+            changed = {
+                (carried[i], axis)
+                for i, y, axis in _array_axes(after_yields)
+                if (carried[i], axis) in kept and not self.equal(self.dim(y, axis), assumed[(carried[i], axis)], assumed_after)
+            }
+            if not changed:
+                return sizes
+            kept -= changed
+
+    def canonical(self, p: Poly, assumed: dict | None = None, depth: int = 0, into_loops: bool = False) -> Poly:
         """`p` with its dimensions followed back through array-making ops as far as they
         go (still stated: values as the program names them, so it can be computed
         again). `assumed` gives sizes taken for granted (a loop-carried array's size,
-        while checking that the loop keeps it)."""
+        while checking that the loop keeps it). An array a loop carries is followed back
+        to the loop's start only `into_loops` (to compare sizes): where it is computed,
+        the carried array states its size where it is used."""
         assumed = assumed or {}
         if depth > 64:
             return p
@@ -387,7 +424,11 @@ class ArraySizes(Sizes):
             key = self.key(i)
             if isinstance(key, Select):
                 return self.atom(
-                    Select(key.condition, self.canonical(key.if_true, assumed, depth + 1), self.canonical(key.if_false, assumed, depth + 1))
+                    Select(
+                        key.condition,
+                        self.canonical(key.if_true, assumed, depth + 1, into_loops),
+                        self.canonical(key.if_false, assumed, depth + 1, into_loops),
+                    )
                 )
             if not isinstance(key, Dim):
                 return Poly.atom(i)
@@ -395,11 +436,17 @@ class ArraySizes(Sizes):
                 return assumed[(key.array, key.axis)]
             if isinstance(key.array, BlockArgument) and isinstance(key.array.block.parent_op(), func.FuncOp):
                 return Poly.atom(i)
+            if (
+                not into_loops
+                and isinstance(key.array, BlockArgument)
+                and isinstance(key.array.block.parent_op(), scf.ForOp | scf.WhileOp)
+            ):
+                return Poly.atom(i)
             try:
                 derived = self.derive_dim(key.array, key.axis)
             except UnknownSize:
                 return Poly.atom(i)
-            return self.canonical(derived, assumed, depth + 1)
+            return self.canonical(derived, assumed, depth + 1, into_loops)
 
         return p.substitute(atom)
 
@@ -427,7 +474,7 @@ class ArraySizes(Sizes):
                 return Poly.const(key.array.type.get_shape()[key.axis])
             return Poly.atom(i)
 
-        return self.canonical(p, assumed, depth + 1).substitute(atom)
+        return self.canonical(p, assumed, depth + 1, into_loops=True).substitute(atom)
 
     def equal(self, a: Poly, b: Poly, assumed: dict | None = None) -> bool:
         return self.normal(a, assumed) == self.normal(b, assumed)

@@ -7,19 +7,27 @@
 // and again under the op it is attached to.
 
 // A map whose rows are arrays must allocate all its rows before it runs, so each
-// row's size must be computable outside the lambda: here it is the row itself.
+// row's size must be computable outside the lambda: from captured values, or from the
+// first row when it depends on the row (convert-soac-to-mem.mlir, rule 18). Here the
+// first row's size is a reduction of that row, which only a kernel computes.
 
 // ERR:      convert-soac-to-mem: cannot bufferise soac.map: the size of an array it makes depends on values computed per row
 // ERR-NEXT: "builtin.module"() ({
-// ERR-NEXT:   "func.func"() <{sym_name = "row_size_depends_on_row",
-// ERR-NEXT:   ^bb0(%ns: tensor<?xindex>):
-// ERR-NEXT:     %r = "soac.map"(%ns) ({
+// ERR-NEXT:   "func.func"() <{sym_name = "row_size_reduced_per_row",
+// ERR-NEXT:   ^bb0(%m: tensor<?x?xindex>):
+// ERR:          %r = "soac.map"(%m) ({
 // ERR-NEXT:     ^^^^{{\^*}}---{{-*}}
 // ERR-NEXT:     | convert-soac-to-mem: cannot bufferise soac.map: the size of an array it makes depends on values computed per row
-func.func @row_size_depends_on_row(%ns: tensor<?xindex>) -> tensor<?x?xindex> {
-  %r = soac.map(%ns) : (tensor<?xindex>) -> tensor<?x?xindex> {
-  ^bb0(%n: index):
-    %io = soac.iota %n : tensor<?xindex>
+func.func @row_size_reduced_per_row(%m: tensor<?x?xindex>) -> tensor<?x?xindex> {
+  %c0 = arith.constant 0 : index
+  %r = soac.map(%m) : (tensor<?x?xindex>) -> tensor<?x?xindex> {
+  ^bb0(%row: tensor<?xindex>):
+    %k = soac.reduce(%row) neutral(%c0 : index) : (tensor<?xindex>) -> index {
+    ^bb1(%x: index, %y: index):
+      %t = arith.addi %x, %y : index
+      soac.yield %t : index
+    }
+    %io = soac.iota %k : tensor<?xindex>
     soac.yield %io : tensor<?xindex>
   }
   func.return %r : tensor<?x?xindex>
@@ -27,20 +35,24 @@ func.func @row_size_depends_on_row(%ns: tensor<?xindex>) -> tensor<?x?xindex> {
 
 // -----
 
-// The same, with the row size computed from the row by scalar arithmetic.
+// A row carried through a loop that doubles it: its size is only known once the loop
+// has run.
 
 // ERR:      {{//}} -----
-// ERR-NEXT: convert-soac-to-mem: cannot bufferise soac.map: the size of an array it makes depends on values computed per row
-// ERR:          %r = "soac.map"(%ns) ({
+// ERR-NEXT: convert-soac-to-mem: cannot bufferise soac.map: the size of this array is only known once it exists (it comes from control flow or a call), but it is needed beforehand to allocate the rows of an enclosing combinator
+// ERR:          %r = "soac.map"(%a) ({
 // ERR-NEXT:     ^^^^{{\^*}}---{{-*}}
-// ERR-NEXT:     | convert-soac-to-mem: cannot bufferise soac.map: the size of an array it makes depends on values computed per row
-func.func @row_size_computed_from_row(%ns: tensor<?xindex>, %x: f32) -> tensor<?x?xf32> {
-  %r = soac.map(%ns) : (tensor<?xindex>) -> tensor<?x?xf32> {
-  ^bb0(%n: index):
-    %c1 = arith.constant 1 : index
-    %m = arith.addi %n, %c1 : index
-    %rep = soac.replicate %m, %x : f32 -> tensor<?xf32>
-    soac.yield %rep : tensor<?xf32>
+func.func @row_grows_in_loop(%a: tensor<?xf32>, %n: index, %k: index) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = soac.map(%a) : (tensor<?xf32>) -> tensor<?x?xf32> {
+  ^bb0(%e: f32):
+    %init = soac.replicate %n, %e : f32 -> tensor<?xf32>
+    %grown = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %init) -> (tensor<?xf32>) {
+      %cat = soac.concat %acc, %acc : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+      scf.yield %cat : tensor<?xf32>
+    }
+    soac.yield %grown : tensor<?xf32>
   }
   func.return %r : tensor<?x?xf32>
 }

@@ -875,3 +875,213 @@ func.func @scatteromap_histomap(%is: tensor<?xi64>, %a: tensor<?xf32>, %n: index
   }
   func.return %r, %h : tensor<?xf32>, tensor<8xi32>
 }
+
+// -----
+
+// Rule 18: the sizes a map needs before it runs (its rows' size). A row size chosen by
+// a condition known before the map is computed there, from what the condition reads:
+// here a reduction the lambda captures, whose result is in device memory (read once,
+// synchronously), so the rows are allocated with the size the condition picks, not
+// either branch's.
+
+// CHECK-LABEL: func.func @row_size_by_captured_reduction(
+// CHECK:         mem.reduce ins(%a
+// CHECK-SAME:      outs(%s_dev
+// CHECK:         [[N:%[a-z0-9_]+]] = mem.size %a[0]
+// CHECK-NEXT:    [[S:%[a-z0-9_]+]] = mem.load %s_dev[]
+// CHECK-NEXT:    [[C:%[a-z0-9_]+]] = arith.cmpf olt, [[S]], %z : f32
+// CHECK-NEXT:    [[W:%[a-z0-9_]+]] = scf.if [[C]] -> (index) {
+// CHECK-NEXT:      scf.yield %n : index
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %m : index
+// CHECK-NEXT:    }
+// CHECK:         %r = mem.view %r_mem[{{%[0-9]+}}] sizes([[N]], [[W]])
+// CHECK-NEXT:    mem.map ins(%a
+func.func @row_size_by_captured_reduction(%a: tensor<?xf32>, %n: index, %m: index) -> tensor<?x?xf32> {
+  %z = arith.constant 0.0 : f32
+  %s = soac.reduce(%a) neutral(%z : f32) : (tensor<?xf32>) -> f32 {
+  ^bb0(%x: f32, %y: f32):
+    %t = arith.addf %x, %y : f32
+    soac.yield %t : f32
+  }
+  %r = soac.map(%a) : (tensor<?xf32>) -> tensor<?x?xf32> {
+  ^bb0(%e: f32):
+    %c = arith.cmpf olt, %s, %z : f32
+    %row = scf.if %c -> (tensor<?xf32>) {
+      %p = soac.replicate %n, %e : f32 -> tensor<?xf32>
+      scf.yield %p : tensor<?xf32>
+    } else {
+      %q = soac.replicate %m, %s : f32 -> tensor<?xf32>
+      scf.yield %q : tensor<?xf32>
+    }
+    soac.yield %row : tensor<?xf32>
+  }
+  func.return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// A row size that depends on the row (a per-row condition, a per-row count) is the
+// first row's, computed before the map from row 0 of its input; with no rows it is what
+// level 1 gives (the false branch; a per-row count is 0). Such a row is built in memory
+// of its own and copied into its output row, so a row whose size differs is found when
+// written (as level 1 finds it), not silently cut.
+
+// CHECK-LABEL: func.func @row_size_by_first_row(
+// CHECK:         [[N:%[a-z0-9_]+]] = mem.size %a[0]
+// CHECK:         [[NONEMPTY:%[a-z0-9_]+]] = arith.cmpi ne, {{%[0-9]+}}, {{%[0-9]+}} : index
+// CHECK-NEXT:    [[W:%[a-z0-9_]+]] = scf.if [[NONEMPTY]] -> (index) {
+// CHECK-NEXT:      [[ZERO:%[a-z0-9_]+]] = arith.constant 0 : index
+// CHECK-NEXT:      [[E0:%[a-z0-9_]+]] = mem.load %a[[[ZERO]]]
+// CHECK-NEXT:      [[C:%[a-z0-9_]+]] = arith.cmpf olt, [[E0]], %z : f32
+// CHECK-NEXT:      [[W0:%[a-z0-9_]+]] = scf.if [[C]] -> (index) {
+// CHECK-NEXT:        scf.yield %n : index
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.yield %m : index
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.yield [[W0]] : index
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %m : index
+// CHECK-NEXT:    }
+// CHECK:         %r = mem.view %r_mem[{{%[0-9]+}}] sizes([[N]], [[W]])
+
+// CHECK-LABEL: func.func @row_size_per_row(
+// CHECK:         [[W:%[a-z0-9_]+]] = scf.if {{%[0-9]+}} -> (index) {
+// CHECK-NEXT:      [[ZERO:%[a-z0-9_]+]] = arith.constant 0 : index
+// CHECK-NEXT:      [[K0:%[a-z0-9_]+]] = mem.load %ns[[[ZERO]]]
+// CHECK-NEXT:      scf.yield [[K0]] : index
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      [[NONE:%[a-z0-9_]+]] = arith.constant 0 : index
+// CHECK-NEXT:      scf.yield [[NONE]] : index
+// CHECK-NEXT:    }
+// CHECK:         mem.map ins(%ns
+// CHECK-NEXT:    ^bb0(%n: index, %r_row: memref<?xindex, strided<[?], offset: ?>, #mem.space<device>>):
+// CHECK:           %io_mem = mem.alloc
+// CHECK-NEXT:      [[ZERO2:%[a-z0-9_]+]] = arith.constant 0 : index
+// CHECK-NEXT:      %io = mem.view %io_mem[[[ZERO2]]] sizes(%n)
+// CHECK-NEXT:      mem.iota outs(%io
+// CHECK-NEXT:      mem.yield %io
+func.func @row_size_by_first_row(%a: tensor<?xf32>, %n: index, %m: index) -> tensor<?x?xf32> {
+  %z = arith.constant 0.0 : f32
+  %r = soac.map(%a) : (tensor<?xf32>) -> tensor<?x?xf32> {
+  ^bb0(%e: f32):
+    %c = arith.cmpf olt, %e, %z : f32
+    %row = scf.if %c -> (tensor<?xf32>) {
+      %p = soac.replicate %n, %e : f32 -> tensor<?xf32>
+      scf.yield %p : tensor<?xf32>
+    } else {
+      %q = soac.replicate %m, %e : f32 -> tensor<?xf32>
+      scf.yield %q : tensor<?xf32>
+    }
+    soac.yield %row : tensor<?xf32>
+  }
+  func.return %r : tensor<?x?xf32>
+}
+
+func.func @row_size_per_row(%ns: tensor<?xindex>) -> tensor<?x?xindex> {
+  %r = soac.map(%ns) : (tensor<?xindex>) -> tensor<?x?xindex> {
+  ^bb0(%n: index):
+    %io = soac.iota %n : tensor<?xindex>
+    soac.yield %io : tensor<?xindex>
+  }
+  func.return %r : tensor<?x?xindex>
+}
+
+// -----
+
+// A row size that is the size of a captured array, though the lambda asks for it
+// (soac.size inside the lambda), does not depend on the row: it is computed before the
+// map, from the array (here an `if`'s result, whose size only running it tells).
+
+// CHECK-LABEL: func.func @row_size_of_captured_array(
+// CHECK:         %bb = scf.if %p
+// CHECK:         [[K:%[a-z0-9_]+]] = mem.size %bb[0]
+// CHECK:         %r = mem.view %r_mem[{{%[0-9]+}}] sizes({{%[0-9]+}}, [[K]])
+// CHECK-NEXT:    mem.map ins(%a
+func.func @row_size_of_captured_array(%a: tensor<?xf32>, %b: tensor<?xf32>, %p: i1) -> tensor<?x?xindex> {
+  %bb = scf.if %p -> (tensor<?xf32>) {
+    scf.yield %a : tensor<?xf32>
+  } else {
+    scf.yield %b : tensor<?xf32>
+  }
+  %r = soac.map(%a) : (tensor<?xf32>) -> tensor<?x?xindex> {
+  ^bb0(%e: f32):
+    %k = soac.size %bb[0] : tensor<?xf32>
+    %io = soac.iota %k : tensor<?xindex>
+    soac.yield %io : tensor<?xindex>
+  }
+  func.return %r : tensor<?x?xindex>
+}
+
+// -----
+
+// A loop in a lambda keeps the size of the row it yields although it also carries an
+// array that doubles (used inside only): the induction drops the array whose size
+// changes and proves the others', so the rows are allocated with %n.
+
+// CHECK-LABEL: func.func @loop_keeps_row_beside_growing_array(
+// CHECK:         %r = mem.view %r_mem[{{%[0-9]+}}] sizes({{%[0-9]+}}, %n)
+// CHECK-NEXT:    mem.map ins(%a
+// CHECK:           scf.for
+func.func @loop_keeps_row_beside_growing_array(%a: tensor<?xf32>, %n: index, %k: index) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f32
+  %r = soac.map(%a) : (tensor<?xf32>) -> tensor<?x?xf32> {
+  ^bb0(%e: f32):
+    %init = soac.replicate %n, %e : f32 -> tensor<?xf32>
+    %row0 = soac.replicate %n, %z : f32 -> tensor<?xf32>
+    %grown, %row = scf.for %i = %c0 to %k step %c1 iter_args(%acc = %init, %rw = %row0) -> (tensor<?xf32>, tensor<?xf32>) {
+      %cat = soac.concat %acc, %acc : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+      %s = soac.reduce(%cat) neutral(%z : f32) : (tensor<?xf32>) -> f32 {
+      ^bb1(%x: f32, %y: f32):
+        %t = arith.addf %x, %y : f32
+        soac.yield %t : f32
+      }
+      %rw2 = soac.map(%rw) : (tensor<?xf32>) -> tensor<?xf32> {
+      ^bb2(%v: f32):
+        %w = arith.addf %v, %s : f32
+        soac.yield %w : f32
+      }
+      scf.yield %cat, %rw2 : tensor<?xf32>, tensor<?xf32>
+    }
+    soac.yield %row : tensor<?xf32>
+  }
+  func.return %r : tensor<?x?xf32>
+}
+
+// -----
+
+// Inside a loop that keeps the size of the array it carries, the carried array has the
+// size it starts with: an `if` whose branches yield a row of it or a row of that size
+// gives one size (the carried array's, no read of the first row).
+
+// CHECK-LABEL: func.func @row_size_kept_by_loop(
+// CHECK:         scf.for
+// CHECK-NEXT:      [[N:%[a-z0-9_]+]] = mem.size %cents[0]
+// CHECK-NEXT:      [[D:%[a-z0-9_]+]] = mem.size %cents[1]
+// CHECK-NOT:       mem.load
+// CHECK:           %new = mem.view %new_mem[{{%[0-9]+}}] sizes([[N]], [[D]])
+// CHECK-NEXT:      mem.map ins(%cents
+func.func @row_size_kept_by_loop(%init: tensor<?x?xf32>, %iters: index) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %z = arith.constant 0.0 : f32
+  %d = soac.size %init[1] : tensor<?x?xf32>
+  %final = scf.for %it = %c0 to %iters step %c1 iter_args(%cents = %init) -> (tensor<?x?xf32>) {
+    %new = soac.map(%cents) : (tensor<?x?xf32>) -> tensor<?x?xf32> {
+    ^bb0(%old: tensor<?xf32>):
+      %first = soac.index %old[%c0] : tensor<?xf32>
+      %keep = arith.cmpf olt, %first, %z : f32
+      %row = scf.if %keep -> (tensor<?xf32>) {
+        scf.yield %old : tensor<?xf32>
+      } else {
+        %fresh = soac.replicate %d, %z : f32 -> tensor<?xf32>
+        scf.yield %fresh : tensor<?xf32>
+      }
+      soac.yield %row : tensor<?xf32>
+    }
+    scf.yield %new : tensor<?x?xf32>
+  }
+  func.return %final : tensor<?x?xf32>
+}
