@@ -162,8 +162,9 @@ class CudaMemory:
         except self._cuda.Error as error:
             launched = self._launched_since_wait()
             sticky = (
-                "; CUDA keeps an error a kernel made until the process ends, so this process "
-                "cannot use the GPU again"
+                "; a kernel failed (an access out of bounds, or a run-time check, cf.assert, "
+                "that failed in a kernel and trapped); CUDA keeps an error a kernel made until "
+                "the process ends, so this process cannot use the GPU again"
                 if launched and "out of memory" not in str(error)
                 else ""
             )

@@ -26,7 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from soacc.runtime.errors import ProgramError
+from soacc.runtime.errors import ExecutionError, ProgramError
 from soacc.runtime.files import write_file
 
 DEFAULT_OPTIONS = ("-O3", "--fmad=false", "--diag-suppress=177,550")
@@ -90,7 +90,12 @@ class ModuleCache:
         except OSError:
             cubin = self._compile(source, program)
             self._store(path, cubin)
-        module = cuda.module_from_buffer(cubin)
+        try:
+            module = cuda.module_from_buffer(cubin)
+        except cuda.Error as error:
+            # a kernel that failed earlier in this process (a run-time check's trap, an
+            # access out of bounds) leaves the context unusable: every load fails after it
+            raise ExecutionError(f"the GPU cannot load the kernels of {program}: {error}") from None
         self._loaded[key] = module
         return module
 

@@ -358,3 +358,52 @@ def test_a_kernel_that_faults_is_an_error_naming_it(tmp_path):
     message = result.stdout
     assert "the GPU reported an error" in message and "the last: map0" in message
     assert "cannot use the GPU again" in message
+
+
+def test_a_check_that_fails_in_a_kernel_is_an_error_and_so_is_every_later_load(tmp_path):
+    """A size check short-circuit leaves inside a lambda (a cf.assert) traps in the
+    kernel: the call that launched it says the GPU's error and why the process cannot
+    use the GPU again, and a later compile in the same process is an ExecutionError too
+    (PyCUDA's own LaunchError reached the caller). Its own process, as above."""
+    import subprocess
+    import sys
+
+    program = tmp_path / "rows.mlir"
+    program.write_text("""func.func @main(%m: tensor<?x?xi64>, %p: tensor<?xi64>, %k: index, %len: index) -> tensor<?x?xi64> {
+  %rows = soac.size %m[0] : tensor<?x?xi64>
+  %ir = soac.iota %rows : tensor<?xindex>
+  %seven = arith.constant 7 : i64
+  %r = soac.map(%m, %ir) : (tensor<?x?xi64>, tensor<?xindex>) -> tensor<?x?xi64> {
+  ^bb0(%row: tensor<?xi64>, %i: index):
+    %isk = arith.cmpi eq, %i, %k : index
+    %new = scf.if %isk -> (tensor<?xi64>) {
+      scf.yield %p : tensor<?xi64>
+    } else {
+      %red = soac.replicate %len, %seven : i64 -> tensor<?xi64>
+      scf.yield %red : tensor<?xi64>
+    }
+    soac.yield %new : tensor<?xi64>
+  }
+  func.return %r : tensor<?x?xi64>
+}""")
+    dot_product = ROOT / "examples" / "dot_product.mlir"
+    script = (
+        "import numpy as np, soacc, sys\n"
+        f"p = soacc.compile(open({str(program)!r}).read(), backend='cuda')\n"
+        "m, q = np.zeros((2, 2), np.int64), np.full(2, 3, np.int64)\n"
+        "assert p.main(m, q, 0, 2).tolist() == [[3, 3], [7, 7]]\n"
+        "for attempt in ('check', 'load'):\n"
+        "    try:\n"
+        "        if attempt == 'check':\n"
+        "            p.main(m, q, 0, 3)\n"
+        "        else:\n"
+        f"            soacc.compile(open({str(dot_product)!r}).read(), backend='cuda').main(np.ones(4, np.float32), np.ones(4, np.float32))\n"
+        "    except soacc.ExecutionError as e:\n"
+        "        print(attempt, e)\n"
+        "sys.exit(3)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 3, result.stderr[-2000:]
+    check, load = result.stdout.splitlines()[:2]
+    assert check.startswith("check ") and "the last: map" in check and "cannot use the GPU again" in check
+    assert load.startswith("load ") and "the GPU cannot load the kernels" in load
