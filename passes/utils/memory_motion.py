@@ -179,8 +179,18 @@ class Materialiser:
         self.point = point
         self.block = point.parent_block()
         assert self.block is not None
+        # what each value was found or made as: a size computed from shared operands
+        # (`s + s`, then that plus itself, ...) is a DAG, which an unremembered walk
+        # visits, and clones, once per path, 2^depth times
+        self._possible: dict[SSAValue, bool] = {}
+        self._made: dict[SSAValue, SSAValue] = {}
 
     def possible(self, value: SSAValue, seen: frozenset[SSAValue] = frozenset()) -> bool:
+        if value not in self._possible:
+            self._possible[value] = self._find(value, seen)
+        return self._possible[value]
+
+    def _find(self, value: SSAValue, seen: frozenset[SSAValue]) -> bool:
         if dominates(value, self.point):
             return True
         if not isinstance(value, OpResult) or value in seen:
@@ -193,6 +203,11 @@ class Materialiser:
         return all(self.possible(v, seen | {value}) for v in op.operands)
 
     def value(self, value: SSAValue) -> SSAValue:
+        if value not in self._made:
+            self._made[value] = self._make(value)
+        return self._made[value]
+
+    def _make(self, value: SSAValue) -> SSAValue:
         if dominates(value, self.point):
             return value
         if not isinstance(value, OpResult) or not is_pure(value.op):
