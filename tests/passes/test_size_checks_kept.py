@@ -22,6 +22,7 @@ from soacc.program import apply_pipeline, parse_program
 from soacc.runtime.reference import ReferenceExecutor
 from soacc.tools.examples import mismatch
 
+from tests.support.checked_programs import ROW_IN_A_LAMBDA
 from tests.support.simulated_device import SimulatedDevice
 
 LEVEL2_PASSES = [p.name for p in SoaccPipelinePass().level2_passes()]
@@ -328,25 +329,6 @@ def test_the_check_in_host_code_fails_as_the_reference_executor_does():
     assert str(got.value) == "cf.assert in @main: %z does not fit a part of %y, where it is written (their sizes differ in dimension 0)"
 
 
-ROW_IN_A_LAMBDA = """
-func.func @main(%m: tensor<?x?xi64>, %p: tensor<?xi64>, %k: index, %len: index) -> tensor<?x?xi64> {
-  %rows = soac.size %m[0] : tensor<?x?xi64>
-  %ir = soac.iota %rows : tensor<?xindex>
-  %seven = arith.constant 7 : i64
-  %r = soac.map(%m, %ir) : (tensor<?x?xi64>, tensor<?xindex>) -> tensor<?x?xi64> {
-  ^bb0(%row: tensor<?xi64>, %i: index):
-    %isk = arith.cmpi eq, %i, %k : index
-    %new = scf.if %isk -> (tensor<?xi64>) {
-      scf.yield %p : tensor<?xi64>
-    } else {
-      %red = soac.replicate %len, %seven : i64 -> tensor<?xi64>
-      scf.yield %red : tensor<?xi64>
-    }
-    soac.yield %new : tensor<?xi64>
-  }
-  func.return %r : tensor<?x?xi64>
-}
-"""
 
 
 def test_a_check_in_a_lambda_runs_at_level_2_and_stops_the_kernel_on_the_gpu():

@@ -15,6 +15,8 @@ import soacc
 from soacc.pipeline import SoaccPipelinePass
 from soacc.tools.examples import as_tuple, load_examples, mismatch
 
+from tests.support.checked_programs import ROW_IN_A_LAMBDA
+
 pytestmark = pytest.mark.gpu
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -369,23 +371,7 @@ def test_a_check_that_fails_in_a_kernel_is_an_error_and_so_is_every_later_load(t
     import sys
 
     program = tmp_path / "rows.mlir"
-    program.write_text("""func.func @main(%m: tensor<?x?xi64>, %p: tensor<?xi64>, %k: index, %len: index) -> tensor<?x?xi64> {
-  %rows = soac.size %m[0] : tensor<?x?xi64>
-  %ir = soac.iota %rows : tensor<?xindex>
-  %seven = arith.constant 7 : i64
-  %r = soac.map(%m, %ir) : (tensor<?x?xi64>, tensor<?xindex>) -> tensor<?x?xi64> {
-  ^bb0(%row: tensor<?xi64>, %i: index):
-    %isk = arith.cmpi eq, %i, %k : index
-    %new = scf.if %isk -> (tensor<?xi64>) {
-      scf.yield %p : tensor<?xi64>
-    } else {
-      %red = soac.replicate %len, %seven : i64 -> tensor<?xi64>
-      scf.yield %red : tensor<?xi64>
-    }
-    soac.yield %new : tensor<?xi64>
-  }
-  func.return %r : tensor<?x?xi64>
-}""")
+    program.write_text(ROW_IN_A_LAMBDA)
     dot_product = ROOT / "examples" / "dot_product.mlir"
     script = (
         "import numpy as np, soacc, sys\n"
