@@ -182,8 +182,10 @@ def overflow_error(op_type: type[Operation], flags, a, b) -> ExecutionError | No
     does not fit its type, or None. MLIR makes such a result poison; soacc's lowerings
     mark their size arithmetic so, and the executors check the promise and report a
     broken one, naming the values, rather than run on with a wrapped size."""
+    if not flags:
+        return None
     a, b = np.asarray(a), np.asarray(b)
-    if not flags or a.dtype == np.bool_:
+    if a.dtype == np.bool_:
         return None
     symbol, exact = EXACT[op_type]
     bits = a.dtype.itemsize * 8
@@ -203,8 +205,8 @@ def overflow_error(op_type: type[Operation], flags, a, b) -> ExecutionError | No
             i = bad[0]
             signed = "signed" if flag == arith.IntegerOverflowFlag.NSW else "unsigned"
             return ExecutionError(
-                f"the size {x.flat[i]} {symbol} {y.flat[i]} = {wide.flat[i]} is past {bits} bits ({signed}; "
-                f"{op_type.name} with overflow<{flag.value}> promises it fits: soacc's size arithmetic)"
+                f"{x.flat[i]} {symbol} {y.flat[i]} = {wide.flat[i]} is past {bits} bits ({signed}; "
+                f"{op_type.name} with overflow<{flag.value}> promises it fits, as soacc's size arithmetic does)"
             )
     return None
 
@@ -213,9 +215,11 @@ def _flagged_impl(op_type: type[Operation], fn: Callable):
     """An op that may carry overflow flags: it wraps without them and checks with them."""
 
     def run(self, interpreter: Interpreter, op: Operation, args):
-        error = overflow_error(op_type, op.overflow_flags.data, *args)
-        if error is not None:
-            raise error
+        flags = op.overflow_flags.data
+        if flags:  # (most integer ops carry none: they pay nothing for the check)
+            error = overflow_error(op_type, flags, *args)
+            if error is not None:
+                raise error
         return (fn(*args),)
 
     return run
