@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from soacc.dialects.shared.overflow import MAX_SIZE
 from soacc.runtime.errors import ExecutionError
 
-MAX_SIZE = 2**63 - 1
-"""The largest size, in elements or bytes: sizes are int64 at run time."""
+__all__ = ["MAX_SIZE", "array_bytes"]
 
 
 def array_bytes(shape: Sequence[int], itemsize: int) -> int:
@@ -31,10 +31,3 @@ def array_bytes(shape: Sequence[int], itemsize: int) -> int:
         )
     return total
 
-
-def checked_size(value: int, computed: str) -> int:
-    """`value`, the exact result of size arithmetic described by `computed` (such as
-    `4 × 2305843009213693952`); an ExecutionError when it does not fit 64 bits."""
-    if not -MAX_SIZE - 1 <= value <= MAX_SIZE:
-        raise ExecutionError(f"the size {computed} = {value} is past 64 bits (sizes are at most 2^63 - 1)")
-    return value

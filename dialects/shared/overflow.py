@@ -11,6 +11,9 @@ from collections.abc import Callable
 from xdsl.dialects import arith
 from xdsl.ir import Operation
 
+MAX_SIZE = 2**63 - 1
+"""The largest size, in elements or bytes, at every level: sizes are int64 at run time."""
+
 EXACT: dict[type[Operation], tuple[str, Callable[[int, int], int]]] = {
     arith.AddiOp: ("+", lambda a, b: a + b),
     arith.SubiOp: ("-", lambda a, b: a - b),

@@ -23,10 +23,7 @@ from xdsl.traits import IsTerminator, NoTerminator, SingleBlockImplicitTerminato
 from xdsl.utils.exceptions import VerifyException
 
 from soacc.dialects.mem import ENTRY_SIGNATURE, BlockType
-from soacc.dialects.shared.overflow import EXACT
-
-MAX_DIMENSION = 2**63 - 1
-"""The largest static dimension: sizes are 64-bit signed integers at run time."""
+from soacc.dialects.shared.overflow import EXACT, MAX_SIZE
 
 
 def check_structure(module: ModuleOp) -> None:
@@ -200,15 +197,15 @@ def _check_dimensions(op: Operation) -> None:
         if not isinstance(t, TensorType | MemRefType):
             continue
         shape = t.get_shape()
-        if any(d > MAX_DIMENSION for d in shape):
-            _fail(op, f"{op.name}: type {t} has a dimension beyond 64 bits (at most {MAX_DIMENSION})")
+        if any(d > MAX_SIZE for d in shape):
+            _fail(op, f"{op.name}: type {t} has a dimension beyond 64 bits (at most {MAX_SIZE})")
         element = t.element_type
         if all(d >= 0 for d in shape) and hasattr(element, "compile_time_size"):
             nbytes = element.compile_time_size
             for d in shape:
                 nbytes *= d
-            if nbytes > MAX_DIMENSION:
-                _fail(op, f"{op.name}: type {t} needs {nbytes} bytes, past 64 bits (sizes are at most {MAX_DIMENSION})")
+            if nbytes > MAX_SIZE:
+                _fail(op, f"{op.name}: type {t} needs {nbytes} bytes, past 64 bits (sizes are at most {MAX_SIZE})")
 
 
 def check_constant_sizes(module: Operation) -> None:

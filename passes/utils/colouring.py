@@ -20,6 +20,8 @@ from typing import Generic, TypeVar
 
 import numpy as np
 
+from soacc.dialects.shared.overflow import MAX_SIZE
+
 UNKNOWN_SIZE = 1024
 """What an unknown size counts as when the colouring compares block sizes."""
 SMALL_SIZE = 8
@@ -200,7 +202,6 @@ def scenarios(atoms: list[int]) -> list[dict[int, int]]:
     return out
 
 
-_MAX_WEIGHT = np.iinfo(np.int64).max
 
 
 def weights(terms: Iterable[tuple[tuple[int, ...], int]], cases: list[dict[int, int]]) -> np.ndarray:
@@ -216,5 +217,5 @@ def weights(terms: Iterable[tuple[tuple[int, ...], int]], cases: list[dict[int, 
             for a in monomial:
                 term *= values.get(a, UNKNOWN_SIZE)
             total += term
-        out[k] = min(max(total, 0), _MAX_WEIGHT)
+        out[k] = min(max(total, 0), MAX_SIZE)
     return out
