@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from xdsl.builder import Builder
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, FunctionType, StringAttr
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.ir import Block, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem
@@ -144,14 +144,19 @@ class ControlFlowConversion(ConversionBase):
             if not isinstance(new, Array):
                 values.append(new)
                 continue
-            # results leave in host memory
-            dims = [self.insert(mem.SizeOp(new.view, a)).result for a in range(v.type.get_num_dims())]
-            block = self.insert(mem.AllocOp(self.byte_count(v.type, dims), mem.HOST)).block
-            zero = self.index_constant(0)
-            dynamic = [d for d, s in zip(dims, v.type.get_shape()) if s == DYNAMIC_INDEX]
-            view = self.insert(mem.ViewOp(block, zero, dynamic, mem.view_type_of(v.type, mem.HOST))).result
-            name = (v.name_hint or "result") + "_host"
-            view.name_hint, block.name_hint = name, name + "_mem"
-            self.insert(mem.CopyOp(new.view, view))
+            # results leave in host memory; what that costs comes from the op that made
+            # the array (a size past 64 bits names it, not the return)
+            returning, self.converting = self.converting, v.op if isinstance(v, OpResult) else self.converting
+            try:
+                dims = [self.insert(mem.SizeOp(new.view, a)).result for a in range(v.type.get_num_dims())]
+                block = self.insert(mem.AllocOp(self.byte_count(v.type, dims), mem.HOST)).block
+                zero = self.index_constant(0)
+                dynamic = [d for d, s in zip(dims, v.type.get_shape()) if s == DYNAMIC_INDEX]
+                view = self.insert(mem.ViewOp(block, zero, dynamic, mem.view_type_of(v.type, mem.HOST))).result
+                name = (v.name_hint or "result") + "_host"
+                view.name_hint, block.name_hint = name, name + "_mem"
+                self.insert(mem.CopyOp(new.view, view))
+            finally:
+                self.converting = returning
             values += [block, view]
         self.insert(func.ReturnOp(*values))
