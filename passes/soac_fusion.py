@@ -469,6 +469,8 @@ def keep_size_checks(fused: Operation, old_ops: Sequence[Operation], where: Inse
     provably another input's: there a size check stays in its place (a program that
     fails as written must fail fused)."""
     staying = list(Screma.of(fused).inputs)
+    if not staying:
+        return  # (replicate inlining never drops every input: no size stays to compare)
     # the arrays the old ops took from outside them (not one another's results), each
     # checked once
     unchecked = {v for op in old_ops for v in Screma.of(op).inputs if not (isinstance(v, OpResult) and v.op in old_ops)}

@@ -43,6 +43,12 @@ class LaneState:
     def depth(self) -> int:
         return len(self.shape)
 
+    @property
+    def empty(self) -> bool:
+        """No lane runs: the op is inside a map over zero rows, where nothing writes,
+        and nothing fails, since no row exists (as at level 1)."""
+        return 0 in self.shape
+
 
 _KEY = "lane-state"
 
@@ -177,7 +183,7 @@ def select_lanes(cond, if_true, if_false, depth: int):
 def active_values(state: LaneState, x: np.ndarray) -> np.ndarray:
     """The values of a per-lane scalar at the active lanes, flattened."""
     x = np.asarray(x)
-    if 0 in state.shape:
+    if state.empty:
         return x.reshape(-1)[:0]  # no lanes at all: nothing is active
     if state.mask is None:
         return x.reshape(-1)

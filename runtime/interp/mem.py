@@ -31,7 +31,7 @@ from soacc.runtime.array_sizes import MAX_SIZE
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import fill_lane_axis, lanes, nested_lanes, scalar, select_lanes, uniform
 from soacc.runtime.interp.soac import (
-    _outer_size,
+    outer_size,
     _sliced,
     _slice_index,
     check_neutral,
@@ -116,7 +116,7 @@ def _write(
     own axes, past the lanes) they must be equal, not merely broadcastable, so that a row
     of the wrong size is an error rather than silently stretched. Only the active lanes
     write (in a branch some lanes do not take, the others keep what is there)."""
-    if 0 in lanes(interpreter).shape:
+    if lanes(interpreter).empty:
         return  # a map over zero rows: no lane writes (or fails)
     mask = lanes(interpreter).mask
     value = np.asarray(value)
@@ -229,7 +229,7 @@ class MemFunctions(InterpreterFunctions):
         source, dest = args
         state = lanes(interpreter)
         depth = state.depth
-        if 0 in state.shape:
+        if state.empty:
             # a map over zero rows: no lane copies, and sizes computed from the rows'
             # values are unknown (there are none), so nothing is checked either
             return ()
@@ -258,7 +258,7 @@ class MemFunctions(InterpreterFunctions):
     def run_store(self, interpreter: Interpreter, op: mem.StoreOp, args):
         value, view, *indices = args
         state = lanes(interpreter)
-        if 0 in state.shape:
+        if state.empty:
             return ()  # a map over zero rows: no lane stores
         index = _slice_index(state, op, view, [0] * len(indices), indices)
         try:
@@ -288,7 +288,7 @@ class MemFunctions(InterpreterFunctions):
         row_outputs = [o for o, v in zip(outputs, op.outputs) if v.type.get_num_dims() > 1]
         index = [_row_numbers(n, axis)] if op.indexed is not None else []
         with _kernel(interpreter):
-            if n == 0 or 0 in lanes(interpreter).shape:
+            if n == 0 or lanes(interpreter).empty:
                 # no row: the outputs exist already and nothing writes them. (Run over
                 # no lanes, the lambda would size its arrays by values that have none,
                 # which hoisted sizes mix with sizes that do not depend on the row.)
@@ -326,7 +326,7 @@ class MemFunctions(InterpreterFunctions):
     @impl(mem.ScatterOp)
     def run_scatter(self, interpreter: Interpreter, op: mem.ScatterOp, args):
         dest, indices, values = args
-        _outer_size(op, [indices, values], lanes(interpreter).depth)  # one value per index, as at level 1
+        outer_size(op, [indices, values], lanes(interpreter).depth)  # one value per index, as at level 1
         with _kernel(interpreter):
             out, coords, vals = destination_writes(lanes(interpreter), dest, indices, values, fresh=False)
             out[coords] = vals
@@ -336,7 +336,7 @@ class MemFunctions(InterpreterFunctions):
     def run_hist(self, interpreter: Interpreter, op: mem.HistOp, args):
         dest, indices, values, neutral = args
         state = lanes(interpreter)
-        _outer_size(op, [indices, values], state.depth)
+        outer_size(op, [indices, values], state.depth)
         check_neutral(op, 0, np.shape(neutral)[state.depth :], np.shape(dest)[state.depth + 1 :])
         with _kernel(interpreter):
             out, coords, vals = destination_writes(state, dest, indices, values, fresh=False)

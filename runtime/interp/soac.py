@@ -138,7 +138,7 @@ def _concat(parts: Sequence[np.ndarray], axis: int) -> np.ndarray:
     return np.concatenate([np.broadcast_to(p, lead + p.shape[axis:]) for p in parts], axis=axis)
 
 
-def _outer_size(op: Operation, arrays: Sequence[np.ndarray], axis: int, no_lanes: bool = False) -> int:
+def outer_size(op: Operation, arrays: Sequence[np.ndarray], axis: int, no_lanes: bool = False) -> int:
     """The arrays' one outer size; sizes that differ are an error, except with no lanes
     (inside a map over zero rows nothing runs, so nothing fails)."""
     sizes = {np.shape(a)[axis] for a in arrays}
@@ -341,7 +341,7 @@ def reduce_or_scan(
     region = region or op.regions[0]
     axis = lanes(interpreter).depth
     inputs = [np.asarray(x) for x in inputs]
-    n = _outer_size(op, inputs, axis, 0 in lanes(interpreter).shape)
+    n = outer_size(op, inputs, axis, lanes(interpreter).empty)
     inputs = _cut(inputs, axis, n)
     for i, (x, ne) in enumerate(zip(inputs, neutral)):
         check_neutral(op, i, np.shape(ne)[axis:], x.shape[axis + 1 :])
@@ -463,7 +463,7 @@ def map_rows(interpreter: Interpreter, op: Operation, region: Region, arrays: Se
     """`region` applied to every row of `arrays` (then `extra` arguments, rows of
     outputs at level 2), as soac.map runs its lambda: one array per yielded value."""
     axis = lanes(interpreter).depth
-    n = _outer_size(op, arrays, axis, 0 in lanes(interpreter).shape)
+    n = outer_size(op, arrays, axis, lanes(interpreter).empty)
     arrays = _cut(arrays, axis, n)
     with nested_lanes(interpreter, n, region):
         results = interpreter.run_ssacfg_region(region, (*arrays, *extra), op.name)
@@ -529,7 +529,7 @@ class SoacFunctions(InterpreterFunctions):
     @impl(soac.MapOp)
     def run_map(self, interpreter: Interpreter, op: soac.MapOp, args):
         axis = lanes(interpreter).depth
-        n = _outer_size(op, args, axis, 0 in lanes(interpreter).shape)
+        n = outer_size(op, args, axis, lanes(interpreter).empty)
         args = _cut(args, axis, n)
         with nested_lanes(interpreter, n, op.body):
             results = interpreter.run_ssacfg_region(op.body, args, "soac.map")
@@ -549,9 +549,9 @@ class SoacFunctions(InterpreterFunctions):
     def run_scatter(self, interpreter: Interpreter, op: soac.ScatterOp, args):
         dest, indices, values = args
         state = lanes(interpreter)
-        if 0 in state.shape:  # a map over zero rows: no lane scatters (or fails)
+        if state.empty:  # a map over zero rows: no lane scatters (or fails)
             return (np.zeros(state.shape + np.shape(dest)[state.depth :], np.asarray(dest).dtype),)
-        _outer_size(op, [indices, values], state.depth)
+        outer_size(op, [indices, values], state.depth)
         out, coords, vals = destination_writes(state, dest, indices, values, fresh=True)
         out[coords] = vals
         return (out,)
@@ -560,9 +560,9 @@ class SoacFunctions(InterpreterFunctions):
     def run_hist(self, interpreter: Interpreter, op: soac.HistOp, args):
         dest, indices, values, neutral = args
         state = lanes(interpreter)
-        if 0 in state.shape:  # a map over zero rows: no lane hists (or fails)
+        if state.empty:  # a map over zero rows: no lane hists (or fails)
             return (np.zeros(state.shape + np.shape(dest)[state.depth :], np.asarray(dest).dtype),)
-        _outer_size(op, [indices, values], state.depth)
+        outer_size(op, [indices, values], state.depth)
         check_neutral(op, 0, np.shape(neutral)[state.depth :], np.shape(dest)[state.depth + 1 :])
         out, coords, vals = destination_writes(state, dest, indices, values, fresh=True)
         hist_into(interpreter, op, state, out, coords, vals)
@@ -666,7 +666,7 @@ class SoacFunctions(InterpreterFunctions):
         # Value semantics: the result is a fresh array (the source is consumed, so a
         # compiled program writes in place; here a copy keeps the executor simple and safe).
         value = np.asarray(value)
-        if 0 in state.shape:
+        if state.empty:
             # a map over zero rows: no lane runs, so nothing is written and nothing can
             # fail (a size computed from the rows' values is unknown: there are none)
             return (np.zeros(state.shape + np.shape(array)[state.depth :], np.asarray(array).dtype),)
