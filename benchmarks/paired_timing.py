@@ -3,7 +3,7 @@ the runs alternate, one of each per round, so each round gives its own ratio, an
 median of those ratios gets a distribution-free confidence interval. What slows the
 machine for a while (another process, clocks) slows both runs of a round and cancels
 in their ratio, and the interval says whether a difference is more than noise.
-Used by device_syncs.py and memory.py."""
+Used by device_syncs.py, memory.py and peers.py."""
 
 from __future__ import annotations
 

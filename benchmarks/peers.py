@@ -56,6 +56,8 @@ sys.path.insert(0, str(HERE))  # the sibling modules, however this script is loa
 from paired_timing import paired_summary  # noqa: E402
 from peers_eager import PROGRAMS as EAGER_PROGRAMS  # noqa: E402
 
+from soacc.tools.examples import as_tuple  # noqa: E402
+
 ROOT = HERE.parent
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # JAX would take 75% of the GPU's memory
 
@@ -135,10 +137,6 @@ Call = Callable[[tuple], tuple]
 """One framework's version of a program: host arguments in, host results out."""
 
 
-def as_tuple(results) -> tuple:
-    return tuple(results) if isinstance(results, tuple | list) else (results,)
-
-
 @dataclass
 class Framework:
     name: str
@@ -207,9 +205,10 @@ def cupy_framework(backend: str) -> Framework:
 def jax_framework(backend: str) -> Framework:
     try:
         import jax
+
+        device = jax.devices()[0]  # (a broken CUDA plugin fails here, not at import)
     except Exception as error:
         return Framework("jax", False, f"JAX is unusable here: {type(error).__name__}: {error}")
-    device = jax.devices()[0]
     if backend == "cuda" and device.platform != "gpu":
         return Framework("jax", False, f"JAX has no GPU here (its device is {device.platform}: pip install 'jax[cuda12]')")
     try:
@@ -396,6 +395,8 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     if options.repeat < 0:
         parser.error(f"--repeat must be 0 or more (got {options.repeat})")
+    if options.json and not options.json.parent.is_dir():
+        parser.error(f"--json: there is no folder {options.json.parent} (checked before the run, not after it)")
     names = [n for n in (options.programs or "").split(",") if n]
     known = [b.name for b in BENCHMARKS]
     unknown = [n for n in names if n not in known]
@@ -435,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
         measured = measure(benchmark, example, runners, size, options.repeat, options.seed)
         outcomes: dict[str, Outcome] = measured["outcomes"]
         soacc = outcomes["soacc"]
-        soacc_failed |= soacc.status not in ("ok",)
+        soacc_failed |= soacc.status != "ok"
         row_ratios = {p: ratio(outcomes[p], soacc) for p in peer_names}
         for p, r in row_ratios.items():
             if r is not None:
@@ -472,7 +473,11 @@ def main(argv: list[str] | None = None) -> int:
             line += f" (issue 18's iterative ones: {iterative:.2f}x over {sum(it for _, it in values)})"
         print(line + " (above 1: soacc is faster)")
     if options.json:
-        options.json.write_text(json.dumps(report, indent=1) + "\n")
+        try:
+            options.json.write_text(json.dumps(report, indent=1) + "\n")
+        except OSError as error:
+            print(f"peers: error: cannot write {options.json}: {error.strerror}", file=sys.stderr)
+            return 2
         print(f"wrote {options.json}")
     return 1 if soacc_failed else 0
 
