@@ -307,6 +307,12 @@ def _resolutions(signal: SignalOp, resolves: set[Operation]) -> int:
     return sum(in_op(op) for op in parent_block.ops)
 
 
+def has_forks(root: Operation) -> bool:
+    """Whether `root` holds any op of this dialect (a program the fork executor and the
+    passes that leave forked functions alone must know of)."""
+    return any(op.dialect_name() == "fork" for op in root.walk())
+
+
 FORK = Dialect(
     "fork",
     [SignalOp, RefOp, WriteOp, ReadOp, WaitOp, ResolveOp, ForkOp, EndOp],

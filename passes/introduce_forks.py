@@ -464,12 +464,12 @@ class IntroduceForksPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # level 2 only: at level 1 nothing says what an op writes (values, not memory)
-        if not any(o.dialect_name() == "mem" for o in op.walk()) or any(o.dialect_name() == "soac" for o in op.walk()):
+        dialects = {o.dialect_name() for o in op.walk()}
+        if "mem" not in dialects or "soac" in dialects:
             return
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp) and f.body.blocks]:
-            ops = list(function.walk())
             # a function with forks already has them
-            if runs_on_device(function) or any(isinstance(o, fork.ForkOp) for o in ops):
+            if runs_on_device(function) or fork.has_forks(function):
                 continue
             if len(function.body.blocks) != 1:
                 raise located_failure(function, "introduce-forks: a function of one block is expected (structured control flow)")

@@ -12,6 +12,7 @@ from xdsl.interpreter import Interpreter
 from xdsl.utils.exceptions import InterpretationError
 from xdsl.ir import Operation
 
+from soacc.dialects import fork
 from soacc.dialects.mem import entry_signature
 from soacc.dialects.shared.provenance import made_from
 from soacc.dialects.shared.utils import enclosing_function
@@ -19,7 +20,7 @@ from soacc.passes.analysis.liveness import LastUses, last_uses
 from soacc.runtime.arguments import host_arguments
 from soacc.runtime.errors import ExecutionError, SoaccError
 from soacc.runtime.interp import new_interpreter
-from soacc.runtime.interp.fork import has_forks, start_threads
+from soacc.runtime.interp.fork import start_threads
 from soacc.runtime.interp.mem import Block
 from soacc.runtime.statistics import Statistics
 
@@ -105,7 +106,7 @@ class ReferenceExecutor:
         # free_at_last_use=False keeps every value until its scope (block run) ends, as
         # scope-based memory management does: benchmarks/memory.py measures that model.
         # (threads share their scopes, so a fork program's values live until its call ends)
-        self._forks = has_forks(module)
+        self._forks = fork.has_forks(module)
         self._last_uses = last_uses(module) if free_at_last_use and not self._forks else LastUses()
         self.last_statistics = Statistics()
 
@@ -116,8 +117,8 @@ class ReferenceExecutor:
         statistics = Statistics()
         interpreter = new_interpreter(self.module, statistics, captured_cache=self._captured_cache, kernels_source=self.kernels_source)
         interpreter.listeners = (tracker, _DropDeadValues(interpreter, self._last_uses))
-        threads = start_threads(interpreter, self.fork_seed)
-        if self._forks:
+        threads = start_threads(interpreter, self.fork_seed) if self._forks else None
+        if threads is not None:
             interpreter.listeners += (threads.calls,)
         self.last_statistics = statistics
         callee = interpreter.get_op_for_symbol(function)
@@ -128,7 +129,8 @@ class ReferenceExecutor:
         try:
             with np.errstate(all="ignore"):  # wrap-around and inf/NaN are MLIR semantics
                 results = tuple(interpreter.call_op(function, tuple(args)))
-                threads.join()
+                if threads is not None:
+                    threads.join()
                 return tuple(r for r in results if not isinstance(r, Block)) if level2 else results
         except Exception as error:
             where = describe_op(tracker.stack[-1]) if tracker.stack else f"@{function}"
@@ -147,7 +149,8 @@ class ReferenceExecutor:
                 message = f"{type(error).__name__}: {error}"
             raise ExecutionError(f"{where}: {message}") from None
         finally:
-            threads.close()
+            if threads is not None:
+                threads.close()
 
 
 def _host_block(array: np.ndarray, data: np.ndarray) -> tuple[Block, np.ndarray]:

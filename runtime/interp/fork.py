@@ -231,7 +231,11 @@ class _CallFrames(Interpreter.Listener):
 
 
 def scheduler(interpreter: Interpreter) -> Scheduler:
-    return interpreter.get_data(ForkFunctions, "scheduler", lambda: Scheduler(interpreter, 0))
+    def not_started() -> Scheduler:
+        # a scheduler made here would have no one to join its threads when the call ends
+        raise ExecutionError("fork ops run on the reference executor only (ReferenceExecutor starts their threads)")
+
+    return interpreter.get_data(ForkFunctions, "scheduler", not_started)
 
 
 def start_threads(interpreter: Interpreter, seed: int) -> Scheduler:
@@ -239,10 +243,6 @@ def start_threads(interpreter: Interpreter, seed: int) -> Scheduler:
     made = Scheduler(interpreter, seed)
     interpreter.set_data(ForkFunctions, "scheduler", made)
     return made
-
-
-def has_forks(root: Operation) -> bool:
-    return any(isinstance(op, fork.ForkOp) for op in root.walk())
 
 
 @register_impls

@@ -8,7 +8,7 @@ from __future__ import annotations
 import itertools
 
 from soacc.passes.analysis.usage import Mode
-from soacc.passes.utils.fork_environment import Entry, Helper, Lock, drop, keep_in_branch, split
+from soacc.passes.utils.fork_environment import Entry, Helper, Lock, Split, drop, keep_in_branch, split
 
 R, W = Mode.R, Mode.W
 
@@ -75,7 +75,7 @@ def test_pruning_without_releases():
 def test_one_side_only_moves_the_entry():
     # not in the study's rules (resolution: the entry moves unchanged)
     entry = rw()
-    assert split(entry, W, None, _signals()) == split(entry, W, None, _signals())
+    assert split(entry, W, None, _signals()) == Split(entry, None)
     got = split(entry, None, R, _signals())
     assert got.first is None and got.second == entry and got.helpers == ()
 
@@ -118,6 +118,6 @@ def test_a_ready_content_still_orders_its_writers():
     assert got.first == Entry("r", Lock((), "s1"), Lock((), "s2"))
     assert got.second == Entry("r", Lock(("s2",), None), Lock(("s1",), None))
     # a value in scope is shared as it is
-    assert split(Entry(None), R, R, _signals()) == split(Entry(None), R, R, _signals())
+    assert split(Entry(None), R, R, _signals()) == Split(Entry(None), Entry(None))
     assert split(Entry(None), R, R, _signals()).new == ()
 
