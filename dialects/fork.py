@@ -299,12 +299,16 @@ def _resolutions(signal: SignalOp, resolves: set[Operation]) -> int:
             return then
         raise VerifyException(f"fork.signal is resolved inside {op.name}, whose region may run any number of times; expected exactly once on every path")
 
+    # only the resolves and the ops around them count: walking every op of the signal's
+    # block, for every signal, made verifying a forked function quadratic in its size
+    relevant = on_the_way | resolves
+
     def in_region(region: Region) -> int:
-        return sum(in_op(op) for block in region.blocks for op in block.ops)
+        return sum(in_op(op) for op in relevant if op.parent_region() is region)
 
     parent_block = signal.parent_block()
     assert parent_block is not None
-    return sum(in_op(op) for op in parent_block.ops)
+    return sum(in_op(op) for op in relevant if op.parent_block() is parent_block)
 
 
 def has_forks(root: Operation) -> bool:
