@@ -357,6 +357,20 @@ class Program:
         self.executor.profiling = bool(on)
 
     @property
+    def task_graphs(self) -> bool:
+        """Whether calls run as task graphs where they can: a call's device work is
+        captured as a CUDA graph on its second call with the same shapes and scalars,
+        and replayed on later ones (runtime/gpu/task_graphs.py). On by default on the
+        cuda backend where cuda-bindings is installed (SOACC_TASK_GRAPHS=0 turns it off)."""
+        return getattr(self.executor, "task_graphs", None) is not None
+
+    @task_graphs.setter
+    def task_graphs(self, on: bool) -> None:
+        if self.backend != "cuda":
+            raise ArgumentError(f"task graphs are CUDA graphs on the GPU; this program runs on {self.runs_on}")
+        self.executor.use_task_graphs(bool(on))
+
+    @property
     def statistics(self) -> Statistics:
         """The counters of the last call: allocations, copies, reads, launches."""
         return self.executor.last_statistics

@@ -25,7 +25,7 @@ and in brackets the 95% interval of the median of the rounds' own ratios
 
     python benchmarks/peers.py                           # on the GPU: soacc, JAX, CuPy
     python benchmarks/peers.py --backend numpy --small   # on the CPU: soacc's reference executor and NumPy
-    ... [--repeat N] [--programs a,b] [--peers jax,cupy,numpy] [--json FILE] [--seed S]
+    ... [--repeat N] [--programs a,b] [--peers jax,cupy,numpy,soacc-eager] [--json FILE] [--seed S]
 
 With `--backend numpy` soacc runs on its CPU reference executor and the peer is NumPy
 running the CuPy versions (`xp = numpy`), which tests the harness and the eager versions
@@ -148,11 +148,17 @@ class Framework:
     peer: bool = True
 
 
-def soacc_framework(backend: str) -> Framework:
+def soacc_framework(backend: str, task_graphs: bool = True) -> Framework:
+    """soacc itself; with `task_graphs` False, soacc with its task graphs off (the peer
+    `soacc-eager`, whose ratio to soacc is what the graphs gain)."""
     import soacc
+
+    name = "soacc" if task_graphs else "soacc-eager"
 
     def prepare(benchmark: Benchmark, example) -> Call:
         program = soacc.compile(example.program_path, backend=backend)
+        if program.backend == "cuda":
+            program.task_graphs = task_graphs
         return lambda args: as_tuple(program.main(*args))
 
     if backend == "cuda":
@@ -160,9 +166,10 @@ def soacc_framework(backend: str) -> Framework:
 
         usable, why = gpu_available()
         if not usable:
-            return Framework("soacc", False, f"no GPU: {why}", peer=False)
-        return Framework("soacc", True, "the GPU (cuda backend)", prepare, peer=False)
-    return Framework("soacc", True, "the CPU reference executor", prepare, peer=False)
+            return Framework(name, False, f"no GPU: {why}", peer=not task_graphs)
+        graphs = "with task graphs" if task_graphs else "task graphs off"
+        return Framework(name, True, f"the GPU (cuda backend, {graphs})", prepare, peer=not task_graphs)
+    return Framework(name, True, "the CPU reference executor", prepare, peer=not task_graphs)
 
 
 def eager_framework(xp, name: str, note: str, to_host: Callable, synchronize: Callable[[], None]) -> Framework:
@@ -230,7 +237,12 @@ def jax_framework(backend: str) -> Framework:
 
 def frameworks(backend: str, peers: list[str]) -> list[Framework]:
     """soacc first, then the peers asked for."""
-    makers = {"jax": lambda: jax_framework(backend), "cupy": lambda: cupy_framework(backend), "numpy": numpy_framework}
+    makers = {
+        "jax": lambda: jax_framework(backend),
+        "cupy": lambda: cupy_framework(backend),
+        "numpy": numpy_framework,
+        "soacc-eager": lambda: soacc_framework(backend, task_graphs=False),
+    }
     return [soacc_framework(backend), *(makers[name]() for name in peers)]
 
 
@@ -389,7 +401,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--small", action="store_true", help="each program's small size")
     parser.add_argument("--repeat", type=int, default=10, help="timed rounds (0: check the results only)")
     parser.add_argument("--programs", help="comma-separated names (default: all)")
-    parser.add_argument("--peers", help="comma-separated, of jax, cupy, numpy (default: jax,cupy on cuda; numpy on numpy)")
+    parser.add_argument(
+        "--peers",
+        help="comma-separated, of jax, cupy, numpy, soacc-eager (soacc with task graphs off) "
+        "(default: jax,cupy on cuda; numpy on numpy)",
+    )
     parser.add_argument("--json", type=Path, help="write every measurement to this file")
     parser.add_argument("--seed", type=int, default=0)
     options = parser.parse_args(argv)
@@ -403,8 +419,8 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"no program named {', '.join(unknown)} (there are {', '.join(known)})")
     peers = [p for p in (options.peers or ("jax,cupy" if options.backend == "cuda" else "numpy")).split(",") if p]
-    if not peers or set(peers) - {"jax", "cupy", "numpy"}:
-        parser.error(f"--peers takes jax, cupy and numpy (got {options.peers!r})")
+    if not peers or set(peers) - {"jax", "cupy", "numpy", "soacc-eager"}:
+        parser.error(f"--peers takes jax, cupy, numpy and soacc-eager (got {options.peers!r})")
     chosen = [b for b in BENCHMARKS if not names or b.name in names]
 
     runners = frameworks(options.backend, list(dict.fromkeys(peers)))

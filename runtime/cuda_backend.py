@@ -24,6 +24,7 @@ from soacc.runtime.arguments import host_arguments
 from soacc.runtime.errors import ExecutionError, ProgramError, SoaccError
 from soacc.runtime.gpu.arrays import HostBlock, OutOfBounds, View, dense_strides
 from soacc.runtime.gpu.host_runtime import DeviceMemory, HostRuntime
+from soacc.runtime.gpu.task_graphs import TaskGraphs
 from soacc.dialects.mem import entry_signature
 from soacc.runtime.reference import describe_op
 from soacc.runtime.statistics import Statistics
@@ -65,6 +66,9 @@ class HostCodeExecutor:
         self.profiling = False
         """Time every kernel launch on the device (Statistics.kernel_time_s); the memory
         must be able to (`start_profiling`/`stop_profiling`)."""
+        self.task_graphs: TaskGraphs | None = None
+        """Calls captured as task graphs and replayed (runtime/gpu/task_graphs.py);
+        None: the host code runs every call. The memory must be able to capture."""
 
     def call(self, function: str, args: Sequence) -> tuple:
         """Runs `function` on level-1 values (NumPy arrays and scalars); arrays go in and
@@ -80,8 +84,12 @@ class HostCodeExecutor:
             self.memory.start_profiling()
         try:
             with np.errstate(all="ignore"):  # wrap-around and inf/NaN are MLIR semantics
-                results = self.functions[function](self.runtime, *args)
-                self.memory.synchronize()  # a failing kernel fails this call, not the next
+                if self.task_graphs is not None and not profiling:
+                    results = self.task_graphs.call(
+                        function, self.functions[function], args, statistics, lambda: self._eager(function, args)
+                    )
+                else:
+                    results = self._eager(function, args)
             if profiling:
                 statistics.kernel_time_s = self.memory.stop_profiling()
         except Exception as error:
@@ -91,6 +99,21 @@ class HostCodeExecutor:
         if signature is not None:
             results = _from_host_views(results, signature.outputs.data)
         return tuple(results)
+
+    def _eager(self, function: str, args: Sequence) -> tuple:
+        """The host code runs the call."""
+        results = self.functions[function](self.runtime, *args)
+        self.memory.synchronize()  # a failing kernel fails this call, not the next
+        return results
+
+    def use_task_graphs(self, on: bool) -> None:
+        """Captures calls as task graphs and replays them (on), or runs every call's
+        host code (off, dropping the graphs and their memory)."""
+        if on and self.task_graphs is None:
+            self.task_graphs = TaskGraphs(self.memory, self.runtime.kernels)
+        elif not on and self.task_graphs is not None:
+            self.task_graphs.release()
+            self.task_graphs = None
 
     def _located(self, error: Exception, function: str) -> ExecutionError:
         """The error as the reference executor words it: the op that failed (found by the
@@ -135,6 +158,20 @@ class CudaExecutor(HostCodeExecutor):
         super().__init__(module, host, memory, kernels)
         self.compile_seconds = cache.counters.compile_seconds
         self.description = f"the GPU ({device.name}, {device.arch})"
+        self.use_task_graphs(task_graphs_wanted())
+
+
+def task_graphs_wanted() -> bool:
+    """Task graphs are on unless SOACC_TASK_GRAPHS=0, and where cuda-bindings is installed."""
+    import os
+
+    if os.environ.get("SOACC_TASK_GRAPHS", "1") == "0":
+        return False
+    try:
+        import cuda.bindings.driver  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 _POOLS: dict[int, object] = {}

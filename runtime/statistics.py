@@ -43,6 +43,10 @@ class Statistics:
     """Seconds spent compiling the program's CUDA C when it was compiled (0.0 when the
     disk cache had every binary; None on a backend that compiles none). The same for
     every call of a program."""
+    task_graph: str | None = None
+    """On the GPU, where the call's device work ran as a task graph
+    (runtime/gpu/task_graphs.py): "captured" (on this call) or "replayed"; None where
+    the host code ran it."""
     kernel_time_s: dict[str, float] | None = None
     """Device time of each kernel, summed over its launches in the call (CUDA events
     around every launch), where the program was profiled (`program.profiling = True`,
@@ -95,6 +99,8 @@ class Statistics:
         lines.append(f"kernel launches: {self.kernel_launches}")
         if self.gpu_compile_seconds is not None:
             lines.append(f"CUDA C compiled in: {self.gpu_compile_seconds:.2f} s (0 when cached)")
+        if self.task_graph is not None:
+            lines.append(f"task graph: {self.task_graph}")
         if self.kernel_time_s is not None:
             lines.append("kernel           device time")
             for name, seconds in sorted(self.kernel_time_s.items(), key=lambda item: -item[1]):

@@ -80,7 +80,11 @@ def strided_copy_arguments(
 
 
 class CudaMemory:
-    """The PyCUDA implementation of host_runtime.DeviceMemory."""
+    """The PyCUDA implementation of host_runtime.DeviceMemory, and of the capture of
+    task graphs (runtime/gpu/task_graphs.py; CUDA graphs through NVIDIA's
+    cuda-bindings): between begin_capture and end_capture every launch and device copy
+    goes to a capture stream instead of running, and allocations come from the graph's
+    arena."""
 
     def __init__(self, device, pool, module_cache):
         import pycuda.driver as cuda
@@ -95,6 +99,12 @@ class CudaMemory:
         self._since_wait = 0
         self._profile: list[tuple[str, Any, Any]] | None = None
         """(kernel name, start event, end event) of every launch while profiling."""
+        self._allocator = pool
+        """The pool, or a task graph's arena while one is captured."""
+        self._stream = None
+        """None (the context's default stream), or the capture stream while capturing."""
+        self._capture: _Capture | None = None
+        self._graph_stream = None
         copies = module_cache.load(STRIDED_COPY_SOURCE, "soacc's strided copy kernels")
         self._copy_kernels = {
             size: Kernel(copies, f"soacc_copy_strided_{size}", STRIDED_COPY_FORMAT, self.launches, "soacc's strided copy kernels")
@@ -102,20 +112,27 @@ class CudaMemory:
         }
 
     def allocate(self, nbytes: int) -> Any:
-        return self.pool.allocate(nbytes)
+        return self._allocator.allocate(nbytes)
 
     def write(self, address: int, source: np.ndarray) -> None:
+        if self._capture is not None:
+            raise ExecutionError("a synchronous write to the device while a task graph is captured (a bug in soacc)")
         if source.nbytes:
             self._do(self._cuda.memcpy_htod, address, source)
 
     def read(self, destination: np.ndarray, address: int) -> None:
+        if self._capture is not None:
+            raise ExecutionError("a synchronous read from the device while a task graph is captured (a bug in soacc)")
         if destination.nbytes:
             self._do(self._cuda.memcpy_dtoh, destination, address)
         self._waited()
 
     def copy(self, destination: int, source: int, nbytes: int) -> None:
         if nbytes:
-            self._do(self._cuda.memcpy_dtod, destination, source, nbytes)
+            if self._stream is None:
+                self._do(self._cuda.memcpy_dtod, destination, source, nbytes)
+            else:
+                self._do(self._cuda.memcpy_dtod_async, destination, source, nbytes, self._stream)
 
     def copy_strided(self, itemsize, destination, destination_strides, source, source_strides, shape) -> None:
         args = strided_copy_arguments(destination, destination_strides, source, source_strides, shape)
@@ -130,9 +147,79 @@ class CudaMemory:
             end.record()
             self._profile.append((kernel.name, start, end))
         else:
-            kernel.launch(grid, block, args, shared)
+            kernel.launch(grid, block, args, shared, self._stream)
         self._recent.append(kernel.name)
         self._since_wait += 1
+
+    # --- task graphs -----------------------------------------------------------------
+
+    def begin_capture(self) -> None:
+        """From now on, launches and device copies are recorded into a graph on the
+        capture stream, not run; allocations come from a new arena."""
+        from soacc.runtime.gpu.memory_pool import GraphArena
+
+        if self._capture is not None or self._profile is not None:
+            raise ExecutionError("a task graph is captured inside another, or while profiling (a bug in soacc)")
+        driver = _cuda_graphs()
+        if self._graph_stream is None:
+            # a blocking stream: a graph launched on it runs after the default stream's
+            # uploads before it (a pageable upload may return before its DMA is done)
+            self._graph_stream = self._cuda.Stream()
+        stream = driver.CUstream(self._graph_stream.handle)
+        # everything before runs first: the graph's pre-uploads and the last call
+        self.synchronize()
+        _check(driver.cuStreamBeginCapture(stream, driver.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED), "beginning a graph's capture")
+        self._capture = _Capture(GraphArena(self.pool), stream)
+        self._allocator = self._capture.arena
+        self._stream = self._graph_stream
+
+    def end_capture(self) -> CudaGraph:
+        """The captured graph, instantiated and ready to launch."""
+        capture = self._stop_capture()
+        driver = _cuda_graphs()
+        error, graph = driver.cuStreamEndCapture(capture.stream)
+        if error != driver.CUresult.CUDA_SUCCESS:
+            capture.arena.release()
+            _check((error,), "ending a graph's capture")
+        error, executable = driver.cuGraphInstantiate(graph, 0)
+        if error != driver.CUresult.CUDA_SUCCESS:
+            driver.cuGraphDestroy(graph)
+            capture.arena.release()
+            _check((error,), "instantiating a task graph")
+        return CudaGraph(self, graph, executable, capture.stream, capture.arena)
+
+    def abort_capture(self) -> None:
+        """Ends a capture that failed: the graph and its memory are dropped."""
+        if self._capture is None:
+            return
+        capture = self._stop_capture()
+        driver = _cuda_graphs()
+        error, graph = driver.cuStreamEndCapture(capture.stream)
+        if error == driver.CUresult.CUDA_SUCCESS and graph is not None:
+            driver.cuGraphDestroy(graph)
+        capture.arena.release()
+
+    def _stop_capture(self) -> _Capture:
+        capture, self._capture = self._capture, None
+        if capture is None:
+            raise ExecutionError("ends a task graph's capture that was never begun (a bug in soacc)")
+        self._allocator = self.pool
+        self._stream = None
+        return capture
+
+    def pinned(self, nbytes: int) -> np.ndarray:
+        """Page-locked host bytes, which a graph's copies may read and write."""
+        return self._cuda.pagelocked_empty(max(nbytes, 1), np.uint8)[:nbytes]
+
+    def write_async(self, address: int, source: np.ndarray) -> None:
+        """Host to device from page-locked memory, on the capture stream."""
+        if source.nbytes:
+            self._do(self._cuda.memcpy_htod_async, address, source, self._stream)
+
+    def read_async(self, destination: np.ndarray, address: int) -> None:
+        """Device to page-locked host memory, on the capture stream."""
+        if destination.nbytes:
+            self._do(self._cuda.memcpy_dtoh_async, destination, address, self._stream)
 
     def start_profiling(self) -> None:
         """From now on, time every launch on the device (CUDA events around it)."""
@@ -182,3 +269,89 @@ class CudaMemory:
             f" (after {self._since_wait} kernel launch(es) since the host last waited for the GPU; "
             f"the last: {names})"
         )
+
+
+class _Capture:
+    __slots__ = ("arena", "stream")
+
+    def __init__(self, arena, stream):
+        self.arena = arena
+        self.stream = stream
+
+
+class CudaGraph:
+    """An instantiated CUDA graph with the arena its nodes' memory lives in."""
+
+    def __init__(self, memory: CudaMemory, graph, executable, stream, arena):
+        self._memory = memory
+        self._graph = graph
+        self._executable = executable
+        self._stream = stream
+        self.arena = arena
+        driver = _cuda_graphs()
+        try:
+            error, _, count = driver.cuGraphGetNodes(graph, 0)
+            self.nodes = int(count) if error == driver.CUresult.CUDA_SUCCESS else None
+        except Exception:  # (only for reports: a binding of another shape is no error)
+            self.nodes = None
+
+    def launch(self) -> None:
+        """Runs the graph after everything before it (the host waits at the next
+        synchronize)."""
+        driver = _cuda_graphs()
+        error = driver.cuGraphLaunch(self._executable, self._stream)[0]
+        if error != driver.CUresult.CUDA_SUCCESS:
+            raise ExecutionError(f"the GPU reported an error launching a task graph: {_error_name(error)}")
+
+    def release(self) -> None:
+        if self._executable is None:
+            return
+        driver = _cuda_graphs()
+        driver.cuGraphExecDestroy(self._executable)
+        driver.cuGraphDestroy(self._graph)
+        self._executable = self._graph = None
+        self.arena.release()
+
+    def __del__(self) -> None:
+        try:
+            self.release()
+        except Exception:
+            pass  # at interpreter exit the driver may be gone
+
+
+_DRIVER = None
+
+
+def _cuda_graphs():
+    """NVIDIA's driver bindings (the `cuda` extra's cuda-bindings), for graphs: PyCUDA
+    has no graph API. Imported on the first capture."""
+    global _DRIVER
+    if _DRIVER is None:
+        try:
+            from cuda.bindings import driver
+        except ImportError:
+            raise ExecutionError(
+                "task graphs need NVIDIA's cuda-bindings (pip install 'soacc[cuda]'), which is not installed"
+            ) from None
+        _check(driver.cuInit(0), "initialising cuda-bindings")
+        _DRIVER = driver
+    return _DRIVER
+
+
+def _error_name(error) -> str:
+    try:
+        from cuda.bindings import driver
+
+        name = driver.cuGetErrorName(error)[1]
+        return name.decode() if isinstance(name, bytes) else str(name)
+    except Exception:
+        return str(error)
+
+
+def _check(result, doing: str) -> None:
+    """Raises the error a cuda-bindings call returned (its first result)."""
+    from cuda.bindings import driver
+
+    error = result[0]
+    if error != driver.CUresult.CUDA_SUCCESS:
+        raise ExecutionError(f"the GPU reported an error {doing}: {_error_name(error)}")

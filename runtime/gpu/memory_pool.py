@@ -77,27 +77,7 @@ class MemoryPool:
 
     def allocate(self, nbytes: int, what: str = "an array") -> DeviceBuffer:
         capacity = size_class(nbytes)
-        held = self._free.get(capacity)
-        if held:
-            allocation = held.pop()
-            self.counters.held_bytes -= capacity
-        else:
-            import pycuda.driver as cuda  # (not on the hot path: a held block is reused)
-
-            try:
-                allocation = cuda.mem_alloc(capacity)
-            except (cuda.MemoryError, cuda.LogicError):
-                self.free_held()
-                try:
-                    allocation = cuda.mem_alloc(capacity)
-                except (cuda.MemoryError, cuda.LogicError) as error:
-                    free, total = cuda.mem_get_info()
-                    raise DeviceOutOfMemory(
-                        f"out of device memory allocating {nbytes} bytes for {what}: "
-                        f"{self.counters.live_bytes} bytes in use by soacc, {free} of "
-                        f"{total} free on the device ({error})"
-                    ) from None
-            self.counters.device_mallocs += 1
+        allocation = self.take(capacity, what, nbytes)
         c = self.counters
         c.allocations += 1
         c.bytes_requested += nbytes
@@ -105,10 +85,38 @@ class MemoryPool:
         c.peak_bytes = max(c.peak_bytes, c.live_bytes)
         return DeviceBuffer(self, allocation, nbytes, capacity)
 
-    def _give_back(self, allocation: Any, nbytes: int, capacity: int) -> None:
+    def take(self, capacity: int, what: str = "an array", nbytes: int | None = None) -> Any:
+        """A raw allocation of `capacity` bytes (a size class): a held one, else a new one."""
+        held = self._free.get(capacity)
+        if held:
+            self.counters.held_bytes -= capacity
+            return held.pop()
+        import pycuda.driver as cuda  # (not on the hot path: a held block is reused)
+
+        try:
+            allocation = cuda.mem_alloc(capacity)
+        except (cuda.MemoryError, cuda.LogicError):
+            self.free_held()
+            try:
+                allocation = cuda.mem_alloc(capacity)
+            except (cuda.MemoryError, cuda.LogicError) as error:
+                free, total = cuda.mem_get_info()
+                raise DeviceOutOfMemory(
+                    f"out of device memory allocating {capacity if nbytes is None else nbytes} bytes for {what}: "
+                    f"{self.counters.live_bytes} bytes in use by soacc, {free} of "
+                    f"{total} free on the device ({error})"
+                ) from None
+        self.counters.device_mallocs += 1
+        return allocation
+
+    def hold(self, allocation: Any, capacity: int) -> None:
+        """Takes back a raw allocation from `take` (held for reuse)."""
         self._free.setdefault(capacity, []).append(allocation)
-        self.counters.live_bytes -= nbytes
         self.counters.held_bytes += capacity
+
+    def _give_back(self, allocation: Any, nbytes: int, capacity: int) -> None:
+        self.hold(allocation, capacity)
+        self.counters.live_bytes -= nbytes
 
     def free_held(self) -> None:
         """Returns every held block to the driver."""
@@ -118,3 +126,46 @@ class MemoryPool:
         self._free.clear()
         self.counters.held_bytes = 0
 
+
+
+class GraphArena:
+    """The device memory of one task graph (runtime/gpu/task_graphs.py): while its
+    graph is captured, allocations come from here, and a block freed is reused only by
+    later allocations of the same capture. One stream's capture orders every node after
+    the ones before it, so reuse inside the graph is safe; outside it is not, as a
+    replay writes the same addresses again. So the arena keeps every block it took
+    until the graph is released, then gives them back to the pool."""
+
+    def __init__(self, pool: MemoryPool):
+        self.pool = pool
+        self._free: dict[int, list[Any]] = {}
+        self._owned: list[tuple[Any, int]] | None = []
+        self.bytes = 0
+        """What the arena took from the pool: the graph's device memory."""
+
+    def allocate(self, nbytes: int, what: str = "an array") -> DeviceBuffer:
+        if self._owned is None:
+            raise ExecutionError("allocates from a released task graph's memory (a bug in soacc)")
+        capacity = size_class(nbytes)
+        held = self._free.get(capacity)
+        if held:
+            allocation = held.pop()
+        else:
+            allocation = self.pool.take(capacity, what, nbytes)
+            self._owned.append((allocation, capacity))
+            self.bytes += capacity
+        return DeviceBuffer(self, allocation, nbytes, capacity)
+
+    def _give_back(self, allocation: Any, nbytes: int, capacity: int) -> None:
+        if self._owned is not None:
+            self._free.setdefault(capacity, []).append(allocation)
+
+    def release(self) -> None:
+        """Every block back to the pool; the graph must never run again."""
+        if self._owned is None:
+            return
+        for allocation, capacity in self._owned:
+            self.pool.hold(allocation, capacity)
+        self._owned = None
+        self._free.clear()
+        self.bytes = 0

@@ -45,8 +45,15 @@ def same_bits(got, want) -> bool:
 
 def check(source: str, *argument_sets, entry: str = "main", free_at_last_use: bool = True):
     """Runs every argument set through both; results and statistics (peak memory
-    included) must be equal. Returns the last results."""
+    included) must be equal. Returns the last results.
+
+    A third executor runs the host code with task graphs (runtime/gpu/task_graphs.py)
+    on every call: each argument set three times, eager, captured (where the host code
+    can be a graph) and replayed, each equal to the reference."""
     reference, host = executors(source, free_at_last_use)
+    _, graphs = executors(source, free_at_last_use)
+    graphs.use_task_graphs(True)
+    graphs.task_graphs.min_nodes = 0
     got = None
     for args in argument_sets:
         want = reference.call(entry, [np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
@@ -55,6 +62,15 @@ def check(source: str, *argument_sets, entry: str = "main", free_at_last_use: bo
         for i, (g, w) in enumerate(zip(got, want)):
             assert same_bits(g, w), f"result {i} for {args}: {g!r}, expected {w!r}"
         assert host.last_statistics.as_dict() == reference.last_statistics.as_dict(), args
+        for round in ("eager", "capture", "replay"):
+            arguments = [np.copy(a) if isinstance(a, np.ndarray) else a for a in args]
+            got_graph = graphs.call(entry, arguments)
+            for i, (g, w) in enumerate(zip(got_graph, want)):
+                assert same_bits(g, w), f"{round}: result {i} for {args}: {g!r}, expected {w!r}"
+            assert graphs.last_statistics.as_dict() == reference.last_statistics.as_dict(), (round, args)
+            if round == "replay" and graphs.last_statistics.task_graph is None:
+                key = next(iter(graphs.task_graphs.unsupported), None)
+                assert key is not None, "neither replayed nor refused"
     return got
 
 

@@ -27,12 +27,41 @@ class SimulatedBuffer:
         self.data = np.full(nbytes, 0xFF, np.uint8)
 
 
+class SimulatedGraph:
+    """A captured graph: the recorded operations, run in order on launch; it keeps the
+    buffers allocated while it was captured (its arena)."""
+
+    def __init__(self, operations: list, buffers: list):
+        self.operations = operations
+        self.arena = buffers
+        self.launches = 0
+        self.released = False
+
+    def launch(self) -> None:
+        assert not self.released, "a released graph was launched"
+        self.launches += 1
+        for operation in self.operations:
+            operation()
+
+    def release(self) -> None:
+        self.released = True
+        self.arena = []
+
+
 class SimulatedDevice:
+    """`kernels`: name -> a Python function (device, grid, block, args) that does what
+    the kernel would, for host code written by hand in tests."""
+
     def __init__(self) -> None:
         self._buffers: weakref.WeakValueDictionary[int, SimulatedBuffer] = weakref.WeakValueDictionary()
         self._next = _SPACING
         self.allocations = 0
         self.synchronizations = 0
+        self.executed = 0
+        """Operations run on the device (copies and launches, captured ones when replayed)."""
+        self._capture: list | None = None
+        self._captured_buffers: list = []
+        self.captures = 0
 
     # --- DeviceMemory ----------------------------------------------------------------
 
@@ -41,28 +70,92 @@ class SimulatedDevice:
         self._buffers[self._next] = buffer
         self._next += _SPACING
         self.allocations += 1
+        if self._capture is not None:
+            self._captured_buffers.append(buffer)
         return buffer
 
     def write(self, address: int, source: np.ndarray) -> None:
+        assert self._capture is None, "a synchronous write while capturing"
         assert source.flags.c_contiguous
         self._bytes(address, source.nbytes)[:] = source.reshape(-1).view(np.uint8)
 
     def read(self, destination: np.ndarray, address: int) -> None:
+        assert self._capture is None, "a synchronous read while capturing"
         assert destination.flags.c_contiguous and destination.flags.writeable
         destination.reshape(-1).view(np.uint8)[:] = self._bytes(address, destination.nbytes)
 
     def copy(self, destination: int, source: int, nbytes: int) -> None:
-        self._bytes(destination, nbytes)[:] = self._bytes(source, nbytes)
+        def run():
+            self._bytes(destination, nbytes)[:] = self._bytes(source, nbytes)
+
+        self._do(run)
 
     def copy_strided(self, itemsize, destination, destination_strides, source, source_strides, shape) -> None:
         dtype = np.dtype(f"u{itemsize}")
-        np.copyto(
-            self._elements(destination, destination_strides, shape, dtype),
-            self._elements(source, source_strides, shape, dtype),
-        )
+
+        def run():
+            np.copyto(
+                self._elements(destination, destination_strides, shape, dtype),
+                self._elements(source, source_strides, shape, dtype),
+            )
+
+        self._do(run)
 
     def launch(self, kernel, grid, block, args, shared) -> None:
-        raise ExecutionError("the simulated device cannot run kernels")
+        if not callable(kernel):
+            raise ExecutionError("the simulated device cannot run kernels")
+        args = tuple(args)
+        self._do(lambda: kernel(self, grid, block, args))
+
+    def _do(self, operation) -> None:
+        if self._capture is not None:
+            self._capture.append(operation)
+        else:
+            self.executed += 1
+            operation()
+
+    # --- task graphs -------------------------------------------------------------------
+
+    def begin_capture(self) -> None:
+        assert self._capture is None, "a capture inside a capture"
+        self._capture, self._captured_buffers = [], []
+
+    def end_capture(self) -> SimulatedGraph:
+        operations, buffers = self._capture, self._captured_buffers
+        self._capture, self._captured_buffers = None, []
+        self.captures += 1
+
+        def counted(operation):
+            def run():
+                self.executed += 1
+                operation()
+
+            return run
+
+        return SimulatedGraph([counted(o) for o in operations], buffers)
+
+    def abort_capture(self) -> None:
+        self._capture, self._captured_buffers = None, []
+
+    def pinned(self, nbytes: int) -> np.ndarray:
+        return np.full(nbytes, 0xEE, np.uint8)
+
+    def write_async(self, address: int, source: np.ndarray) -> None:
+        assert self._capture is not None, "an asynchronous write outside a capture"
+        self._do(lambda: self._bytes(address, source.nbytes).__setitem__(slice(None), source.reshape(-1).view(np.uint8)))
+
+    def read_async(self, destination: np.ndarray, address: int) -> None:
+        assert self._capture is not None, "an asynchronous read outside a capture"
+        self._do(lambda: destination.reshape(-1).view(np.uint8).__setitem__(slice(None), self._bytes(address, destination.nbytes)))
+
+    def element(self, address: int, dtype) -> np.ndarray:
+        """The one-element array at `address` (for kernels written in tests)."""
+        dtype = np.dtype(dtype)
+        return self._bytes(address, dtype.itemsize).view(dtype)
+
+    def elements(self, address: int, count: int, dtype) -> np.ndarray:
+        dtype = np.dtype(dtype)
+        return self._bytes(address, count * dtype.itemsize).view(dtype)
 
     def synchronize(self) -> None:
         self.synchronizations += 1

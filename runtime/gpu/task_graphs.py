@@ -1,0 +1,509 @@
+"""Task graphs: a call's device work captured once as a CUDA graph and replayed.
+
+Host code pays Python and a driver call for every kernel it launches (about 5 µs on an
+H100 machine), and in a loop of small kernels that is most of the time. A call whose
+host code never needs a value from the device does the same device work every time its
+arguments have the same shapes and scalar values: its control flow, sizes, launches and
+copies depend on nothing else. Such a call is captured once (the host code runs with
+every launch and device copy recorded on a capture stream, not run) and then replayed:
+one graph launch for all its kernels, and no host code at all.
+
+What a replay needs besides the graph:
+- **Uploads.** An argument's upload before the first node is done before the graph is
+  launched, into the same device block (nothing before it in the graph touches that
+  block); one after it is staged through page-locked memory, refilled per call, and the
+  graph copies it at its place. A value the host code computed (an array literal, a
+  scalar written to the device) depends only on the key, so its staging is filled once.
+- **Downloads.** Those after the last node are done after the graph, as an eager call
+  does; one with nodes after it is captured into page-locked memory (a later node may
+  overwrite its source) and copied out after the graph.
+- **Results.** Host blocks made anew per call, filled by the downloads; a host block the
+  host code itself filled, and every scalar result, are the key's and are copied.
+- **Memory.** The graph's blocks live in its arena (memory_pool.GraphArena), reused
+  only inside the graph, and given back when the graph is dropped from the cache.
+
+A call that needs a device value on the host (a synchronous read), reads an argument's
+data on the host, or writes into one, cannot be a graph: its capture stops with
+GraphUnsupported, nothing ran, and the call runs eagerly (as does every later call with
+its key). A key is captured on its second call, and only if its first launched at
+least `min_nodes` kernels or copies, so a program called once, or with little device
+work, runs as it always did.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from soacc.runtime.errors import ExecutionError
+from soacc.runtime.gpu.arrays import DeviceBlock, HostBlock, View, dense_strides
+from soacc.runtime.gpu.host_runtime import HostRuntime
+from soacc.runtime.statistics import Statistics
+
+MIN_NODES = 4
+"""Kernels and device copies a call must launch to be worth a graph."""
+
+CACHE_SIZE = 8
+"""Graphs kept per program (the least recently used is dropped, with its memory)."""
+
+
+class GraphUnsupported(ExecutionError):
+    """The call's host code needs something a graph cannot give (a device value on the
+    host): it runs eagerly instead."""
+
+
+def graph_key(function: str, args: Sequence) -> tuple:
+    """What a call's device work depends on besides its arrays' contents: the function,
+    every array's layout, every scalar's type and bits."""
+    key: list = [function]
+    for a in args:
+        if isinstance(a, View):
+            key.append((a.byte_offset, a.shape, a.strides, a.dtype.str))
+        elif isinstance(a, HostBlock):
+            key.append(a.nbytes)
+        elif isinstance(a, DeviceBlock):
+            raise GraphUnsupported("an argument in device memory")
+        else:
+            value = np.asarray(a)
+            key.append((value.dtype.str, value.tobytes()))
+    return tuple(key)
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """A view's place in its block, to remake it over another block."""
+
+    byte_offset: int
+    shape: tuple
+    strides: tuple
+    dtype: np.dtype
+
+    @staticmethod
+    def of(view: View) -> _Geometry:
+        return _Geometry(view.byte_offset, view.shape, view.strides, view.dtype)
+
+    def over(self, block) -> View:
+        return View(block, self.byte_offset, self.shape, self.strides, self.dtype)
+
+
+@dataclass
+class _Upload:
+    """Host data into device memory. `argument` is the index of the argument block
+    its data comes from (None: a constant, already in `staging` or `values`)."""
+
+    argument: int | None
+    source: _Geometry | None
+    destination: View
+    staging: np.ndarray | None = None
+    """Page-locked bytes the graph copies from (staged uploads); None when done before
+    the graph."""
+    values: np.ndarray | None = None
+    """A constant done before the graph."""
+
+
+@dataclass
+class _Download:
+    """Device data into a host block of the results (`block`: its index among the
+    call's host blocks)."""
+
+    block: int
+    destination: _Geometry
+    source: View | None = None
+    """Downloaded after the graph (eagerly)."""
+    staging: np.ndarray | None = None
+    """Or captured into page-locked memory, copied out after the graph."""
+
+
+class TaskGraph:
+    """One key's captured graph and what its replay does around it."""
+
+    def __init__(self) -> None:
+        self.graph: Any = None
+        self.uploads: list[_Upload] = []
+        self.downloads: list[_Download] = []
+        self.results: list = []
+        """The call's results: ('block', i), ('view', i, geometry), ('argument', i),
+        ('argument view', i, geometry), ('value', v), with i a host block's index."""
+        self.host_blocks: list[HostBlock] = []
+        """The call's own host blocks, in the order first met (while capturing)."""
+        self.result_blocks: dict[int, tuple[int, np.ndarray | None]] = {}
+        """The host blocks the results are in: index -> (bytes, their contents, or None
+        where downloads fill them)."""
+        self.downloaded: set[int] = set()
+        self.statistics = Statistics()
+        self.nodes = 0
+
+    @property
+    def device_bytes(self) -> int:
+        return getattr(getattr(self.graph, "arena", None), "bytes", 0)
+
+    def run(self, memory, args: Sequence, statistics: Statistics, runtime: HostRuntime) -> tuple:
+        """The call on `args` (of this graph's key): uploads, the graph, downloads; its
+        statistics are those of the captured call."""
+        for upload in self.uploads:
+            if upload.argument is not None:
+                values = upload.source.over(args[upload.argument]).array
+            else:
+                values = upload.values
+            if upload.staging is None:
+                if values is not None:
+                    runtime._from_host(values, upload.destination)
+            elif upload.argument is not None:
+                np.copyto(_typed(upload.staging, upload.destination), values, casting="unsafe")
+        self.graph.launch()
+        memory.synchronize()
+        blocks = {
+            i: HostBlock(np.empty(nbytes, np.uint8) if contents is None else contents.copy(), statistics)
+            for i, (nbytes, contents) in self.result_blocks.items()
+        }
+        for download in self.downloads:
+            destination = download.destination.over(blocks[download.block]).array
+            if download.source is not None:
+                runtime._to_host(download.source, destination)
+            else:
+                np.copyto(destination, _typed(download.staging, download.destination))
+        _copy_counters(self.statistics, statistics)
+        return tuple(_result(r, blocks, args) for r in self.results)
+
+
+_UNCOUNTED = Statistics()
+"""Where the blocks a graph keeps count themselves (its own, not the call's)."""
+
+
+def _kept(view: View) -> View:
+    """The same device array, held by the graph: the call's own block still counts
+    itself freed when the host code drops it, as in an eager call, while the buffer
+    stays the graph's (its arena never hands it out again)."""
+    block = view.block
+    return View(DeviceBlock(block.buffer, block.nbytes, _UNCOUNTED), view.byte_offset, view.shape, view.strides, view.dtype)
+
+
+def _typed(staging: np.ndarray, like: View | _Geometry) -> np.ndarray:
+    return staging.view(like.dtype).reshape(like.shape)
+
+
+def _result(recipe: tuple, blocks: list, args: Sequence):
+    kind = recipe[0]
+    if kind == "block":
+        return blocks[recipe[1]]
+    if kind == "view":
+        return recipe[2].over(blocks[recipe[1]])
+    if kind == "argument":
+        return args[recipe[1]]
+    if kind == "argument view":
+        return recipe[2].over(args[recipe[1]])
+    return recipe[1]
+
+
+def _copy_counters(source: Statistics, destination: Statistics) -> None:
+    compile_seconds = destination.gpu_compile_seconds
+    for name, value in vars(copy.deepcopy(source)).items():
+        setattr(destination, name, value)
+    destination.gpu_compile_seconds = compile_seconds
+
+
+class _CapturingMemory:
+    """The device while a graph is captured: counts the nodes, and flushes downloads
+    that nodes follow into page-locked memory before them."""
+
+    def __init__(self, memory, runtime: CaptureRuntime):
+        self._memory = memory
+        self._runtime = runtime
+        self.nodes = 0
+
+    def allocate(self, nbytes: int):
+        return self._memory.allocate(nbytes)
+
+    def write(self, address: int, source: np.ndarray) -> None:
+        raise GraphUnsupported("a synchronous write to the device")
+
+    def read(self, destination: np.ndarray, address: int) -> None:
+        raise GraphUnsupported("a synchronous read from the device")
+
+    def _node(self) -> None:
+        if self._runtime.pending:
+            self._runtime.flush_downloads()
+        self.nodes += 1
+
+    def copy(self, destination: int, source: int, nbytes: int) -> None:
+        if nbytes:
+            self._node()
+            self._memory.copy(destination, source, nbytes)
+
+    def copy_strided(self, *args) -> None:
+        self._node()
+        self._memory.copy_strided(*args)
+
+    def launch(self, kernel, grid, block, args, shared) -> None:
+        self._node()
+        self._memory.launch(kernel, grid, block, args, shared)
+
+    def write_async(self, address: int, source: np.ndarray) -> None:
+        if source.nbytes:
+            self._node()
+            self._memory.write_async(address, source)
+
+    def read_async(self, destination: np.ndarray, address: int) -> None:
+        if destination.nbytes:
+            self._node()
+            self._memory.read_async(destination, address)
+
+
+class CaptureRuntime(HostRuntime):
+    """The host code's runtime while its device work is captured into `graph`: what a
+    replay must do around the graph is recorded instead of done."""
+
+    def __init__(self, memory, kernels, statistics: Statistics, args: Sequence, graph: TaskGraph):
+        self.device = memory
+        super().__init__(_CapturingMemory(memory, self), kernels)
+        self.statistics = statistics
+        self.graph = graph
+        self.arguments = {id(a): i for i, a in enumerate(args) if isinstance(a, HostBlock)}
+        self._host_block_index: dict[int, int] = {}
+        self.host_written: set[int] = set()
+        """Host blocks the host code wrote into (never downloaded into as well)."""
+        self.pending: list[tuple[View, View]] = []
+        """Downloads with no node after them yet."""
+
+    # --- host blocks -----------------------------------------------------------------------
+
+    def _host_index(self, block: HostBlock) -> int:
+        index = self._host_block_index.get(id(block))
+        if index is None:
+            index = self._host_block_index[id(block)] = len(self.graph.host_blocks)
+            self.graph.host_blocks.append(block)
+        return index
+
+    def _host_written(self, block: HostBlock) -> None:
+        if id(block) in self.arguments:
+            raise GraphUnsupported("writes into an argument")
+        index = self._host_index(block)
+        if index in self.graph.downloaded:
+            raise GraphUnsupported("the host writes into a block that also receives device data")
+        self.host_written.add(index)
+
+    def _host_read(self, block: HostBlock) -> None:
+        if id(block) in self.arguments:
+            raise GraphUnsupported("reads an argument's data on the host")
+        if self._host_index(block) in self.graph.downloaded:
+            raise GraphUnsupported("reads device data on the host")
+
+    # --- what the host code calls ----------------------------------------------------------
+
+    def load(self, view: View, indices: Sequence):
+        if not isinstance(view.block, HostBlock):
+            raise GraphUnsupported("a synchronous read of a device value")
+        self._host_read(view.block)
+        return super().load(view, indices)
+
+    def store(self, value, view: View, indices: Sequence) -> None:
+        if isinstance(view.block, HostBlock):
+            self._host_written(view.block)
+            super().store(value, view, indices)
+            return
+        offset = view.element_byte_offset(indices)
+        element = View(view.block, offset, (), (), view.dtype)
+        self._upload_constant(np.array(value, view.dtype), element)
+        self.statistics.scalar_writes += 1
+
+    def _move(self, source: View, dest: View) -> None:
+        if not dest.count:
+            return
+        source_on_host = isinstance(source.block, HostBlock)
+        dest_on_host = isinstance(dest.block, HostBlock)
+        if source_on_host and dest_on_host:
+            self._host_read(source.block)
+            self._host_written(dest.block)
+            super()._move(source, dest)
+        elif source_on_host:
+            argument = self.arguments.get(id(source.block))
+            if argument is None:
+                self._host_read(source.block)
+                self._upload_constant(np.ascontiguousarray(source.array, dest.dtype), dest)
+            else:
+                self._upload_argument(argument, source, dest)
+        elif dest_on_host:
+            if id(dest.block) in self.arguments:
+                raise GraphUnsupported("writes into an argument")
+            index = self._host_index(dest.block)
+            if index in self.host_written:
+                raise GraphUnsupported("the host writes into a block that also receives device data")
+            self.graph.downloaded.add(index)
+            self.pending.append((source, dest))
+        else:
+            super()._move(source, dest)
+
+    def _from_host(self, values: np.ndarray, dest: View) -> None:
+        """Array literals: values the host code computed."""
+        if isinstance(dest.block, HostBlock):
+            self._host_written(dest.block)
+            super()._from_host(values, dest)
+        else:
+            self._upload_constant(np.ascontiguousarray(values, dest.dtype), dest)
+
+    # --- uploads and downloads -------------------------------------------------------------
+
+    def _dense_destination(self, dest: View) -> tuple[View, View | None]:
+        """Where an upload lands whole: `dest`, or a dense staging block on the device
+        that a captured strided copy then scatters into `dest`."""
+        if dest.is_dense():
+            return dest, None
+        block = DeviceBlock(self.memory.allocate(dest.nbytes), dest.nbytes, Statistics())
+        return View(block, 0, dest.shape, dense_strides(dest.shape), dest.dtype), dest
+
+    def _scatter(self, staged: View, dest: View | None) -> None:
+        if dest is not None:
+            self._device_to_device_from(staged.address, staged.strides, dest)
+
+    def _upload_argument(self, argument: int, source: View, dest: View) -> None:
+        landing, scatter = self._dense_destination(dest)
+        upload = _Upload(argument, _Geometry.of(source), _kept(landing))
+        if self.memory.nodes or self.pending:
+            upload.staging = self.device.pinned(landing.nbytes)
+            self.memory.write_async(landing.address, upload.staging)
+        self.graph.uploads.append(upload)
+        self._scatter(landing, scatter)
+
+    def _upload_constant(self, values: np.ndarray, dest: View) -> None:
+        landing, scatter = self._dense_destination(dest)
+        if self.memory.nodes or self.pending:
+            staging = self.device.pinned(values.nbytes)
+            staging[:] = values.reshape(-1).view(np.uint8)
+            self.graph.uploads.append(_Upload(None, None, _kept(landing), staging=staging))
+            self.memory.write_async(landing.address, staging)
+        else:
+            self.graph.uploads.append(_Upload(None, None, _kept(landing), values=values))
+        self._scatter(landing, scatter)
+
+    def flush_downloads(self) -> None:
+        """Downloads that a node is about to follow: captured into page-locked memory
+        (the node may overwrite their source)."""
+        pending, self.pending = self.pending, []
+        for source, dest in pending:
+            staging = self.device.pinned(source.nbytes)
+            if source.is_dense():
+                self.memory.read_async(staging, source.address)
+            else:
+                block = DeviceBlock(self.memory.allocate(source.nbytes), source.nbytes, Statistics())
+                dense = View(block, 0, source.shape, dense_strides(source.shape), source.dtype)
+                self._device_to_device(source, dense.address, dense.strides)
+                self.memory.read_async(staging, dense.address)
+            self.graph.downloads.append(_Download(self._host_index(dest.block), _Geometry.of(dest), staging=staging))
+
+    def finish(self, results: Sequence) -> None:
+        """After the host code returned: the downloads left for after the graph, and
+        how to remake the results."""
+        for source, dest in self.pending:
+            self.graph.downloads.append(_Download(self._host_index(dest.block), _Geometry.of(dest), source=_kept(source)))
+        self.pending = []
+        recipe: list = []
+        for r in results:
+            if isinstance(r, HostBlock):
+                argument = self.arguments.get(id(r))
+                recipe.append(("block", self._host_index(r)) if argument is None else ("argument", argument))
+            elif isinstance(r, View):
+                if not isinstance(r.block, HostBlock):
+                    raise GraphUnsupported("returns an array in device memory")
+                argument = self.arguments.get(id(r.block))
+                if argument is None:
+                    recipe.append(("view", self._host_index(r.block), _Geometry.of(r)))
+                else:
+                    recipe.append(("argument view", argument, _Geometry.of(r)))
+            elif isinstance(r, (DeviceBlock,)):
+                raise GraphUnsupported("returns an array in device memory")
+            else:
+                recipe.append(("value", r))
+        graph = self.graph
+        graph.results = recipe
+        graph.nodes = self.memory.nodes
+        needed = {r[1] for r in recipe if r[0] in ("block", "view")}
+        graph.result_blocks = {
+            i: (graph.host_blocks[i].nbytes, None if i in graph.downloaded else graph.host_blocks[i].buffer.copy())
+            for i in sorted(needed)
+        }
+        # a download into a block no result is in is never seen: not done
+        graph.downloads = [d for d in graph.downloads if d.block in needed]
+        graph.host_blocks = []
+
+
+@dataclass
+class TaskGraphs:
+    """The graphs of one program's calls, by key, and which keys are not worth one or
+    cannot be one."""
+
+    memory: Any
+    kernels: Any
+    min_nodes: int = MIN_NODES
+    capacity: int = CACHE_SIZE
+    graphs: OrderedDict = field(default_factory=OrderedDict)
+    first_calls: dict = field(default_factory=dict)
+    """key -> kernels and device copies of the key's first (eager) call."""
+    unsupported: dict = field(default_factory=dict)
+    """key -> why its capture stopped."""
+    captures: int = 0
+    replays: int = 0
+
+    def call(self, function: str, python: Callable, args: Sequence, statistics: Statistics, eager: Callable) -> tuple:
+        """Runs `python` (the host code of `function`) on `args`: replayed, captured,
+        or eagerly by `eager()`, which returns the host code's results."""
+        try:
+            key = graph_key(function, args)
+        except GraphUnsupported:
+            return eager()
+        graph = self.graphs.get(key)
+        if graph is not None:
+            self.graphs.move_to_end(key)
+            self.replays += 1
+            results = graph.run(self.memory, args, statistics, HostRuntime(self.memory, self.kernels))
+            statistics.task_graph = "replayed"
+            return results
+        if key in self.unsupported:
+            return eager()
+        nodes = self.first_calls.get(key)
+        if nodes is None:
+            results = eager()
+            self.first_calls[key] = statistics.kernel_launches + statistics.copies["device->device"].count
+            return results
+        if nodes < self.min_nodes:
+            return eager()
+        graph = self._capture(key, python, args, statistics)
+        if graph is None:
+            return eager()
+        self.graphs[key] = graph
+        while len(self.graphs) > self.capacity:
+            _, dropped = self.graphs.popitem(last=False)
+            dropped.graph.release()
+        self.captures += 1
+        results = graph.run(self.memory, args, statistics, HostRuntime(self.memory, self.kernels))
+        statistics.task_graph = "captured"
+        return results
+
+    def _capture(self, key, python: Callable, args: Sequence, statistics: Statistics) -> TaskGraph | None:
+        graph = TaskGraph()
+        # counted apart: the call's own statistics become those of the captured call
+        # only once the graph ran, and the captured call's host blocks die uncounted
+        counted = Statistics(gpu_compile_seconds=statistics.gpu_compile_seconds)
+        runtime = CaptureRuntime(self.memory, self.kernels, counted, args, graph)
+        self.memory.begin_capture()
+        try:
+            with np.errstate(all="ignore"):
+                results = python(runtime, *args)
+            runtime.finish(results)
+        except Exception as error:  # nothing ran: the call runs eagerly, and fails there if it must
+            self.memory.abort_capture()
+            self.unsupported[key] = str(error)
+            return None
+        graph.graph = self.memory.end_capture()
+        graph.statistics = copy.deepcopy(counted)
+        return graph
+
+    def release(self) -> None:
+        """Every graph and its memory."""
+        for graph in self.graphs.values():
+            graph.graph.release()
+        self.graphs.clear()

@@ -1,0 +1,64 @@
+"""Task graphs on the GPU (marker gpu): every example and benchmark program with graphs
+off and on. With graphs on, a program is called four times: eagerly, captured,
+replayed, and replayed on other inputs of the same shapes; every result must meet the
+program's NumPy definition and equal the eager run's (bit for bit where the program
+is deterministic: kernels launch the same way in a graph). A program whose host code
+reads the device must say why it is no graph; the others must replay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import soacc
+from soacc.tools.examples import as_tuple, load_examples, mismatch
+
+from tests.support.scripts import benchmark_programs
+
+pytestmark = pytest.mark.gpu
+
+ROOT = Path(__file__).resolve().parents[3]
+PROGRAMS = [
+    *load_examples(ROOT / "examples"),
+    *benchmark_programs("device_syncs"),
+    *benchmark_programs("memory"),
+]
+SIZES = [1, 7, 300]
+
+
+def _results(program, args) -> tuple:
+    return tuple(np.copy(r) for r in as_tuple(program.main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])))
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("example", PROGRAMS, ids=[f"{e.program_path.parent.name}/{e.name}" for e in PROGRAMS])
+def test_graphs_off_and_on_give_the_same_results(example, size):
+    size = min(size, getattr(example.definition, "MAX_SIZE", size))
+    program = soacc.compile(example.program_path, backend="cuda")
+    program.task_graphs = False
+    args = example.make_inputs(np.random.default_rng(size), size)
+    other = example.make_inputs(np.random.default_rng(size + 1000), size)
+    eager = _results(program, args)
+    eager_other = _results(program, other)
+    assert program.statistics.task_graph is None
+
+    program.task_graphs = True
+    states = []
+    for round, inputs, want in [("eager", args, eager), ("capture", args, eager), ("replay", args, eager), ("other inputs", other, eager_other)]:
+        got = _results(program, inputs)
+        states.append(program.statistics.task_graph)
+        problem = mismatch(got, example.reference(*inputs), example.rtol, example.atol)
+        assert problem is None, f"{round}: {problem}"
+        for i, (g, w) in enumerate(zip(got, want)):
+            if g.dtype.kind in "iub":
+                np.testing.assert_array_equal(g, w, err_msg=f"{round}: result {i}")
+            else:
+                np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6, err_msg=f"{round}: result {i}")
+    graphs = program.executor.task_graphs
+    if graphs.unsupported:
+        assert states == [None] * 4, states
+        assert all(why for why in graphs.unsupported.values())
+    elif states[1] is not None:
+        assert states == [None, "captured", "replayed", None if states[3] is None else "replayed"], states
