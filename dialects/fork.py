@@ -26,11 +26,31 @@ fork.wait %s
 %m = fork.read %r : !fork.ref<index>
 ```
 
+A loop may carry signals and references from one iteration to the next (its
+`iter_args`, an `scf.while`'s state): an iteration makes the signals of the next one's
+state and resolves them once, and the next waits for them (introduce-forks' While rule).
+A carried signal is only awaited; it is resolved where it is made (`fork.resolve`
+rejects an `scf.for` or `scf.while` block argument or result).
+
+```mlir
+%done = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %ready) -> (!fork.signal) {
+  %next = fork.signal
+  fork.fork {
+    fork.wait %prev
+    fork.resolve %next
+    fork.end
+  }
+  scf.yield %next : !fork.signal
+}
+fork.wait %done
+```
+
 On the GPU (next: convert-fork-to-gpu) a thread's device work goes on a stream of its
 own, a signal is an event recorded where it is resolved, and a wait is a stream wait on
 those events (the host waits only where it reads a reference a device value went to).
 The verifier checks what makes that mapping sound: every signal is resolved exactly
-once on every path (an event is recorded once), and one that is awaited has a resolver.
+once on every path (an event is recorded once), and one that is awaited has a resolver
+(a carried one: the signals it carries are made and resolved in the loop or before it).
 """
 
 from __future__ import annotations
@@ -38,7 +58,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import scf
-from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, BlockArgument, Dialect, OpResult, Operation, ParametrizedAttribute, Region, SSAValue, TypeAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
@@ -231,9 +251,21 @@ class WaitOp(_SignalList):
 
 @irdl_op_definition
 class ResolveOp(_SignalList):
-    """Resolves every signal named (each exactly once in the whole run)."""
+    """Resolves every signal named (each exactly once in the whole run). A signal a
+    loop carries (an `scf.for` or `scf.while` block argument or result of signal type:
+    the one an earlier iteration made, or the one made before the loop) is only
+    awaited: it is resolved where it is made."""
 
     name = "fork.resolve"
+
+    def verify_(self) -> None:
+        super().verify_()
+        for signal in self.signals:
+            if carried_by_loop(signal):
+                raise VerifyException(
+                    "fork.resolve of a signal a loop carries (an scf.for or scf.while block argument or result); "
+                    "expected a fork.signal: a carried signal is resolved where it is made, and only awaited where it is carried"
+                )
 
 
 @irdl_op_definition
@@ -309,6 +341,14 @@ def _resolutions(signal: SignalOp, resolves: set[Operation]) -> int:
     parent_block = signal.parent_block()
     assert parent_block is not None
     return sum(in_op(op) for op in relevant if op.parent_block() is parent_block)
+
+
+def carried_by_loop(value: SSAValue) -> bool:
+    """`value` is a block argument or a result of an `scf.for` or `scf.while`: the
+    value an earlier iteration (or the code before the loop) gave, not one made here."""
+    if isinstance(value, BlockArgument):
+        return isinstance(value.block.parent_op(), scf.ForOp | scf.WhileOp)
+    return isinstance(value, OpResult) and isinstance(value.op, scf.ForOp | scf.WhileOp)
 
 
 def has_forks(root: Operation) -> bool:

@@ -5,6 +5,10 @@
 // RUN: soacc-opt %s -p 'introduce-forks{report=true trivial=true combine=true fork-returns=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=ALL
 // RUN: soacc-opt %s -p 'introduce-forks' | filecheck %s
 // RUN: soacc-opt %s -p 'introduce-forks{trivial=true combine=true fork-returns=true}' | filecheck %s --check-prefix=ALL-IR
+// RUN: soacc-opt %s -p 'introduce-forks{report=true loops=false}' 2>&1 >/dev/null | filecheck %s --check-prefix=IN-TURN
+// RUN: soacc-opt %s -p 'introduce-forks{report=true loops=false trivial=true combine=true fork-returns=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=IN-TURN-ALL
+// RUN: soacc-opt %s -p 'introduce-forks{loops=false trivial=true combine=true fork-returns=true}' | filecheck %s --check-prefix=IN-TURN-IR
+// RUN: soacc-opt %s -p 'introduce-forks{trivial=true combine=true fork-returns=true}' | soacc-opt | filecheck %s --check-prefix=VERIFIED
 
 // The study's cases (Matser; digest 004 §10, B1-B9 and B13) at level 2, with each
 // optimisation alone and all together. The counts are the report's: forks (helper
@@ -29,8 +33,9 @@
 // BASIC-NEXT: @write_write: 4 forks, 0 helpers, 6 signals, 2 references
 // BASIC-NEXT: @duplicate_return: 3 forks, 0 helpers, 4 signals, 2 references
 // BASIC-NEXT: @if_results: 6 forks, 0 helpers, 12 signals, 5 references
-// BASIC-NEXT: @loop: 4 forks, 0 helpers, 4 signals, 4 references
-// BASIC-NEXT: @loop_of_two_kernels: 4 forks, 0 helpers, 8 signals, 2 references
+// BASIC-NEXT: @loop: 6 forks, 0 helpers, 7 signals, 7 references
+// BASIC-NEXT: @loop_of_two_kernels: 5 forks, 2 helpers, 9 signals, 2 references
+// BASIC-NEXT: @loop_state_and_work: 7 forks, 0 helpers, 9 signals, 7 references
 
 // B5 (a, b): what uses nothing is not forked: no signal, no reference
 // TRIVIAL: @example_4_13_1: 3 forks, 0 helpers, 4 signals, 2 references
@@ -44,8 +49,9 @@
 // TRIVIAL-NEXT: @write_write: 4 forks, 0 helpers, 6 signals, 2 references
 // TRIVIAL-NEXT: @duplicate_return: 3 forks, 0 helpers, 4 signals, 2 references
 // TRIVIAL-NEXT: @if_results: 5 forks, 0 helpers, 11 signals, 4 references
-// TRIVIAL-NEXT: @loop: 3 forks, 0 helpers, 3 signals, 3 references
-// TRIVIAL-NEXT: @loop_of_two_kernels: 2 forks, 0 helpers, 6 signals, 0 references
+// TRIVIAL-NEXT: @loop: 5 forks, 0 helpers, 6 signals, 6 references
+// TRIVIAL-NEXT: @loop_of_two_kernels: 3 forks, 2 helpers, 7 signals, 0 references
+// TRIVIAL-NEXT: @loop_state_and_work: 4 forks, 0 helpers, 6 signals, 4 references
 
 // Combining keeps every signal and reference (the study removes none) and saves forks:
 // alloc -> view -> map is one thread (B4, B6 ii); a let of nothing does not combine
@@ -61,8 +67,9 @@
 // COMBINE-NEXT: @write_write: 2 forks, 0 helpers, 6 signals, 2 references
 // COMBINE-NEXT: @duplicate_return: 1 forks, 0 helpers, 4 signals, 2 references
 // COMBINE-NEXT: @if_results: 3 forks, 0 helpers, 12 signals, 5 references
-// COMBINE-NEXT: @loop: 3 forks, 0 helpers, 4 signals, 4 references
-// COMBINE-NEXT: @loop_of_two_kernels: 3 forks, 0 helpers, 8 signals, 2 references
+// COMBINE-NEXT: @loop: 5 forks, 0 helpers, 7 signals, 7 references
+// COMBINE-NEXT: @loop_of_two_kernels: 4 forks, 2 helpers, 9 signals, 2 references
+// COMBINE-NEXT: @loop_state_and_work: 6 forks, 0 helpers, 9 signals, 7 references
 
 // Fork returns: n returned values take n - 1 forks more (a binary tree)
 // RETURNS: @example_4_13_1: 4 forks, 0 helpers, 4 signals, 2 references
@@ -76,8 +83,9 @@
 // B9: return (x, x) is one fork more, two writers
 // RETURNS-NEXT: @duplicate_return: 4 forks, 0 helpers, 4 signals, 2 references
 // RETURNS-NEXT: @if_results: 9 forks, 0 helpers, 16 signals, 5 references
-// RETURNS-NEXT: @loop: 4 forks, 0 helpers, 4 signals, 4 references
-// RETURNS-NEXT: @loop_of_two_kernels: 5 forks, 0 helpers, 8 signals, 2 references
+// RETURNS-NEXT: @loop: 6 forks, 0 helpers, 7 signals, 7 references
+// RETURNS-NEXT: @loop_of_two_kernels: 6 forks, 2 helpers, 9 signals, 2 references
+// RETURNS-NEXT: @loop_state_and_work: 7 forks, 0 helpers, 9 signals, 7 references
 
 // All three. B4: the digest's 2 forks, 3 signals, 1 reference, + the view's signal
 // and reference (its fork is combined away); B3 (Example 5.4.1): 5 forks (2 lets + 3
@@ -93,8 +101,30 @@
 // B9: one fork for the return, two writers
 // ALL-NEXT: @duplicate_return: 2 forks, 0 helpers, 4 signals, 2 references
 // ALL-NEXT: @if_results: 6 forks, 0 helpers, 15 signals, 4 references
-// ALL-NEXT: @loop: 3 forks, 0 helpers, 3 signals, 3 references
-// ALL-NEXT: @loop_of_two_kernels: 3 forks, 0 helpers, 6 signals, 0 references
+// ALL-NEXT: @loop: 5 forks, 0 helpers, 6 signals, 6 references
+// ALL-NEXT: @loop_of_two_kernels: 4 forks, 2 helpers, 7 signals, 0 references
+// ALL-NEXT: @loop_state_and_work: 4 forks, 0 helpers, 6 signals, 4 references
+
+// Loops with loops=false (iterations in turn: each ends once its threads are done with
+// its contents) against the While rule above: the rule's forks are the iteration's own
+// thread per region, its signals and references the state's (a reference and a signal
+// per value an iteration makes, the guard's) and the carried locks (a pair per content
+// a region uses); the helpers resolve the loop's releases after the last iteration
+// IN-TURN: @loop: 4 forks, 0 helpers, 4 signals, 4 references
+// IN-TURN-NEXT: @loop_of_two_kernels: 4 forks, 0 helpers, 8 signals, 2 references
+// IN-TURN-NEXT: @loop_state_and_work: 6 forks, 0 helpers, 7 signals, 5 references
+// IN-TURN-ALL: @loop: 3 forks, 0 helpers, 3 signals, 3 references
+// IN-TURN-ALL-NEXT: @loop_of_two_kernels: 3 forks, 0 helpers, 6 signals, 0 references
+// IN-TURN-ALL-NEXT: @loop_state_and_work: 3 forks, 0 helpers, 4 signals, 2 references
+
+// The output verifies when read again (every signal, carried ones included, resolved
+// exactly once on every path; every awaited one with a resolver)
+// VERIFIED-LABEL: func.func @loop(
+// VERIFIED:         scf.while
+// VERIFIED-LABEL: func.func @loop_of_two_kernels
+// VERIFIED:         scf.for
+// VERIFIED-LABEL: func.func @loop_state_and_work
+// VERIFIED:         scf.for
 
 // B1, basic rules: the allocation resolves a read and a write signal; the map waits for
 // both and for its view, and resolves the one signal the return waits for (Write-read
@@ -162,23 +192,66 @@
 // ALL-IR-NEXT:    fork.wait
 // ALL-IR:         func.return
 
-// Inside a loop (not the study's While rule: each iteration is a term of its own with
-// fresh locks, and ends once they are released), the two kernels run side by side
+// The While rule: the loop's thread only starts iterations. Each iteration is a thread
+// of its own (the outer fork.fork in the body); a and b each carry a pair of signals
+// (its reads done, its writes done), made by the iteration for the next one and
+// resolved by the kernel that uses the array: iteration k + 1's map of a waits for
+// iteration k's map of a alone, and may run while iteration k's map of b still runs.
+// The yield waits for nothing
 // ALL-IR-LABEL: func.func @loop_of_two_kernels
-// ALL-IR:         scf.for %i = %c0 to %steps step %c1 {
+// ALL-IR:         fork.fork {
+// ALL-IR-NEXT:    %[[READY:.*]] = fork.signal
+// ALL-IR-NEXT:    fork.resolve %[[READY]]
+// ALL-IR-NEXT:    %{{.*}} = scf.for %i = %c0 to %steps step %c1 iter_args(%[[AREADS:[a-z0-9_]+]] = %[[READY]], %[[AWRITES:[a-z0-9_]+]] = %[[READY]], %[[BREADS:[a-z0-9_]+]] = %[[READY]], %[[BWRITES:[a-z0-9_]+]] = %[[READY]]) -> (!fork.signal, !fork.signal, !fork.signal, !fork.signal) {
 // ALL-IR-NEXT:      %[[AR:.*]] = fork.signal
 // ALL-IR-NEXT:      %[[AW:.*]] = fork.signal
 // ALL-IR-NEXT:      %[[BR:.*]] = fork.signal
 // ALL-IR-NEXT:      %[[BW:.*]] = fork.signal
 // ALL-IR-NEXT:      fork.fork {
-// ALL-IR-NEXT:        mem.map ins(%a
-// ALL-IR:             fork.resolve %[[AR]], %[[AW]]
+// ALL-IR-NEXT:        fork.fork {
+// ALL-IR-NEXT:          fork.wait %[[AWRITES]], %[[AREADS]]
+// ALL-IR-NEXT:          mem.map ins(%a
+// ALL-IR:               fork.resolve %[[AR]], %[[AW]]
+// ALL-IR-NEXT:          fork.end
+// ALL-IR-NEXT:        }
+// ALL-IR-NEXT:        fork.wait %[[BWRITES]], %[[BREADS]]
+// ALL-IR-NEXT:        mem.map ins(%b
+// ALL-IR:             fork.resolve %[[BR]], %[[BW]]
 // ALL-IR-NEXT:        fork.end
 // ALL-IR-NEXT:      }
-// ALL-IR-NEXT:      mem.map ins(%b
-// ALL-IR:           fork.resolve %[[BR]], %[[BW]]
-// ALL-IR-NEXT:      fork.wait %[[AR]], %[[AW]], %[[BR]], %[[BW]]
+// ALL-IR-NEXT:      scf.yield %[[AR]], %[[AW]], %[[BR]], %[[BW]] : !fork.signal, !fork.signal, !fork.signal, !fork.signal
 // ALL-IR-NEXT:    }
+
+// The While rule with a state: the sum goes to the next iteration by a reference and a
+// signal (written once the sum is known); the map of a is not waited for by the next
+// sum, only by the next map (the carried pair of a)
+// ALL-IR-LABEL: func.func @loop_state_and_work
+// ALL-IR:         scf.for %i = %c0 to %steps step %c1 iter_args(%[[ACC:[a-z0-9_]+]] = %{{.*}}, %[[ACCSET:[a-z0-9_]+]] = %{{.*}}, %[[READS:[a-z0-9_]+]] = %{{.*}}, %[[WRITES:[a-z0-9_]+]] = %{{.*}}) -> (!fork.ref<f32>, !fork.signal, !fork.signal, !fork.signal) {
+// ALL-IR:               fork.wait %[[WRITES]], %[[READS]]
+// ALL-IR-NEXT:          mem.map ins(%a
+// ALL-IR:               fork.resolve %[[MAPREAD:.*]], %[[MAPWRITE:.*]]
+// ALL-IR:               fork.wait %[[ACCSET]]
+// ALL-IR-NEXT:          %acc = fork.read %[[ACC]] : !fork.ref<f32>
+// ALL-IR-NEXT:          %acc2 = arith.addf %acc, %v : f32
+// ALL-IR:           scf.yield %[[NEXT:.*]], %[[NEXTSET:.*]], %[[MAPREAD]], %[[MAPWRITE]] : !fork.ref<f32>, !fork.signal, !fork.signal, !fork.signal
+
+// loops=false: each iteration is a term of its own with fresh locks, and ends once they
+// are released; the two kernels run side by side, iterations in turn
+// IN-TURN-IR-LABEL: func.func @loop_of_two_kernels
+// IN-TURN-IR:         scf.for %i = %c0 to %steps step %c1 {
+// IN-TURN-IR-NEXT:      %[[AR:.*]] = fork.signal
+// IN-TURN-IR-NEXT:      %[[AW:.*]] = fork.signal
+// IN-TURN-IR-NEXT:      %[[BR:.*]] = fork.signal
+// IN-TURN-IR-NEXT:      %[[BW:.*]] = fork.signal
+// IN-TURN-IR-NEXT:      fork.fork {
+// IN-TURN-IR-NEXT:        mem.map ins(%a
+// IN-TURN-IR:             fork.resolve %[[AR]], %[[AW]]
+// IN-TURN-IR-NEXT:        fork.end
+// IN-TURN-IR-NEXT:      }
+// IN-TURN-IR-NEXT:      mem.map ins(%b
+// IN-TURN-IR:           fork.resolve %[[BR]], %[[BW]]
+// IN-TURN-IR-NEXT:      fork.wait %[[AR]], %[[AW]], %[[BR]], %[[BW]]
+// IN-TURN-IR-NEXT:    }
 
 // B7: the if only reads x (Read-write split with the op after it): a helper resolves
 // the writer's wait once the allocation's write lock and the if's read are done; the
@@ -213,6 +286,52 @@
 // CHECK-NEXT:      fork.wait %[[XREAD]], %[[HWAIT]]
 // CHECK:           mem.fill %v
 // CHECK-NEXT:      fork.resolve %[[FILLED]]
+
+// B13 (4.9, the exit per the prose), basic rules: the loop's thread runs a loop that
+// carries the state i as a reference and a signal (written before the loop); each
+// iteration's guard code (the while's before region) is a thread that writes the guard
+// to a reference of its own and resolves its signal; the loop's thread waits for that
+// signal alone and reads the guard; the condition hands i on unchanged (its reference
+// and signal); the body (the after region) is a thread writing the next i, and the
+// loop's thread does not wait for it. On exit the state the guard saw goes to the
+// loop's destination
+// CHECK-LABEL: func.func @loop(
+// CHECK:           fork.read %{{.*}} : !fork.ref<index>
+// CHECK-NEXT:      %[[READY:.*]] = fork.signal
+// CHECK-NEXT:      %[[INIT:.*]] = fork.ref : !fork.ref<index>
+// CHECK-NEXT:      fork.write %[[INIT]], %i0 : !fork.ref<index>
+// CHECK-NEXT:      fork.resolve %[[READY]]
+// CHECK-NEXT:      %[[LAST:.*]], %[[LASTSET:.*]] = scf.while (%[[I:.*]] = %[[INIT]], %[[ISET:.*]] = %[[READY]]) : (!fork.ref<index>, !fork.signal) -> (!fork.ref<index>, !fork.signal) {
+// CHECK-NEXT:        %[[GSET:.*]] = fork.signal
+// CHECK-NEXT:        %[[G:.*]] = fork.ref : !fork.ref<i1>
+// CHECK-NEXT:        fork.fork {
+// CHECK:               fork.wait %[[ISET]]
+// CHECK-NEXT:          %i = fork.read %[[I]] : !fork.ref<index>
+// CHECK-NEXT:          %go = arith.cmpi ult, %i, %ten : index
+// CHECK:             fork.write %[[G]], %{{.*}} : !fork.ref<i1>
+// CHECK-NEXT:        fork.resolve %[[GSET]]
+// CHECK-NEXT:        fork.end
+// CHECK-NEXT:      }
+// CHECK-NEXT:      fork.wait %[[GSET]]
+// CHECK-NEXT:      %[[GO:.*]] = fork.read %[[G]] : !fork.ref<i1>
+// CHECK-NEXT:      scf.condition(%[[GO]]) %[[I]], %[[ISET]] : !fork.ref<index>, !fork.signal
+// CHECK-NEXT:    } do {
+// CHECK-NEXT:    ^bb0(%[[J:.*]]: !fork.ref<index>, %[[JSET:.*]]: !fork.signal):
+// CHECK-NEXT:      %[[KSET:.*]] = fork.signal
+// CHECK-NEXT:      %[[K:.*]] = fork.ref : !fork.ref<index>
+// CHECK-NEXT:      fork.fork {
+// CHECK:               fork.wait %[[JSET]]
+// CHECK-NEXT:          %j = fork.read %[[J]] : !fork.ref<index>
+// CHECK-NEXT:          %k = arith.addi %j, %{{.*}} : index
+// CHECK:             fork.write %[[K]], %{{.*}} : !fork.ref<index>
+// CHECK-NEXT:        fork.resolve %[[KSET]]
+// CHECK-NEXT:        fork.end
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.yield %[[K]], %[[KSET]] : !fork.ref<index>, !fork.signal
+// CHECK-NEXT:    }
+// CHECK-NEXT:    fork.wait %[[LASTSET]]
+// CHECK-NEXT:    %[[OUT:.*]] = fork.read %[[LAST]] : !fork.ref<index>
+// CHECK-NEXT:    fork.write %{{.*}}, %[[OUT]] : !fork.ref<index>
 
 // B1, B4: Example 4.13.1, "add one to every element" (here: which elements are
 // positive, so that the buffer's bytes are its elements, as the study's alloc e0)
@@ -334,7 +453,7 @@ func.func @if_results(%c: i1, %n: index, %bytes: index, %zero: index, %a_mem: !m
   func.return %r_mem, %r : !mem.block<device>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
 }
 
-// B13 (here): a loop is one binding; its body runs in its thread, not forked
+// B13: while (\i. i < ten) do (\i. i + 1) i0
 func.func @loop(%i0: index, %ten: index) -> index {
   %c1 = arith.constant 1 : index
   %r = scf.while (%i = %i0) : (index) -> index {
@@ -348,8 +467,8 @@ func.func @loop(%i0: index, %ten: index) -> index {
   func.return %r : index
 }
 
-// Forks inside a loop: the two kernels of an iteration run side by side; the iteration
-// ends once both are done with the arrays (fresh locks per iteration)
+// Forks inside a loop: the two kernels of an iteration run side by side; with the While
+// rule the next iteration's kernel on a waits only for this one's kernel on a
 func.func @loop_of_two_kernels(%steps: index, %a_mem: !mem.block<device>, %a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %b_mem: !mem.block<device>, %b: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) -> (memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -367,4 +486,22 @@ func.func @loop_of_two_kernels(%steps: index, %a_mem: !mem.block<device>, %a: me
     scf.yield
   }
   func.return %a, %b : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+}
+
+// The While rule with a state and other work: the sum is the state, the map on a is
+// work the next iteration's sum does not wait for
+func.func @loop_state_and_work(%steps: index, %v: f32, %a_mem: !mem.block<device>, %a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %t = scf.for %i = %c0 to %steps step %c1 iter_args(%acc = %zero) -> (f32) {
+    mem.map ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+    ^bb0(%x: f32):
+      %y = arith.addf %x, %x : f32
+      mem.yield %y : f32
+    }
+    %acc2 = arith.addf %acc, %v : f32
+    scf.yield %acc2 : f32
+  }
+  func.return %t : f32
 }

@@ -75,6 +75,58 @@ func.func @resolved_in_a_loop(%n: index) {
 
 // -----
 
+func.func @carried_signal_resolved_in_the_loop(%n: index) {
+  %s = fork.signal
+  fork.resolve %s
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %last = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %s) -> (!fork.signal) {
+    fork.resolve %prev
+    %next = fork.signal
+    fork.resolve %next
+    scf.yield %next : !fork.signal
+  }
+  func.return
+}
+
+// CHECK: fork.resolve of a signal a loop carries (an scf.for or scf.while block argument or result); expected a fork.signal: a carried signal is resolved where it is made, and only awaited where it is carried
+
+// -----
+
+func.func @carried_signal_resolved_after_the_loop(%n: index) {
+  %s = fork.signal
+  fork.resolve %s
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %last = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %s) -> (!fork.signal) {
+    scf.yield %prev : !fork.signal
+  }
+  fork.resolve %last
+  func.return
+}
+
+// CHECK: fork.resolve of a signal a loop carries (an scf.for or scf.while block argument or result); expected a fork.signal: a carried signal is resolved where it is made, and only awaited where it is carried
+
+// -----
+
+func.func @carried_signal_never_resolved(%n: index) {
+  %s = fork.signal
+  fork.resolve %s
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %last = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %s) -> (!fork.signal) {
+    %next = fork.signal
+    fork.wait %prev
+    scf.yield %next : !fork.signal
+  }
+  fork.wait %last
+  func.return
+}
+
+// CHECK: fork.signal is never resolved; expected exactly one fork.resolve of it
+
+// -----
+
 // ---- fork.write, fork.read: the value's type is the reference's
 
 func.func @write_wrong_type(%x: f32) {

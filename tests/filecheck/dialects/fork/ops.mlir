@@ -65,3 +65,49 @@ func.func @threads(%n: index, %c: i1) -> index {
   %v = fork.read %r : !fork.ref<index>
   func.return %v : index
 }
+
+// A loop carries a signal and a reference from one iteration to the next (the While
+// rule of introduce-forks): each iteration makes its successor's, resolves the signal
+// once in its thread, and the code after the loop waits for the last one.
+
+// CHECK:      func.func @carried(%n: index) -> index {
+// CHECK:        %done, %last = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %ready, %cell = %r) -> (!fork.signal, !fork.ref<index>) {
+// CHECK-NEXT:     %next = fork.signal
+// CHECK-NEXT:     %out = fork.ref : !fork.ref<index>
+// CHECK-NEXT:     fork.fork {
+// CHECK-NEXT:       fork.wait %prev
+// CHECK-NEXT:       %v = fork.read %cell : !fork.ref<index>
+// CHECK-NEXT:       %w = arith.addi %v, %c1 : index
+// CHECK-NEXT:       fork.write %out, %w : !fork.ref<index>
+// CHECK-NEXT:       fork.resolve %next
+// CHECK-NEXT:       fork.end
+// CHECK-NEXT:     }
+// CHECK-NEXT:     scf.yield %next, %out : !fork.signal, !fork.ref<index>
+// CHECK-NEXT:   }
+// CHECK-NEXT:   fork.wait %done
+// CHECK-NEXT:   %result = fork.read %last : !fork.ref<index>
+
+func.func @carried(%n: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %ready = fork.signal
+  %r = fork.ref : !fork.ref<index>
+  fork.write %r, %c0 : !fork.ref<index>
+  fork.resolve %ready
+  %done, %last = scf.for %i = %c0 to %n step %c1 iter_args(%prev = %ready, %cell = %r) -> (!fork.signal, !fork.ref<index>) {
+    %next = fork.signal
+    %out = fork.ref : !fork.ref<index>
+    fork.fork {
+      fork.wait %prev
+      %v = fork.read %cell : !fork.ref<index>
+      %w = arith.addi %v, %c1 : index
+      fork.write %out, %w : !fork.ref<index>
+      fork.resolve %next
+      fork.end
+    }
+    scf.yield %next, %out : !fork.signal, !fork.ref<index>
+  }
+  fork.wait %done
+  %result = fork.read %last : !fork.ref<index>
+  func.return %result : index
+}
