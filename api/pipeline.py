@@ -26,10 +26,12 @@ from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 from xdsl.transforms.loop_invariant_code_motion import LoopInvariantCodeMotionPass
 
+from soacc.lowering.convert_fork_to_gpu import ConvertForkToGpuPass
 from soacc.lowering.convert_mem_to_gpu import ConvertMemToGpuPass
 from soacc.lowering.convert_soac_to_mem import ConvertSoacToMemPass
 from soacc.passes.fuse_iota import FuseIotaPass
 from soacc.passes.hoist_allocations import HoistAllocationsPass
+from soacc.passes.introduce_forks import IntroduceForksPass
 from soacc.passes.memory_reuse import MemoryReusePass
 from soacc.passes.merge_gpu_bodies import MergeGpuBodiesPass
 from soacc.passes.reduce_device_syncs import ReduceDeviceSyncsPass
@@ -52,6 +54,10 @@ class SoaccPipelinePass(ModulePass):
     memory: bool = True
     """Memory block merging: hoist-allocations, short-circuit, memory-reuse."""
 
+    forks: bool = False
+    """Task parallelism: introduce-forks (with its three optimisations) after memory
+    planning, and convert-fork-to-gpu after convert-mem-to-gpu."""
+
     def level2_passes(self) -> list[ModulePass]:
         """The passes before convert-mem-to-gpu: the same program at level 2, which the
         reference executor runs."""
@@ -65,6 +71,8 @@ class SoaccPipelinePass(ModulePass):
             passes.append(FuseIotaPass())
         if self.memory:
             passes += [HoistAllocationsPass(), ShortCircuitPass(), MemoryReusePass()]
+        if self.forks:
+            passes.append(IntroduceForksPass(trivial=True, combine=True, fork_returns=True))
         return passes
 
     def passes(self) -> list[ModulePass]:
@@ -75,6 +83,7 @@ class SoaccPipelinePass(ModulePass):
         return [
             *self.level2_passes(),
             ConvertMemToGpuPass(),
+            *([ConvertForkToGpuPass()] if self.forks else []),
             CanonicalizePass(),
             CommonSubexpressionElimination(),
             LoopInvariantCodeMotionPass(),
@@ -82,11 +91,11 @@ class SoaccPipelinePass(ModulePass):
 
     def stages(self) -> str:
         """The passes this configuration runs, as a pipeline's text."""
-        return ",".join(p.name for p in self.passes())
+        return ",".join(str(p.pipeline_pass_spec()) for p in self.passes())
 
     def level2_stages(self) -> str:
         """The passes before convert-mem-to-gpu, as a pipeline's text."""
-        return ",".join(p.name for p in self.level2_passes())
+        return ",".join(str(p.pipeline_pass_spec()) for p in self.level2_passes())
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PassPipeline(tuple(self.passes())).apply(ctx, op)

@@ -58,6 +58,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return IntroduceForksPass
 
+    def get_convert_fork_to_gpu() -> type[ModulePass]:
+        from soacc.lowering.convert_fork_to_gpu import ConvertForkToGpuPass
+
+        return ConvertForkToGpuPass
+
     def get_soacc_pipeline() -> type[ModulePass]:
         from soacc.pipeline import SoaccPipelinePass
 
@@ -75,6 +80,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "short-circuit": get_short_circuit,
         "memory-reuse": get_memory_reuse,
         "introduce-forks": get_introduce_forks,
+        "convert-fork-to-gpu": get_convert_fork_to_gpu,
     }
 
 
@@ -89,6 +95,7 @@ INPUT_DIALECT = {
     "memory-reuse": "mem",
     "introduce-forks": "mem",
     "convert-mem-to-gpu": "mem",
+    "convert-fork-to-gpu": "fork",
 }
 """The dialect each soacc pass works on: a program without its ops is at another level,
 where the pass has nothing to do (soacc-opt warns)."""

@@ -34,7 +34,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, SymbolRefAt
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.target import Target
 
-from soacc.dialects import mem
+from soacc.dialects import fork, mem
 from soacc.dialects.soac import SliceSpec
 from soacc.lowering.emit_cuda import EmissionError
 from soacc.passes.analysis.liveness import LastUses, last_uses, scope_end_uses
@@ -334,7 +334,7 @@ class _ModuleEmitter:
             raise _error(op, "is a kernel that convert-mem-to-gpu has not turned into a gpu.launch_func "
                          "(the host code can only launch kernels)")
         else:
-            raise _error(op, "has no host code rule (host code is func, arith, math, scf, cf.assert, mem and gpu.launch_func)")
+            raise _error(op, "has no host code rule (host code is func, arith, math, scf, cf.assert, mem, fork and gpu.launch_func)")
 
     def assign(self, result: SSAValue, expression: str, op: Operation) -> None:
         self.line(f"{self.define(result)} = {expression}", op)
@@ -521,7 +521,51 @@ def _launch(e: _ModuleEmitter, op: gpu.LaunchFuncOp) -> None:
     e.line(f"rt.launch({name!r}, {grid}, {block}, {', '.join(args)}{shared})", op)
 
 
+def _signal(e: _ModuleEmitter, op: fork.SignalOp) -> None:
+    e.assign(op.signal, "rt.signal()", op)
+
+
+def _ref(e: _ModuleEmitter, op: fork.RefOp) -> None:
+    e.assign(op.ref, "[None]", op)  # a cell, written once
+
+
+def _fork_write(e: _ModuleEmitter, op: fork.WriteOp) -> None:
+    e.line(f"{e.name(op.ref)}[0] = {e.name(op.value)}", op)
+
+
+def _fork_read(e: _ModuleEmitter, op: fork.ReadOp) -> None:
+    e.assign(op.value, f"{e.name(op.ref)}[0]", op)
+
+
+def _fork(e: _ModuleEmitter, op: fork.ForkOp) -> None:
+    """The thread runs where it is forked, in program order (convert-fork-to-gpu
+    checked that this order is a schedule): its device work goes on a stream of its
+    own, so it overlaps with other threads' on the device, not on the host."""
+    e.line("rt.fork()", op)
+    e.emit_block(op.body.block, e.finisher([]))
+
+
+def _fork_end(e: _ModuleEmitter, op: fork.EndOp) -> None:
+    e.line("rt.end_fork()", op)
+
+
+def _resolve(e: _ModuleEmitter, op: fork.ResolveOp) -> None:
+    e.line(f"rt.resolve({', '.join(e.operands(op.signals))})", op)
+
+
+def _wait(e: _ModuleEmitter, op: fork.WaitOp) -> None:
+    e.line(f"rt.wait({', '.join(e.operands(op.signals))})", op)
+
+
 _HANDLERS: dict[type[Operation], Callable] = {
+    fork.SignalOp: _signal,
+    fork.RefOp: _ref,
+    fork.WriteOp: _fork_write,
+    fork.ReadOp: _fork_read,
+    fork.ForkOp: _fork,
+    fork.EndOp: _fork_end,
+    fork.ResolveOp: _resolve,
+    fork.WaitOp: _wait,
     arith.ConstantOp: _constant,
     func.CallOp: _call,
     scf.IfOp: _if,

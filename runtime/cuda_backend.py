@@ -95,6 +95,9 @@ class HostCodeExecutor:
         except Exception as error:
             if profiling:
                 self.memory.discard_profile()
+            reset_forks = getattr(self.memory, "reset_forks", None)
+            if reset_forks is not None:
+                reset_forks()
             raise self._located(error, function) from None
         if signature is not None:
             results = _from_host_views(results, signature.outputs.data)

@@ -105,6 +105,15 @@ class CudaMemory:
         """None (the context's default stream), or the capture stream while capturing."""
         self._capture: _Capture | None = None
         self._graph_stream = None
+        self._main_stream = None
+        """Where the thread of the call itself puts its device work: the default stream,
+        or the capture stream."""
+        self._threads: list[_Thread] = [_Thread(main=True)]
+        """The fork threads the host is in (the call's own first)."""
+        self._unplaced = False
+        """The current thread has no stream yet (it is given one at its first device work)."""
+        self._fork_streams: list = []
+        self._next_fork_stream = 0
         copies = module_cache.load(STRIDED_COPY_SOURCE, "soacc's strided copy kernels")
         self._copy_kernels = {
             size: Kernel(copies, f"soacc_copy_strided_{size}", STRIDED_COPY_FORMAT, self.launches, "soacc's strided copy kernels")
@@ -129,6 +138,8 @@ class CudaMemory:
 
     def copy(self, destination: int, source: int, nbytes: int) -> None:
         if nbytes:
+            if self._unplaced:
+                self._place()
             if self._stream is None:
                 self._do(self._cuda.memcpy_dtod, destination, source, nbytes)
             else:
@@ -140,6 +151,8 @@ class CudaMemory:
         self.launch(self._copy_kernels[itemsize], (blocks, 1, 1), (_THREADS, 1, 1), args, 0)
 
     def launch(self, kernel, grid: tuple, block: tuple, args: tuple, shared: int) -> None:
+        if self._unplaced:
+            self._place()
         if self._profile is not None:
             start, end = self._cuda.Event(), self._cuda.Event()
             start.record()
@@ -150,6 +163,85 @@ class CudaMemory:
             kernel.launch(grid, block, args, shared, self._stream)
         self._recent.append(kernel.name)
         self._since_wait += 1
+
+    # --- forks -------------------------------------------------------------------------
+    #
+    # The host runs every thread where it is forked (program order is a schedule:
+    # convert-fork-to-gpu checked it). A thread's device work goes on a stream of its
+    # own, taken from a small pool at its first device work, so threads that do not
+    # wait for each other overlap on the device; a signal becomes the events its
+    # resolver's work (or, for a thread with no device work, what it waited for) is
+    # recorded in, and a wait makes the waiting thread's stream wait for them. The
+    # call's own thread works on the default stream, which waits for every other
+    # stream's earlier work by itself; under capture it works on the capture stream,
+    # which waits like any other.
+
+    def fork(self) -> None:
+        self._threads.append(_Thread())
+        self._stream = None
+        self._unplaced = True
+
+    def end_fork(self) -> None:
+        if len(self._threads) < 2:
+            raise ExecutionError("ends a fork that was never started (a bug in the host code)")
+        self._threads.pop()
+        thread = self._threads[-1]
+        self._stream = self._main_stream if thread.main else thread.stream
+        self._unplaced = not thread.main and thread.stream is None
+
+    def resolve(self, signal) -> None:
+        thread = self._threads[-1]
+        stream = self._main_stream if thread.main else thread.stream
+        if stream is None:
+            # no stream of its own (no device work yet, or the default stream, whose
+            # work every later one waits for anyway): it stands for what it waited for
+            signal.events = list(thread.waits)
+            return
+        event = self._cuda.Event(self._cuda.event_flags.DISABLE_TIMING)
+        event.record(stream)
+        signal.events = [event]
+
+    def wait(self, signal) -> None:
+        thread = self._threads[-1]
+        stream = self._main_stream if thread.main else thread.stream
+        if stream is None:
+            thread.waits.extend(signal.events)
+            return
+        for event in signal.events:
+            stream.wait_for_event(event)
+
+    def _place(self) -> None:
+        """The current thread's first device work: it gets a stream, which first waits
+        for what the thread waited for (and, under capture, joins the capture)."""
+        thread = self._threads[-1]
+        if not self._fork_streams:
+            self._fork_streams = [self._cuda.Stream() for _ in range(FORK_STREAMS)]
+        stream = self._fork_streams[self._next_fork_stream % FORK_STREAMS]
+        self._next_fork_stream += 1
+        if self._capture is not None:
+            joined = self._cuda.Event(self._cuda.event_flags.DISABLE_TIMING)
+            joined.record(self._main_stream)
+            stream.wait_for_event(joined)
+            self._capture.streams.add(stream)
+        for event in thread.waits:
+            stream.wait_for_event(event)
+        thread.waits = []
+        thread.stream = stream
+        self._stream = stream
+        self._unplaced = False
+        # a block freed now may still be used by this stream's work: held until a wait
+        self._allocator.defer_frees()
+
+    def reset_forks(self) -> None:
+        """After a call that failed inside a thread: back to the call's own."""
+        self._end_threads()
+
+    def _end_threads(self) -> None:
+        """After a call: back to its own thread."""
+        del self._threads[1:]
+        self._threads[0].waits = []
+        self._stream = self._main_stream
+        self._unplaced = False
 
     # --- task graphs -----------------------------------------------------------------
 
@@ -171,10 +263,14 @@ class CudaMemory:
         _check(driver.cuStreamBeginCapture(stream, driver.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED), "beginning a graph's capture")
         self._capture = _Capture(GraphArena(self.pool), stream)
         self._allocator = self._capture.arena
-        self._stream = self._graph_stream
+        self._stream = self._main_stream = self._graph_stream
 
     def end_capture(self) -> CudaGraph:
         """The captured graph, instantiated and ready to launch."""
+        for stream in self._capture.streams:  # every thread's work joins the end
+            joined = self._cuda.Event(self._cuda.event_flags.DISABLE_TIMING)
+            joined.record(stream)
+            self._graph_stream.wait_for_event(joined)
         capture = self._stop_capture()
         driver = _cuda_graphs()
         error, graph = driver.cuStreamEndCapture(capture.stream)
@@ -203,8 +299,10 @@ class CudaMemory:
         capture, self._capture = self._capture, None
         if capture is None:
             raise ExecutionError("ends a task graph's capture that was never begun (a bug in soacc)")
+        capture.arena.flush_deferred()  # nothing of the graph runs before it is launched
         self._allocator = self.pool
-        self._stream = None
+        self._main_stream = None
+        self._end_threads()
         return capture
 
     def pinned(self, nbytes: int) -> np.ndarray:
@@ -214,11 +312,15 @@ class CudaMemory:
     def write_async(self, address: int, source: np.ndarray) -> None:
         """Host to device from page-locked memory, on the capture stream."""
         if source.nbytes:
+            if self._unplaced:
+                self._place()
             self._do(self._cuda.memcpy_htod_async, address, source, self._stream)
 
     def read_async(self, destination: np.ndarray, address: int) -> None:
         """Device to page-locked host memory, on the capture stream."""
         if destination.nbytes:
+            if self._unplaced:
+                self._place()
             self._do(self._cuda.memcpy_dtoh_async, destination, address, self._stream)
 
     def start_profiling(self) -> None:
@@ -242,6 +344,10 @@ class CudaMemory:
     def synchronize(self) -> None:
         self._do(self.device.synchronize)
         self._waited()
+        if self._capture is None:
+            self._end_threads()
+            if self.pool.deferring:
+                self.pool.flush_deferred()
 
     def _do(self, operation, *args) -> None:
         try:
@@ -271,12 +377,28 @@ class CudaMemory:
         )
 
 
+FORK_STREAMS = 8
+"""Streams fork threads take turns on (threads beyond that share them, in program order)."""
+
+
+class _Thread:
+    __slots__ = ("main", "stream", "waits")
+
+    def __init__(self, main: bool = False):
+        self.main = main
+        self.stream = None
+        self.waits: list = []
+        """Events waited for before the thread had a stream."""
+
+
 class _Capture:
-    __slots__ = ("arena", "stream")
+    __slots__ = ("arena", "stream", "streams")
 
     def __init__(self, arena, stream):
         self.arena = arena
         self.stream = stream
+        self.streams: set = set()
+        """The fork streams that joined the capture."""
 
 
 class CudaGraph:

@@ -49,6 +49,33 @@ class DeviceMemory(Protocol):
     def synchronize(self) -> None:
         """Waits for everything launched so far (and reports what failed)."""
 
+    # Forks (fork dialect, lowered by convert-fork-to-gpu): the host runs each thread
+    # where it is forked, in program order; the device orders their work by signals.
+
+    def fork(self) -> None:
+        """A thread starts: the device work until its end_fork is its own."""
+
+    def end_fork(self) -> None:
+        """The thread ends: the device work is its parent's again."""
+
+    def resolve(self, signal: Signal) -> None:
+        """The current thread's device work so far (and what it waited for) is what
+        `signal` stands for."""
+
+    def wait(self, signal: Signal) -> None:
+        """The current thread's later device work runs after what `signal` stands for."""
+
+
+class Signal:
+    """A fork.signal at run time: resolved once; `events` is the device's record of
+    what a waiter must wait for."""
+
+    __slots__ = ("resolved", "events")
+
+    def __init__(self) -> None:
+        self.resolved = False
+        self.events: list = []
+
 
 class HostRuntime:
     """The runtime of one program's host code. `statistics` is replaced per call by the
@@ -135,6 +162,39 @@ class HostRuntime:
             self._from_host(np.array(elements, dest.dtype).reshape(dest.shape), dest)
         if dest.on_device:
             self.statistics.copied("host", dest.block.space, dest.nbytes)
+
+    # --- forks ---------------------------------------------------------------------------
+
+    def signal(self) -> Signal:
+        """fork.signal"""
+        return Signal()
+
+    def fork(self) -> None:
+        """fork.fork: the thread's body follows, run here, in program order."""
+        self.memory.fork()
+
+    def end_fork(self) -> None:
+        """fork.end"""
+        self.memory.end_fork()
+
+    def resolve(self, *signals: Signal) -> None:
+        """fork.resolve"""
+        for signal in signals:
+            if signal.resolved:
+                raise ExecutionError("resolves a signal a second time")
+            self.memory.resolve(signal)
+            signal.resolved = True
+
+    def wait(self, *signals: Signal) -> None:
+        """fork.wait: every signal must have been resolved earlier in program order (the
+        host runs threads in that order; convert-fork-to-gpu checked it is a schedule)."""
+        for signal in signals:
+            if not signal.resolved:
+                raise ExecutionError(
+                    "waits for a signal that no thread has resolved earlier in program order, "
+                    "so the threads cannot run in that order (convert-fork-to-gpu checks that they can)"
+                )
+            self.memory.wait(signal)
 
     # --- kernels -------------------------------------------------------------------------
 

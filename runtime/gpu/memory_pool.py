@@ -70,10 +70,45 @@ class DeviceBuffer:
             pass  # at interpreter exit the driver may be gone
 
 
+class DeferredFrees:
+    """Frees held back while device work of several streams is in flight: a block freed
+    by the host may still be in use by a kernel queued on another stream than the next
+    user's, so it is handed out again only after the device was waited for."""
+
+    def __init__(self) -> None:
+        self._deferred: list[tuple[Any, int, int]] | None = None
+
+    @property
+    def deferring(self) -> bool:
+        return self._deferred is not None
+
+    def defer_frees(self) -> None:
+        if self._deferred is None:
+            self._deferred = []
+
+    def flush_deferred(self) -> None:
+        """After the device was waited for: the frees held back happen."""
+        deferred, self._deferred = self._deferred, None
+        for allocation, nbytes, capacity in deferred or ():
+            self._free_now(allocation, nbytes, capacity)
+
+    def _give_back(self, allocation: Any, nbytes: int, capacity: int) -> None:
+        if self._deferred is not None:
+            self._deferred.append((allocation, nbytes, capacity))
+        else:
+            self._free_now(allocation, nbytes, capacity)
+
+    def _free_now(self, allocation: Any, nbytes: int, capacity: int) -> None:
+        raise NotImplementedError
+
+
 @dataclass
-class MemoryPool:
+class MemoryPool(DeferredFrees):
     counters: PoolCounters = field(default_factory=PoolCounters)
     _free: dict[int, list[Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        DeferredFrees.__init__(self)
 
     def allocate(self, nbytes: int, what: str = "an array") -> DeviceBuffer:
         capacity = size_class(nbytes)
@@ -114,7 +149,7 @@ class MemoryPool:
         self._free.setdefault(capacity, []).append(allocation)
         self.counters.held_bytes += capacity
 
-    def _give_back(self, allocation: Any, nbytes: int, capacity: int) -> None:
+    def _free_now(self, allocation: Any, nbytes: int, capacity: int) -> None:
         self.hold(allocation, capacity)
         self.counters.live_bytes -= nbytes
 
@@ -128,7 +163,7 @@ class MemoryPool:
 
 
 
-class GraphArena:
+class GraphArena(DeferredFrees):
     """The device memory of one task graph (runtime/gpu/task_graphs.py): while its
     graph is captured, allocations come from here, and a block freed is reused only by
     later allocations of the same capture. One stream's capture orders every node after
@@ -137,6 +172,7 @@ class GraphArena:
     until the graph is released, then gives them back to the pool."""
 
     def __init__(self, pool: MemoryPool):
+        super().__init__()
         self.pool = pool
         self._free: dict[int, list[Any]] = {}
         self._owned: list[tuple[Any, int]] | None = []
@@ -156,7 +192,7 @@ class GraphArena:
             self.bytes += capacity
         return DeviceBuffer(self, allocation, nbytes, capacity)
 
-    def _give_back(self, allocation: Any, nbytes: int, capacity: int) -> None:
+    def _free_now(self, allocation: Any, nbytes: int, capacity: int) -> None:
         if self._owned is not None:
             self._free.setdefault(capacity, []).append(allocation)
 
@@ -164,6 +200,7 @@ class GraphArena:
         """Every block back to the pool; the graph must never run again."""
         if self._owned is None:
             return
+        self._deferred = None
         for allocation, capacity in self._owned:
             self.pool.hold(allocation, capacity)
         self._owned = None

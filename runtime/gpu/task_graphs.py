@@ -243,6 +243,29 @@ class _CapturingMemory:
         self._node()
         self._memory.launch(kernel, grid, block, args, shared)
 
+    # a download waiting to be placed is placed before the thread changes, on the
+    # stream of the thread that made it
+
+    def fork(self) -> None:
+        self._flush()
+        self._memory.fork()
+
+    def end_fork(self) -> None:
+        self._flush()
+        self._memory.end_fork()
+
+    def resolve(self, signal) -> None:
+        self._flush()
+        self._memory.resolve(signal)
+
+    def wait(self, signal) -> None:
+        self._flush()
+        self._memory.wait(signal)
+
+    def _flush(self) -> None:
+        if self._runtime.pending:
+            self._runtime.flush_downloads()
+
     def write_async(self, address: int, source: np.ndarray) -> None:
         if source.nbytes:
             self._node()

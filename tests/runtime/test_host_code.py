@@ -24,10 +24,10 @@ from soacc.runtime.reference import ReferenceExecutor
 from tests.support.simulated_device import SimulatedDevice
 
 
-def executors(source: str, free_at_last_use: bool = True):
+def executors(source: str, free_at_last_use: bool = True, forks: bool = False):
     module = parse_program(source)
     # without reduce-device-syncs, which would add gpu_body kernels the simulated device cannot run
-    apply_pipeline(module, "soacc-pipeline{syncs=false}")
+    apply_pipeline(module, f"soacc-pipeline{{syncs=false forks={str(forks).lower()}}}")
     return (
         ReferenceExecutor(module, free_at_last_use=free_at_last_use),
         host_code_executor(module, SimulatedDevice(), {}, free_at_last_use=free_at_last_use),
@@ -49,9 +49,12 @@ def check(source: str, *argument_sets, entry: str = "main", free_at_last_use: bo
 
     A third executor runs the host code with task graphs (runtime/gpu/task_graphs.py)
     on every call: each argument set three times, eager, captured (where the host code
-    can be a graph) and replayed, each equal to the reference."""
+    can be a graph) and replayed, each equal to the reference. A fourth runs the program
+    with forks (introduce-forks, convert-fork-to-gpu): the host issues every thread in
+    program order, and a wait for a signal not yet resolved would fail the call."""
     reference, host = executors(source, free_at_last_use)
     _, graphs = executors(source, free_at_last_use)
+    _, forked = executors(source, free_at_last_use, forks=True)
     graphs.use_task_graphs(True)
     graphs.task_graphs.min_nodes = 0
     got = None
@@ -62,6 +65,9 @@ def check(source: str, *argument_sets, entry: str = "main", free_at_last_use: bo
         for i, (g, w) in enumerate(zip(got, want)):
             assert same_bits(g, w), f"result {i} for {args}: {g!r}, expected {w!r}"
         assert host.last_statistics.as_dict() == reference.last_statistics.as_dict(), args
+        got_forked = forked.call(entry, [np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
+        for i, (g, w) in enumerate(zip(got_forked, want)):
+            assert same_bits(g, w), f"with forks: result {i} for {args}: {g!r}, expected {w!r}"
         for round in ("eager", "capture", "replay"):
             arguments = [np.copy(a) if isinstance(a, np.ndarray) else a for a in args]
             got_graph = graphs.call(entry, arguments)

@@ -62,6 +62,8 @@ class SimulatedDevice:
         self._capture: list | None = None
         self._captured_buffers: list = []
         self.captures = 0
+        self.fork_depth = 0
+        self.resolves = 0
 
     # --- DeviceMemory ----------------------------------------------------------------
 
@@ -113,6 +115,21 @@ class SimulatedDevice:
         else:
             self.executed += 1
             operation()
+
+    # --- forks: one device that runs everything in the order the host issues it ----
+
+    def fork(self) -> None:
+        self.fork_depth += 1
+
+    def end_fork(self) -> None:
+        assert self.fork_depth > 0, "end_fork without fork"
+        self.fork_depth -= 1
+
+    def resolve(self, signal) -> None:
+        self.resolves += 1
+
+    def wait(self, signal) -> None:
+        assert signal.resolved
 
     # --- task graphs -------------------------------------------------------------------
 

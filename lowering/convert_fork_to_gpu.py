@@ -1,0 +1,238 @@
+"""convert-fork-to-gpu: the fork dialect on the GPU (level 3, after convert-mem-to-gpu).
+
+On the device, task parallelism is streams: a fork thread's device work goes on a
+stream of its own, a signal is the CUDA events its resolver's work is recorded in, and
+a wait makes the waiting thread's stream wait for those events, so two threads that do
+not wait for each other run their kernels side by side. The host does not need threads
+for that: it issues every thread's work where the thread is forked, in program order,
+and the device orders it by the events. The host code (the python target) does exactly
+that with the fork ops, and the runtime (runtime/gpu/cuda_memory.py) keeps the streams
+and events; under a task graph's capture the same streams and events become the
+graph's fork and join edges.
+
+Two conditions make this sound, and this pass establishes them:
+
+1. **Program order is a schedule.** The host runs a thread to its end before it goes
+   on, so every `fork.wait` must wait for signals resolved earlier in program order
+   (a signal a loop carries: its initial value resolved before the loop, the next
+   iteration's before the `scf.yield`; a branch's: in both branches). introduce-forks
+   makes such programs (each binding's inputs come from earlier bindings); a program
+   written otherwise, which the reference executor's threads could still run, is
+   refused here with the wait's location, rather than run wrongly.
+2. **No thread that needs no stream takes one.** A thread with no device work (it
+   computes sizes, reads a reference, allocates) gains nothing from a stream; its body
+   is put in place of its `fork.fork`, in the thread that forked it, with its signals
+   and references as they were (they cost the host a few list operations, and a
+   signal it resolves stands for what it waited for).
+
+Memory the host frees while several streams have work in flight is held by the pool
+until the device is waited for (a block is reused only by work ordered after its last
+use), which the runtime does on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, gpu, scf
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from soacc.dialects import fork, mem
+from soacc.dialects.shared.traits import is_kernel
+from soacc.dialects.shared.utils import located_failure
+
+
+def does_device_work(thread: fork.ForkOp) -> bool:
+    """Whether the thread itself puts work on a stream: a launch (or, before
+    convert-mem-to-gpu, a kernel), a copy, literal or scalar write into device memory,
+    or a call (whose body may). Work in a thread it forks is that thread's."""
+
+    def in_op(op: Operation) -> bool:
+        if isinstance(op, gpu.LaunchFuncOp | func.CallOp) or is_kernel(op):
+            return True
+        if isinstance(op, mem.CopyOp | mem.ArrayOp | mem.StoreOp) and any(_on_device(v) for v in op.operands):
+            return True
+        return any(
+            in_op(inner)
+            for region in op.regions
+            if not isinstance(op, fork.ForkOp) or op is thread
+            for block in region.blocks
+            for inner in block.ops
+        )
+
+    return in_op(thread)
+
+
+def _on_device(value: SSAValue) -> bool:
+    t = value.type
+    return isinstance(t, MemRefType) and isinstance(t.memory_space, mem.MemorySpaceAttr) and t.memory_space.is_device
+
+
+@dataclass
+class _Schedule:
+    """Signals resolved so far, walking in program order."""
+
+    resolved: set[SSAValue]
+
+    def check_op(self, op: Operation) -> None:
+        if isinstance(op, fork.ResolveOp):
+            self.resolved.update(op.signals)
+        elif isinstance(op, fork.WaitOp):
+            for signal in op.signals:
+                self.require(signal, op, "waits for")
+        elif isinstance(op, scf.YieldOp | scf.ConditionOp) and isinstance(op.parent_op(), scf.ForOp | scf.WhileOp):
+            for value in op.operands:
+                if isinstance(value.type, fork.SignalType):
+                    self.require(value, op, "hands the next iteration")
+        elif isinstance(op, scf.ForOp | scf.WhileOp):
+            for value in op.operands:
+                if isinstance(value.type, fork.SignalType):
+                    self.require(value, op, "starts with")
+            for region in op.regions:
+                inner = _Schedule(set(self.resolved))
+                for block in region.blocks:
+                    inner.resolved.update(a for a in block.args if isinstance(a.type, fork.SignalType))
+                    inner.check_block_ops(block)
+            self.resolved.update(r for r in op.results if isinstance(r.type, fork.SignalType))
+        elif isinstance(op, scf.IfOp):
+            branches = []
+            for region in op.regions:
+                inner = _Schedule(set(self.resolved))
+                for block in region.blocks:
+                    inner.check_block_ops(block)
+                branches.append(inner.resolved)
+            if len(branches) == 2:
+                self.resolved |= branches[0] & branches[1]
+            self.resolved.update(r for r in op.results if isinstance(r.type, fork.SignalType))
+        else:
+            # a fork's body runs here, to its end, before the ops after the fork
+            for region in op.regions:
+                for block in region.blocks:
+                    self.check_block_ops(block)
+
+    def check_block_ops(self, block) -> None:
+        for op in block.ops:
+            self.check_op(op)
+
+    def require(self, signal: SSAValue, op: Operation, what: str) -> None:
+        if signal not in self.resolved:
+            raise located_failure(
+                op,
+                f"convert-fork-to-gpu: {op.name} {what} a signal that is not resolved earlier in "
+                f"program order; on the GPU the host issues each thread where it is forked, so "
+                f"every wait must follow its resolve in program order",
+            )
+
+
+def _signals_of(op: Operation) -> tuple[set[SSAValue], set[SSAValue]]:
+    """(what `op` waits for, what it resolves): signals made outside it that a wait, a
+    resolve, or a loop's initial state in it names."""
+    inside = {r for o in op.walk() for r in o.results}
+    needs: set[SSAValue] = set()
+    gives: set[SSAValue] = set()
+    for o in op.walk():
+        if isinstance(o, fork.ResolveOp):
+            gives.update(v for v in o.signals if v not in inside)
+        elif isinstance(o, fork.WaitOp):
+            needs.update(v for v in o.signals if v not in inside and not _is_block_argument_inside(v, op))
+        elif isinstance(o, scf.ForOp | scf.WhileOp):
+            needs.update(v for v in o.operands if isinstance(v.type, fork.SignalType) and v not in inside)
+    return needs - gives, gives
+
+
+def _is_block_argument_inside(value: SSAValue, op: Operation) -> bool:
+    owner = getattr(value, "block", None)
+    while owner is not None:
+        parent = owner.parent_op()
+        if parent is op:
+            return True
+        owner = parent.parent_block() if parent is not None else None
+    return False
+
+
+def schedule_block(block, resolved: set[SSAValue] = frozenset()) -> None:
+    """Moves forks later in `block` (never earlier, and never past its terminator) so
+    that each thread comes after the threads whose signals it waits for: introduce-
+    forks forks a lock's helper thread (the join of two release signals, rule 4.10)
+    before the thread that resolves one of them. Ops that are not forks keep their
+    order. Nested blocks first; `resolved`: the signals resolved before the block."""
+    for op in block.ops:
+        for region in op.regions:
+            for inner in region.blocks:
+                schedule_block(inner)
+    order: list[Operation] = []
+    pending: list[fork.ForkOp] = []
+    done = set(resolved)
+    signals = {op: _signals_of(op) for op in block.ops}
+    local = set().union(*(gives for _, gives in signals.values()))
+    """What ops of this block resolve: only these order its forks (the others are
+    resolved before the block, or never: the check says which)."""
+
+    def ready(op: Operation) -> bool:
+        return signals[op][0] & local <= done
+
+    def place(op: Operation) -> None:
+        order.append(op)
+        done.update(signals[op][1])
+        progress = True
+        while progress:
+            progress = False
+            for waiting in list(pending):
+                if ready(waiting):
+                    pending.remove(waiting)
+                    order.append(waiting)
+                    done.update(signals[waiting][1])
+                    progress = True
+
+    for op in list(block.ops):
+        if isinstance(op, fork.ForkOp) and not ready(op):
+            pending.append(op)
+        else:
+            place(op)
+    if pending:
+        return  # no order of these forks is a schedule: the check says where
+    terminator = block.last_op
+    if [o for o in order if o is not terminator] + ([terminator] if terminator in order else []) != list(block.ops):
+        for op in order:
+            op.detach()
+        for op in order:
+            block.add_op(op)
+        if terminator is not None and block.last_op is not terminator:
+            terminator.detach()
+            block.add_op(terminator)
+
+
+def inline_fork(op: fork.ForkOp) -> None:
+    """The thread's body in place of the fork, in the thread that forked it."""
+    block = op.body.block
+    parent = op.parent_block()
+    assert parent is not None
+    for inner in list(block.ops):
+        if isinstance(inner, fork.EndOp):
+            continue
+        inner.detach()
+        parent.insert_op_before(inner, op)
+    op.detach()
+    op.erase()
+
+
+class ConvertForkToGpuPass(ModulePass):
+    """Checks that program order schedules every function's forks and puts threads with
+    no device work in place; the host code then runs forks on streams."""
+
+    name = "convert-fork-to-gpu"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for function in op.ops:
+            if not isinstance(function, func.FuncOp) or not function.body.blocks:
+                continue
+            if not fork.has_forks(function):
+                continue
+            schedule_block(function.body.block)
+            _Schedule(set()).check_block_ops(function.body.block)
+            for candidate in reversed([o for o in function.walk() if isinstance(o, fork.ForkOp)]):
+                if not does_device_work(candidate):
+                    inline_fork(candidate)

@@ -1,0 +1,87 @@
+// RUN: soacc-opt %s --split-input-file -p convert-fork-to-gpu | filecheck %s
+// RUN: soacc-opt %s --split-input-file -p convert-fork-to-gpu -t python | filecheck %s --check-prefix=HOST
+
+// A lock's helper thread (introduce-forks' rule 4.10 joins two release signals) comes
+// before the threads that resolve them: it moves after them, so that the host, which
+// issues every thread where it is forked, never waits for a signal not yet resolved.
+// The threads with device work (the copies) stay threads; the helper, with none, runs
+// in place.
+
+// CHECK-LABEL: func.func @helper_before_its_signals
+// CHECK:        fork.fork {
+// CHECK-NEXT:     mem.copy %a, %b
+// CHECK-NEXT:     fork.resolve %s1
+// CHECK-NEXT:     fork.end
+// CHECK-NEXT:   }
+// CHECK-NEXT:   fork.fork {
+// CHECK-NEXT:     mem.copy %a, %c
+// CHECK-NEXT:     fork.resolve %s2
+// CHECK-NEXT:     fork.end
+// CHECK-NEXT:   }
+// CHECK-NEXT:   fork.wait %s1, %s2
+// CHECK-NEXT:   fork.resolve %done
+// CHECK-NEXT:   fork.wait %done
+// CHECK-NEXT:   func.return
+
+// HOST-LABEL: def helper_before_its_signals(rt, a, b, c):
+// HOST:         rt.fork()
+// HOST-NEXT:    rt.copy(a, b)
+// HOST-NEXT:    rt.resolve(s1)
+// HOST-NEXT:    rt.end_fork()
+// HOST:         rt.fork()
+// HOST-NEXT:    rt.copy(a, c)
+// HOST-NEXT:    rt.resolve(s2)
+// HOST-NEXT:    rt.end_fork()
+// HOST:         rt.wait(s1, s2)
+// HOST-NEXT:    rt.resolve(done)
+// HOST-NEXT:    rt.wait(done)
+func.func @helper_before_its_signals(%a: memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>,
+                                     %b: memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>,
+                                     %c: memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+  %s1 = fork.signal
+  %s2 = fork.signal
+  %done = fork.signal
+  fork.fork {
+    fork.wait %s1, %s2
+    fork.resolve %done
+    fork.end
+  }
+  fork.fork {
+    mem.copy %a, %b : memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>
+    fork.resolve %s1
+    fork.end
+  }
+  fork.fork {
+    mem.copy %a, %c : memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>
+    fork.resolve %s2
+    fork.end
+  }
+  fork.wait %done
+  func.return
+}
+
+// -----
+
+// A thread that only computes a size runs in place; its reference and signal stay.
+
+// CHECK-LABEL: func.func @host_only_thread
+// CHECK-NEXT:    %s = fork.signal
+// CHECK-NEXT:    %r = fork.ref : !fork.ref<index>
+// CHECK-NEXT:    %n = mem.size %a[0]
+// CHECK-NEXT:    fork.write %r, %n
+// CHECK-NEXT:    fork.resolve %s
+// CHECK-NOT:     fork.fork
+// CHECK:         func.return
+func.func @host_only_thread(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) -> index {
+  %s = fork.signal
+  %r = fork.ref : !fork.ref<index>
+  fork.fork {
+    %n = mem.size %a[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    fork.write %r, %n : !fork.ref<index>
+    fork.resolve %s
+    fork.end
+  }
+  fork.wait %s
+  %m = fork.read %r : !fork.ref<index>
+  func.return %m : index
+}
