@@ -1,4 +1,4 @@
-"""Task graphs on the GPU (marker gpu): every example and benchmark program with graphs
+"""Task graphs and forks on the GPU (marker gpu): every example and benchmark program with graphs
 off and on. With graphs on, a program is called four times: eagerly, captured,
 replayed, and replayed on other inputs of the same shapes; every result must meet the
 program's NumPy definition and equal the eager run's (bit for bit where the program
@@ -69,3 +69,32 @@ def test_graphs_off_and_on_give_the_same_results(example, size):
         assert all(why for why in graphs.unsupported.values())
     elif states[1] is not None:
         assert states == [None, "captured", "replayed", None if states[3] is None else "replayed"], states
+
+
+FORKED = "soacc-pipeline{forks=true}"
+FORK_PROGRAMS = [*PROGRAMS, *load_examples(ROOT / "benchmarks" / "forks")]
+
+
+@pytest.mark.parametrize("size", [7, 300])
+@pytest.mark.parametrize("example", FORK_PROGRAMS, ids=[f"{e.program_path.parent.name}/{e.name}" for e in FORK_PROGRAMS])
+def test_forks_on_streams_give_the_same_results(example, size):
+    """Each thread's kernels on a stream of its own (convert-fork-to-gpu), eagerly and
+    as a task graph with parallel branches: the results of the program without forks."""
+    plain = soacc.compile(example.program_path, backend="cuda")
+    plain.task_graphs = False
+    forked = soacc.compile(example.program_path, backend="cuda", pipeline=FORKED)
+    args = example.make_inputs(np.random.default_rng(size), size)
+    want = _results(plain, args)
+    meets = mismatch(want, example.reference(*args), example.rtol, example.atol) is None
+    for graphs in (False, True):
+        forked.task_graphs = graphs
+        for round in range(3):  # eager, captured, replayed
+            got = _results(forked, args)
+            if meets:
+                problem = mismatch(got, example.reference(*args), example.rtol, example.atol)
+                assert problem is None, f"graphs {graphs}, call {round}: {problem}"
+            for i, (g, w) in enumerate(zip(got, want)):
+                if g.dtype.kind in "iub":
+                    np.testing.assert_array_equal(g, w, err_msg=f"graphs {graphs}, call {round}: result {i}")
+                else:
+                    np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6, err_msg=f"graphs {graphs}, call {round}: result {i}")

@@ -1,0 +1,164 @@
+"""forks: task parallelism and task graphs on the GPU (issue 18), the study's question
+(its RQ4: how much faster?) answered on real programs.
+
+Every program is compiled four ways and timed in the same run, the configurations
+alternating round by round (paired_timing.py):
+
+- `sequential`: soacc-pipeline, task graphs off: one stream, every launch from Python;
+- `streams`: soacc-pipeline{forks=true}, task graphs off: each thread's kernels on a
+  stream of its own (convert-fork-to-gpu), launched from Python;
+- `graph`: soacc-pipeline, task graphs on: the call's kernels as one CUDA graph;
+- `graph+forks`: both: the threads' streams become the graph's parallel branches.
+
+The programs: benchmarks/forks/ (independent chains of small kernels, independent
+reductions) and, with `--peers`, the peer benchmark's iterative programs. Each call is
+host in, host out; every configuration's result is checked against the program's NumPy
+definition. Ratios are sequential / configuration (above 1: faster), with the 95%
+interval of the rounds' own ratios. Not a test: nothing about times is asserted.
+
+    python benchmarks/forks.py [--repeat N] [--programs a,b] [--peers] [--json FILE]
+    python benchmarks/forks.py --backend numpy --small   # the harness on the CPU (no graphs)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE / "device_syncs"))  # crypt's definition imports keys
+
+from paired_timing import paired_summary  # noqa: E402
+
+from soacc.tools.examples import as_tuple, load_examples, mismatch  # noqa: E402
+
+CONFIGURATIONS = {
+    "sequential": (False, False),
+    "streams": (True, False),
+    "graph": (False, True),
+    "graph+forks": (True, True),
+}
+"""name -> (forks, task graphs)"""
+
+PEER_PROGRAMS = {
+    "gauss_jordan": "examples", "srad": "benchmarks/device_syncs", "lud": "benchmarks/memory",
+    "kmeans": "examples", "crypt": "benchmarks/device_syncs", "convergence": "benchmarks/device_syncs",
+    "convergence_loop": "examples", "bfs": "benchmarks/memory",
+}
+"""The peer benchmark's iterative programs (benchmarks/peers.py), at their own sizes."""
+
+
+def programs(with_peers: bool) -> list:
+    found = load_examples(HERE / "forks")
+    if with_peers:
+        for name, folder in PEER_PROGRAMS.items():
+            found += [e for e in load_examples(HERE.parent / folder) if e.name == name]
+    return found
+
+
+def compile_all(example, backend: str, configurations: list[str]) -> dict:
+    import soacc
+    from soacc.pipeline import SoaccPipelinePass
+
+    compiled = {}
+    for name in configurations:
+        forks, graphs = CONFIGURATIONS[name]
+        if backend == "cuda":
+            pipeline = f"soacc-pipeline{{forks={str(forks).lower()}}}"
+        else:  # the reference executor runs level 2, its threads under its own scheduler
+            pipeline = SoaccPipelinePass(forks=forks).level2_stages() + (",convert-fork-to-gpu" if forks else "")
+        program = soacc.compile(example.program_path, backend=backend, pipeline=pipeline)
+        if program.backend == "cuda":
+            program.task_graphs = graphs
+        compiled[name] = program
+    return compiled
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", choices=["cuda", "numpy"], default="cuda")
+    parser.add_argument("--small", action="store_true", help="each program's small size")
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--programs", help="comma-separated names (default: all)")
+    parser.add_argument("--peers", action="store_true", help="also the peer benchmark's iterative programs")
+    parser.add_argument("--json", type=Path)
+    options = parser.parse_args(argv)
+    if options.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    if options.json is not None and not options.json.parent.is_dir():
+        parser.error(f"--json: no folder {options.json.parent}")
+    if options.backend == "cuda":
+        from soacc.runtime.gpu import gpu_available
+
+        usable, why = gpu_available()
+        if not usable:
+            print(f"forks: error: no GPU: {why}", file=sys.stderr)
+            return 2
+    configurations = list(CONFIGURATIONS) if options.backend == "cuda" else ["sequential", "streams"]
+    chosen = programs(options.peers)
+    if options.programs:
+        names = options.programs.split(",")
+        unknown = set(names) - {e.name for e in chosen}
+        if unknown:
+            parser.error(f"no program {', '.join(sorted(unknown))}; there are {', '.join(e.name for e in chosen)}")
+        chosen = [e for e in chosen if e.name in names]
+
+    report: dict = {"backend": options.backend, "repeat": options.repeat, "programs": {}}
+    header = f"{'program':18} {'size':>9} " + " ".join(f"{c:>12}" for c in configurations) + "  " + "  ".join(
+        f"{'seq/' + c:>22}" for c in configurations[1:]
+    )
+    lines = [header, "-" * len(header)]
+    failed = False
+    for example in chosen:
+        size = getattr(example.definition, "SMALL_SIZE", 8) if options.small else example.default_size
+        args = example.make_inputs(np.random.default_rng(0), size)
+        expected = example.reference(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
+        print(f"{example.name} ...", file=sys.stderr, flush=True)
+        compiled = compile_all(example, options.backend, configurations)
+        samples: dict[str, list[float]] = {c: [] for c in configurations}
+        status: dict[str, str] = {}
+        for name, program in compiled.items():
+            for _ in range(2):  # the first call eager, the second captures its graph
+                got = as_tuple(program.main(*args))
+            why = mismatch(got, expected, example.rtol, example.atol)
+            status[name] = "ok" if why is None else f"WRONG: {why}"
+            failed |= why is not None
+        for round_ in range(options.repeat):
+            order = configurations if round_ % 2 == 0 else configurations[::-1]
+            for name in order:
+                started = time.perf_counter()
+                as_tuple(compiled[name].main(*args))
+                samples[name].append(time.perf_counter() - started)
+        medians = {c: float(np.median(s)) for c, s in samples.items()}
+        ratios = {c: paired_summary(samples["sequential"], samples[c]) for c in configurations[1:]}
+        graph_states = {c: compiled[c].statistics.task_graph for c in configurations}
+        report["programs"][example.name] = {
+            "size": size, "status": status, "median_s": medians, "samples_s": samples,
+            "ratio_to_sequential": ratios, "task_graph": graph_states,
+        }
+        cells = " ".join(f"{medians[c] * 1e3:>10.3f}ms" for c in configurations)
+        ratio_cells = "  ".join(
+            f"{r[0]:>6.2f}x [{r[1]:.2f},{r[2]:.2f}]".rjust(22) if r else f"{'-':>22}" for r in ratios.values()
+        )
+        notes = "; ".join(f"{c}: {s}" for c, s in status.items() if s != "ok")
+        lines.append(f"{example.name:18} {size:>9} {cells}  {ratio_cells}  {notes}")
+    print(f"backend {options.backend}; median of {options.repeat} paired rounds; ratios sequential/configuration (above 1: faster)")
+    print("\n".join(lines))
+    if options.json is not None:
+        try:
+            options.json.write_text(json.dumps(report, indent=1))
+        except OSError as error:
+            print(f"forks: error: cannot write {options.json}: {error.strerror}", file=sys.stderr)
+            return 2
+        print(f"wrote {options.json}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

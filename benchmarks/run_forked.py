@@ -1,0 +1,42 @@
+"""One forked program run on the GPU, for compute-sanitizer (racecheck, synccheck):
+benchmarks/forks' programs with forks, eagerly and as a task graph.
+
+    compute-sanitizer --tool racecheck python benchmarks/run_forked.py [chains|reductions] [--size N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+
+
+def main(argv: list[str] | None = None) -> int:
+    import soacc
+    from soacc.tools.examples import load_examples, mismatch
+
+    examples = {e.name: e for e in load_examples(HERE / "forks")}
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("program", choices=sorted(examples))
+    parser.add_argument("--size", type=int, default=1024)
+    options = parser.parse_args(argv)
+    example = examples[options.program]
+    program = soacc.compile(example.program_path, backend="cuda", pipeline="soacc-pipeline{forks=true}")
+    args = example.make_inputs(np.random.default_rng(0), options.size)
+    for graphs in (False, True):
+        program.task_graphs = graphs
+        for _ in range(3):
+            why = mismatch(program.main(*args), example.reference(*args), example.rtol, example.atol)
+            if why is not None:
+                print(f"{example.name}: wrong result (task graphs {graphs}): {why}")
+                return 1
+    print(f"{example.name}: ok, eagerly and as a task graph ({program.statistics.task_graph})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
