@@ -148,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         notes = "; ".join(f"{c}: {s}" for c, s in status.items() if s != "ok")
         lines.append(f"{example.name:18} {size:>9} {cells}  {ratio_cells}  {notes}")
+        print(lines[-1], file=sys.stderr, flush=True)  # (progress: a long run shows each row as it comes)
     print(f"backend {options.backend}; median of {options.repeat} paired rounds; ratios sequential/configuration (above 1: faster)")
     print("\n".join(lines))
     if options.json is not None:

@@ -265,12 +265,17 @@ class CudaMemory:
         self._allocator = self._capture.arena
         self._stream = self._main_stream = self._graph_stream
 
-    def end_capture(self) -> CudaGraph:
-        """The captured graph, instantiated and ready to launch."""
-        for stream in self._capture.streams:  # every thread's work joins the end
+    def _join_fork_streams(self) -> None:
+        """Every fork stream that joined the capture joins its end (else the capture
+        cannot end, and the streams stay capturing)."""
+        for stream in self._capture.streams:
             joined = self._cuda.Event(self._cuda.event_flags.DISABLE_TIMING)
             joined.record(stream)
             self._graph_stream.wait_for_event(joined)
+
+    def end_capture(self) -> CudaGraph:
+        """The captured graph, instantiated and ready to launch."""
+        self._join_fork_streams()
         capture = self._stop_capture()
         driver = _cuda_graphs()
         error, graph = driver.cuStreamEndCapture(capture.stream)
@@ -288,6 +293,10 @@ class CudaMemory:
         """Ends a capture that failed: the graph and its memory are dropped."""
         if self._capture is None:
             return
+        try:
+            self._join_fork_streams()
+        except Exception:  # (a capture already invalidated: ending it below says so)
+            pass
         capture = self._stop_capture()
         driver = _cuda_graphs()
         error, graph = driver.cuStreamEndCapture(capture.stream)
