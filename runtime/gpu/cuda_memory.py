@@ -89,6 +89,7 @@ class CudaMemory:
     def __init__(self, device, pool, module_cache):
         import pycuda.driver as cuda
 
+        from soacc.runtime.gpu.fork_streams import ForkStreams
         from soacc.runtime.gpu.kernels import Kernel, LaunchCounters
 
         self._cuda = cuda
@@ -101,19 +102,13 @@ class CudaMemory:
         """(kernel name, start event, end event) of every launch while profiling."""
         self._allocator = pool
         """The pool, or a task graph's arena while one is captured."""
-        self._stream = None
-        """None (the context's default stream), or the capture stream while capturing."""
         self._capture: _Capture | None = None
         self._graph_stream = None
-        self._main_stream = None
-        """Where the thread of the call itself puts its device work: the default stream,
-        or the capture stream."""
-        self._threads: list[_Thread] = [_Thread(main=True)]
-        """The fork threads the host is in (the call's own first)."""
-        self._unplaced = False
-        """The current thread has no stream yet (it is given one at its first device work)."""
-        self._fork_streams: list = []
-        self._next_fork_stream = 0
+        cuda = self._cuda
+        self._forks = ForkStreams(
+            cuda.Stream, lambda: cuda.Event(cuda.event_flags.DISABLE_TIMING), placed=self._hold_frees
+        )
+        """Fork threads' streams and events (convert-fork-to-gpu)."""
         copies = module_cache.load(STRIDED_COPY_SOURCE, "soacc's strided copy kernels")
         self._copy_kernels = {
             size: Kernel(copies, f"soacc_copy_strided_{size}", STRIDED_COPY_FORMAT, self.launches, "soacc's strided copy kernels")
@@ -138,12 +133,11 @@ class CudaMemory:
 
     def copy(self, destination: int, source: int, nbytes: int) -> None:
         if nbytes:
-            if self._unplaced:
-                self._place()
-            if self._stream is None:
+            stream = self._forks.current()
+            if stream is None:
                 self._do(self._cuda.memcpy_dtod, destination, source, nbytes)
             else:
-                self._do(self._cuda.memcpy_dtod_async, destination, source, nbytes, self._stream)
+                self._do(self._cuda.memcpy_dtod_async, destination, source, nbytes, stream)
 
     def copy_strided(self, itemsize, destination, destination_strides, source, source_strides, shape) -> None:
         args = strided_copy_arguments(destination, destination_strides, source, source_strides, shape)
@@ -151,8 +145,6 @@ class CudaMemory:
         self.launch(self._copy_kernels[itemsize], (blocks, 1, 1), (_THREADS, 1, 1), args, 0)
 
     def launch(self, kernel, grid: tuple, block: tuple, args: tuple, shared: int) -> None:
-        if self._unplaced:
-            self._place()
         if self._profile is not None:
             start, end = self._cuda.Event(), self._cuda.Event()
             start.record()
@@ -160,88 +152,34 @@ class CudaMemory:
             end.record()
             self._profile.append((kernel.name, start, end))
         else:
-            kernel.launch(grid, block, args, shared, self._stream)
+            kernel.launch(grid, block, args, shared, self._forks.current())
         self._recent.append(kernel.name)
         self._since_wait += 1
 
-    # --- forks -------------------------------------------------------------------------
-    #
-    # The host runs every thread where it is forked (program order is a schedule:
-    # convert-fork-to-gpu checked it). A thread's device work goes on a stream of its
-    # own, taken from a small pool at its first device work, so threads that do not
-    # wait for each other overlap on the device; a signal becomes the events its
-    # resolver's work (or, for a thread with no device work, what it waited for) is
-    # recorded in, and a wait makes the waiting thread's stream wait for them. The
-    # call's own thread works on the default stream, which waits for every other
-    # stream's earlier work by itself; under capture it works on the capture stream,
-    # which waits like any other.
+    # --- forks (runtime/gpu/fork_streams.py) -------------------------------------------
 
     def fork(self) -> None:
-        self._threads.append(_Thread())
-        self._stream = None
-        self._unplaced = True
+        self._forks.fork()
 
     def end_fork(self) -> None:
-        if len(self._threads) < 2:
-            raise ExecutionError("ends a fork that was never started (a bug in the host code)")
-        self._threads.pop()
-        thread = self._threads[-1]
-        self._stream = self._main_stream if thread.main else thread.stream
-        self._unplaced = not thread.main and thread.stream is None
+        try:
+            self._forks.end_fork()
+        except RuntimeError as error:
+            raise ExecutionError(f"{error} (a bug in the host code)") from None
 
     def resolve(self, signal) -> None:
-        thread = self._threads[-1]
-        stream = self._main_stream if thread.main else thread.stream
-        if stream is None:
-            # no stream of its own (no device work yet, or the default stream, whose
-            # work every later one waits for anyway): it stands for what it waited for
-            signal.events = list(thread.waits)
-            return
-        event = self._cuda.Event(self._cuda.event_flags.DISABLE_TIMING)
-        event.record(stream)
-        signal.events = [event]
+        signal.events = self._forks.resolve()
 
     def wait(self, signal) -> None:
-        thread = self._threads[-1]
-        stream = self._main_stream if thread.main else thread.stream
-        if stream is None:
-            thread.waits.extend(signal.events)
-            return
-        for event in signal.events:
-            stream.wait_for_event(event)
-
-    def _place(self) -> None:
-        """The current thread's first device work: it gets a stream, which first waits
-        for what the thread waited for (and, under capture, joins the capture)."""
-        thread = self._threads[-1]
-        if not self._fork_streams:
-            self._fork_streams = [self._cuda.Stream() for _ in range(FORK_STREAMS)]
-        stream = self._fork_streams[self._next_fork_stream % FORK_STREAMS]
-        self._next_fork_stream += 1
-        if self._capture is not None:
-            joined = self._cuda.Event(self._cuda.event_flags.DISABLE_TIMING)
-            joined.record(self._main_stream)
-            stream.wait_for_event(joined)
-            self._capture.streams.add(stream)
-        for event in thread.waits:
-            stream.wait_for_event(event)
-        thread.waits = []
-        thread.stream = stream
-        self._stream = stream
-        self._unplaced = False
-        # a block freed now may still be used by this stream's work: held until a wait
-        self._allocator.defer_frees()
+        self._forks.wait(signal.events)
 
     def reset_forks(self) -> None:
         """After a call that failed inside a thread: back to the call's own."""
-        self._end_threads()
+        self._forks.reset()
 
-    def _end_threads(self) -> None:
-        """After a call: back to its own thread."""
-        del self._threads[1:]
-        self._threads[0].waits = []
-        self._stream = self._main_stream
-        self._unplaced = False
+    def _hold_frees(self) -> None:
+        # a block freed from now on may still be used by a fork stream's work
+        self._allocator.defer_frees()
 
     # --- task graphs -----------------------------------------------------------------
 
@@ -263,19 +201,11 @@ class CudaMemory:
         _check(driver.cuStreamBeginCapture(stream, driver.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED), "beginning a graph's capture")
         self._capture = _Capture(GraphArena(self.pool), stream)
         self._allocator = self._capture.arena
-        self._stream = self._main_stream = self._graph_stream
-
-    def _join_fork_streams(self) -> None:
-        """Every fork stream that joined the capture joins its end (else the capture
-        cannot end, and the streams stay capturing)."""
-        for stream in self._capture.streams:
-            joined = self._cuda.Event(self._cuda.event_flags.DISABLE_TIMING)
-            joined.record(stream)
-            self._graph_stream.wait_for_event(joined)
+        self._forks.begin_capture(self._graph_stream)
 
     def end_capture(self) -> CudaGraph:
         """The captured graph, instantiated and ready to launch."""
-        self._join_fork_streams()
+        self._forks.join_capture()
         capture = self._stop_capture()
         driver = _cuda_graphs()
         error, graph = driver.cuStreamEndCapture(capture.stream)
@@ -294,7 +224,7 @@ class CudaMemory:
         if self._capture is None:
             return
         try:
-            self._join_fork_streams()
+            self._forks.join_capture()
         except Exception:  # (a capture already invalidated: ending it below says so)
             pass
         capture = self._stop_capture()
@@ -310,8 +240,7 @@ class CudaMemory:
             raise ExecutionError("ends a task graph's capture that was never begun (a bug in soacc)")
         capture.arena.flush_deferred()  # nothing of the graph runs before it is launched
         self._allocator = self.pool
-        self._main_stream = None
-        self._end_threads()
+        self._forks.end_capture()
         return capture
 
     def pinned(self, nbytes: int) -> np.ndarray:
@@ -321,16 +250,12 @@ class CudaMemory:
     def write_async(self, address: int, source: np.ndarray) -> None:
         """Host to device from page-locked memory, on the capture stream."""
         if source.nbytes:
-            if self._unplaced:
-                self._place()
-            self._do(self._cuda.memcpy_htod_async, address, source, self._stream)
+            self._do(self._cuda.memcpy_htod_async, address, source, self._forks.current())
 
     def read_async(self, destination: np.ndarray, address: int) -> None:
         """Device to page-locked host memory, on the capture stream."""
         if destination.nbytes:
-            if self._unplaced:
-                self._place()
-            self._do(self._cuda.memcpy_dtoh_async, destination, address, self._stream)
+            self._do(self._cuda.memcpy_dtoh_async, destination, address, self._forks.current())
 
     def start_profiling(self) -> None:
         """From now on, time every launch on the device (CUDA events around it)."""
@@ -354,7 +279,7 @@ class CudaMemory:
         self._do(self.device.synchronize)
         self._waited()
         if self._capture is None:
-            self._end_threads()
+            self._forks.reset()
             if self.pool.deferring:
                 self.pool.flush_deferred()
 
@@ -386,28 +311,12 @@ class CudaMemory:
         )
 
 
-FORK_STREAMS = 8
-"""Streams fork threads take turns on (threads beyond that share them, in program order)."""
-
-
-class _Thread:
-    __slots__ = ("main", "stream", "waits")
-
-    def __init__(self, main: bool = False):
-        self.main = main
-        self.stream = None
-        self.waits: list = []
-        """Events waited for before the thread had a stream."""
-
-
 class _Capture:
-    __slots__ = ("arena", "stream", "streams")
+    __slots__ = ("arena", "stream")
 
     def __init__(self, arena, stream):
         self.arena = arena
         self.stream = stream
-        self.streams: set = set()
-        """The fork streams that joined the capture."""
 
 
 class CudaGraph:

@@ -1,0 +1,174 @@
+"""Fork threads on streams: which stream each thread's device work goes on, and which
+events it must wait for (convert-fork-to-gpu's runtime half; the device calls are made
+through the `stream` and `event` factories, so this bookkeeping runs without a GPU in
+the tests).
+
+The host runs every thread where it is forked (program order is a schedule). A thread
+gets a stream from a small pool at its first device work, so threads that do not wait
+for each other overlap on the device. A signal stands for the device work its resolver
+did or waited for: at most one event per stream, the latest, since an event covers
+everything its stream did before it. So however long a chain of threads and signals
+(a loop's iterations carry them), a wait is at most one stream wait per stream, and
+none for the waiter's own stream or for what it already waited for.
+
+The call's own thread works on the default stream, which waits for every other
+stream's earlier work by itself (so it needs no waits, and its signals stand for what
+it waited for); under a task graph's capture it works on the capture stream, which
+waits like any other, and a thread's stream joins the capture by waiting for an event
+of it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+FORK_STREAMS = 8
+"""Streams the threads take turns on (threads beyond that share them, in program order)."""
+
+Marks = dict[int, tuple[int, Any]]
+"""stream key -> (sequence number, event): the latest event of each stream to wait for."""
+
+
+def merge(into: Marks, marks: Marks) -> None:
+    """`into` covers what `marks` covers too (the later event of each stream)."""
+    for key, mark in marks.items():
+        held = into.get(key)
+        if held is None or held[0] < mark[0]:
+            into[key] = mark
+
+
+class _Thread:
+    __slots__ = ("stream", "key", "waits")
+
+    def __init__(self, stream: Any = None, key: int | None = None):
+        self.stream = stream
+        self.key = key
+        self.waits: Marks = {}
+        """Before the thread has a stream: what its first device work must wait for;
+        after: what its stream already waited for."""
+
+
+class ForkStreams:
+    """`stream()` makes a pool stream, `event()` an event with `record(stream)`; a
+    stream has `wait_for_event(event)`."""
+
+    def __init__(
+        self, stream: Callable[[], Any], event: Callable[[], Any], count: int = FORK_STREAMS,
+        placed: Callable[[], None] | None = None,
+    ):
+        """`placed` is called when a thread gets a stream (the memory pool then holds
+        freed blocks back until the device is waited for)."""
+        self._new_stream = stream
+        self._new_event = event
+        self._placed = placed
+        self._count = count
+        self._pool: list[Any] = []
+        self._next = 0
+        self._sequence = itertools.count()
+        self.main_stream: Any = None
+        """The call's own thread's stream: None (the default stream) or the capture's."""
+        self._threads: list[_Thread] = [_Thread()]
+        self.joined: set[int] = set()
+        """Keys of the pool streams that had work since `begin_capture`."""
+        self.capturing = False
+
+    # --- what the current thread's device work goes on ---------------------------------
+
+    @property
+    def unplaced(self) -> bool:
+        """The current thread is a fork thread with no stream yet."""
+        return len(self._threads) > 1 and self._threads[-1].stream is None
+
+    def current(self) -> Any:
+        """The stream of the current thread's device work (placing it if it has none)."""
+        if len(self._threads) == 1:
+            return self.main_stream
+        thread = self._threads[-1]
+        if thread.stream is None:
+            self._place(thread)
+        return thread.stream
+
+    def pool_stream(self, key: int) -> Any:
+        return self._pool[key]
+
+    def _place(self, thread: _Thread) -> None:
+        if not self._pool:
+            self._pool = [self._new_stream() for _ in range(self._count)]
+        key = self._next % self._count
+        self._next += 1
+        stream = self._pool[key]
+        if self.capturing and key not in self.joined:
+            # a stream joins the capture by waiting for an event of a capturing stream
+            stream.wait_for_event(self._record(self.main_stream))
+            self.joined.add(key)
+        pending, thread.waits = thread.waits, {}
+        thread.stream, thread.key = stream, key
+        for other, (_, event) in pending.items():
+            if other != key:
+                stream.wait_for_event(event)
+        thread.waits = pending
+        if self._placed is not None:
+            self._placed()
+
+    # --- threads and signals ---------------------------------------------------------
+
+    def fork(self) -> None:
+        self._threads.append(_Thread())
+
+    def end_fork(self) -> None:
+        if len(self._threads) < 2:
+            raise RuntimeError("ends a fork that was never started")
+        self._threads.pop()
+
+    def resolve(self) -> Marks:
+        """What a signal the current thread resolves now stands for."""
+        thread = self._threads[-1]
+        stream = thread.stream if len(self._threads) > 1 else self.main_stream
+        if stream is None:  # no device work of its own, or the default stream
+            return dict(thread.waits)
+        key = thread.key if len(self._threads) > 1 else -1
+        return {key: (next(self._sequence), self._record(stream))}
+
+    def wait(self, marks: Marks) -> None:
+        """The current thread's later device work runs after what `marks` stands for."""
+        thread = self._threads[-1]
+        main = len(self._threads) == 1
+        stream = self.main_stream if main else thread.stream
+        if stream is None:
+            merge(thread.waits, marks)
+            return
+        own = -1 if main else thread.key
+        for key, mark in marks.items():
+            held = thread.waits.get(key)
+            if key == own or (held is not None and held[0] >= mark[0]):
+                continue  # its own stream's order, or waited for already
+            stream.wait_for_event(mark[1])
+            thread.waits[key] = mark
+
+    def _record(self, stream: Any) -> Any:
+        event = self._new_event()
+        event.record(stream)
+        return event
+
+    # --- calls and captures ----------------------------------------------------------
+
+    def reset(self) -> None:
+        """After a call (or a failed one): back to the call's own thread."""
+        del self._threads[1:]
+        self._threads[0].waits = {}
+
+    def begin_capture(self, stream: Any) -> None:
+        self.reset()
+        self.main_stream, self.capturing, self.joined = stream, True, set()
+
+    def join_capture(self) -> None:
+        """Every stream that joined the capture joins its end (else the capture cannot
+        end, and those streams stay capturing)."""
+        for key in sorted(self.joined):
+            self.main_stream.wait_for_event(self._record(self._pool[key]))
+
+    def end_capture(self) -> None:
+        self.reset()
+        self.main_stream, self.capturing, self.joined = None, False, set()

@@ -1,0 +1,182 @@
+"""Fork threads on streams (runtime/gpu/fork_streams.py) against a model of CUDA's
+ordering: random fork programs, issued by the host in program order, put their work on
+fake streams; a work item must then happen after every work item its thread knows of
+(its own earlier work, and through each signal it waited for, what the resolver knew),
+by stream order, event waits and the default stream's implicit synchronisation. And
+however long the chain of signals (a loop carries them), a thread waits at most once
+per stream."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from soacc.runtime.gpu.fork_streams import ForkStreams
+
+LEGACY = "legacy"
+
+
+class Device:
+    """Every entry issued, in issue order: (stream, kind, payload)."""
+
+    def __init__(self) -> None:
+        self.entries: list[tuple[object, str, object]] = []
+        self.streams: list[Stream] = []
+        self.waits = 0
+
+    def stream(self) -> Stream:
+        s = Stream(self, len(self.streams))
+        self.streams.append(s)
+        return s
+
+    def event(self) -> Event:
+        return Event(self)
+
+    def work(self, stream, item: int) -> int:
+        self.entries.append((stream if stream is not None else LEGACY, "work", item))
+        return len(self.entries) - 1
+
+    def happens_before(self) -> list[set[int]]:
+        """For each entry, the entries that happen before it."""
+        before: list[set[int]] = []
+        last_on: dict[object, int] = {}
+        last_legacy: int | None = None
+        for i, (stream, kind, payload) in enumerate(self.entries):
+            deps: set[int] = set()
+            if stream is LEGACY:
+                deps.update(range(i))  # the default stream waits for everything before it
+            else:
+                if stream in last_on:
+                    deps.add(last_on[stream])
+                if last_legacy is not None:
+                    deps.add(last_legacy)  # blocking streams wait for the default stream
+                if kind == "wait":
+                    recorded = payload.recorded_at
+                    if recorded is not None:
+                        deps.add(recorded)
+            closure = set(deps)
+            for d in deps:
+                closure |= before[d]
+            before.append(closure)
+            last_on[stream] = i
+            if stream is LEGACY:
+                last_legacy = i
+        return before
+
+
+class Stream:
+    def __init__(self, device: Device, key: int):
+        self.device = device
+        self.key = key
+
+    def wait_for_event(self, event: Event) -> None:
+        self.device.waits += 1
+        self.device.entries.append((self, "wait", event))
+
+
+class Event:
+    def __init__(self, device: Device):
+        self.device = device
+        self.recorded_at: int | None = None
+
+    def record(self, stream) -> None:
+        assert stream is not None, "an event recorded on the default stream (never needed)"
+        self.device.entries.append((stream, "record", self))
+        self.recorded_at = len(self.device.entries) - 1
+
+
+class Signal:
+    def __init__(self) -> None:
+        self.events = None
+        self.knows: set[int] = set()
+
+
+def run_program(seed: int, steps: int = 300, capture: bool = False, streams: int = 3):
+    """A random fork program issued in program order. Returns (device, checks): each
+    check is (entry of a work item, the work items it must come after)."""
+    rng = random.Random(seed)
+    device = Device()
+    forks = ForkStreams(device.stream, device.event, count=streams)
+    if capture:
+        forks.begin_capture(device.stream())
+    knows: list[set[int]] = [set()]  # per open thread: the work items it knows of
+    resolved: list[Signal] = []
+    work_entry: dict[int, int] = {}
+    checks = []
+    item = 0
+    for _ in range(steps):
+        choice = rng.random()
+        if choice < 0.2 and len(knows) < 4:
+            forks.fork()
+            knows.append(set())
+        elif choice < 0.3 and len(knows) > 1:
+            forks.end_fork()
+            knows.pop()
+        elif choice < 0.55:
+            entry = device.work(forks.current(), item)
+            work_entry[item] = entry
+            checks.append((entry, set(knows[-1])))
+            knows[-1].add(item)
+            item += 1
+        elif choice < 0.75:
+            signal = Signal()
+            signal.events = forks.resolve()
+            signal.knows = set(knows[-1])
+            resolved.append(signal)
+        elif resolved:
+            signal = rng.choice(resolved[-8:])
+            forks.wait(signal.events)
+            knows[-1] |= signal.knows
+    if capture:
+        forks.join_capture()
+    return device, [(entry, {work_entry[w] for w in needed}) for entry, needed in checks]
+
+
+@pytest.mark.parametrize("capture", [False, True], ids=["eager", "capture"])
+@pytest.mark.parametrize("seed", range(40))
+def test_every_work_item_follows_what_its_thread_knows(seed, capture):
+    device, checks = run_program(seed, capture=capture)
+    before = device.happens_before()
+    for entry, needed in checks:
+        missing = needed - before[entry]
+        assert not missing, f"entry {entry} does not follow {sorted(missing)}"
+
+
+def test_under_capture_every_stream_joins_the_capture_and_its_end():
+    device, _ = run_program(3, capture=True)
+    before = device.happens_before()
+    main = device.streams[0]
+    last = max(i for i, (s, _, _) in enumerate(device.entries) if s is main)
+    works = [i for i, (_, kind, _) in enumerate(device.entries) if kind == "work"]
+    assert all(w in before[last] for w in works), "a thread's work is not before the capture's end"
+
+
+def test_a_long_chain_of_signals_waits_once_per_stream():
+    """A loop's iterations carry signals: each iteration a thread waits for the last
+    signal, works and resolves the next (a lazy thread in between passes it on)."""
+    device = Device()
+    forks = ForkStreams(device.stream, device.event, count=4)
+    signal = forks.resolve()
+    for _ in range(500):
+        forks.fork()  # a thread with no device work: it passes the signal on
+        forks.wait(signal)
+        passed = forks.resolve()
+        forks.end_fork()
+        forks.fork()
+        forks.wait(passed)
+        device.work(forks.current(), 0)
+        signal = forks.resolve()
+        forks.end_fork()
+        assert len(signal) == 1 and len(passed) <= 4
+    assert device.waits <= 500  # at most one stream wait per placed thread here
+
+
+def test_threads_without_device_work_take_no_stream():
+    device = Device()
+    forks = ForkStreams(device.stream, device.event)
+    for _ in range(10):
+        forks.fork()
+        forks.resolve()
+        forks.end_fork()
+    assert device.streams == [] and device.entries == []
