@@ -1,0 +1,30 @@
+"""benchmarks/forks.py on the reference executor (sequential and streams; graphs need
+the GPU): every program's configurations are checked against its definition, and the
+table and JSON have a row and an entry per program."""
+
+from __future__ import annotations
+
+import json
+
+from tests.support.scripts import load_benchmark
+
+
+def test_forks_benchmark_runs_on_the_reference_executor(capsys, tmp_path):
+    module = load_benchmark("forks.py")
+    out = tmp_path / "forks.json"
+    assert module.main(["--backend", "numpy", "--small", "--repeat", "1", "--programs", "chains,reductions", "--json", str(out)]) == 0
+    table = capsys.readouterr().out
+    assert "chains" in table and "reductions" in table and "seq/streams" in table
+    report = json.loads(out.read_text())
+    assert set(report["programs"]) == {"chains", "reductions"}
+    for entry in report["programs"].values():
+        assert entry["status"] == {"sequential": "ok", "streams": "ok"}
+
+
+def test_forks_benchmark_refuses_an_unknown_program(capsys):
+    module = load_benchmark("forks.py")
+    try:
+        module.main(["--backend", "numpy", "--programs", "nonesuch"])
+    except SystemExit as exit_:
+        assert exit_.code == 2
+    assert "no program nonesuch" in capsys.readouterr().err
