@@ -18,6 +18,7 @@ from soacc.tools.examples import mismatch
 from pathlib import Path
 
 from soacc.tools.examples import load_examples
+from tests.support.fork_checks import check_interleavings, copies
 from tests.support.marks import params
 from tests.support.random_programs import random_program
 
@@ -32,8 +33,7 @@ INTERLEAVINGS = 100
 development machine, 2026-11-27; a fork costs a thread start and its handovers)."""
 
 
-def _copies(args):
-    return [np.copy(a) if isinstance(a, np.ndarray) else a for a in args]
+_copies = copies
 
 
 @pytest.mark.parametrize(("family", "seed"), PROGRAMS, ids=[f"{f}-{s}" for f, s in PROGRAMS])
@@ -45,19 +45,7 @@ def test_random_fork_programs_give_the_program_results_under_every_interleaving(
     forked = parse_program(program.source)
     apply_pipeline(forked, LEVEL2 + f",introduce-forks{{{options}}}")
     assert any(op.name == "fork.fork" for op in forked.walk())
-    args = program.inputs(5)
-    try:
-        want = ReferenceExecutor(base).call("main", _copies(args))
-    except ExecutionError as error:
-        want = error
-    for interleaving in range(INTERLEAVINGS):
-        executor = ReferenceExecutor(forked, fork_seed=interleaving)
-        if isinstance(want, ExecutionError):
-            with pytest.raises(ExecutionError):
-                executor.call("main", _copies(args))
-            continue
-        got = executor.call("main", _copies(args))
-        assert mismatch(got, want, 0.0, 0.0) is None, f"{options}, interleaving {interleaving}: {mismatch(got, want, 0.0, 0.0)}"
+    check_interleavings(base, forked, program.inputs(5), options, INTERLEAVINGS)
 
 
 @pytest.mark.parametrize("example", params(EXAMPLES, [e.name for e in EXAMPLES]))

@@ -17,6 +17,7 @@ from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp import fork as fork_runtime
 from soacc.runtime.reference import ReferenceExecutor
 from soacc.tools.examples import load_examples, mismatch
+from tests.support.fork_checks import check_interleavings, copies
 from tests.support.marks import params
 from tests.support.random_programs import random_program
 
@@ -126,8 +127,7 @@ RANDOM = [("memory", s) for s in (15, 22, 29, 31)] + [("host", s) for s in (4, 7
 scf.while carrying scalars, nested)."""
 
 
-def _copies(args):
-    return [np.copy(a) if isinstance(a, np.ndarray) else a for a in args]
+_copies = copies
 
 
 def _forked(source: str, options: str):
@@ -141,18 +141,7 @@ def _forked(source: str, options: str):
 
 
 def _check_interleavings(base, forked, args, options: str, interleavings: int = INTERLEAVINGS):
-    try:
-        want = ReferenceExecutor(base).call("main", _copies(args))
-    except ExecutionError as error:
-        want = error
-    for interleaving in range(interleavings):
-        executor = ReferenceExecutor(forked, fork_seed=interleaving)
-        if isinstance(want, ExecutionError):
-            with pytest.raises(ExecutionError):
-                executor.call("main", _copies(args))
-            continue
-        got = executor.call("main", _copies(args))
-        assert mismatch(got, want, 0.0, 0.0) is None, f"{options}, interleaving {interleaving}: {mismatch(got, want, 0.0, 0.0)}"
+    check_interleavings(base, forked, args, options, interleavings)
 
 
 @pytest.mark.parametrize("loops", ["true", "false"])
