@@ -13,10 +13,9 @@ import numpy as np
 import pytest
 
 from soacc.program import apply_pipeline, parse_program
-from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp import fork as fork_runtime
 from soacc.runtime.reference import ReferenceExecutor
-from soacc.tools.examples import load_examples, mismatch
+from soacc.tools.examples import load_examples
 from tests.support.fork_checks import check_interleavings, copies
 from tests.support.marks import params
 from tests.support.random_programs import random_program
