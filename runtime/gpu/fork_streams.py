@@ -66,6 +66,10 @@ class ForkStreams:
         self._count = count
         self._pool: list[Any] = []
         self._next = 0
+        self._owner: dict[int, _Thread] = {}
+        """The thread each pool stream was last given to."""
+        self._latest: dict[int, int] = {}
+        """Pool stream -> the sequence number of its latest event."""
         self._sequence = itertools.count()
         self.main_stream: Any = None
         """The call's own thread's stream: None (the default stream) or the capture's."""
@@ -96,8 +100,9 @@ class ForkStreams:
     def _place(self, thread: _Thread) -> None:
         if not self._pool:
             self._pool = [self._new_stream() for _ in range(self._count)]
-        key = self._next % self._count
-        self._next += 1
+        key = self._choose(thread)
+        self._owner[key] = thread
+        self._latest.pop(key, None)  # its latest event is no longer its last work
         stream = self._pool[key]
         if self.capturing and key not in self.joined:
             # a stream joins the capture by waiting for an event of a capturing stream
@@ -111,6 +116,26 @@ class ForkStreams:
         thread.waits = pending
         if self._placed is not None:
             self._placed()
+
+    def _choose(self, thread: _Thread) -> int:
+        """A stream for the thread: the stream of the latest work it waits for, when
+        that work was the stream's last and the thread that did it has ended (a chain
+        of threads then stays on one stream, with no event between its links);
+        otherwise the next stream whose thread has ended, in turn."""
+        open_threads = self._threads
+        chained = [
+            (seq, key)
+            for key, (seq, _) in thread.waits.items()
+            if key >= 0 and self._latest.get(key) == seq and self._owner.get(key) not in open_threads
+        ]
+        if chained:
+            return max(chained)[1]
+        for _ in range(self._count):
+            key = self._next % self._count
+            self._next += 1
+            if self._owner.get(key) not in open_threads:
+                return key
+        return self._next % self._count  # every stream's thread is open: share
 
     # --- threads and signals ---------------------------------------------------------
 
@@ -129,7 +154,10 @@ class ForkStreams:
         if stream is None:  # no device work of its own, or the default stream
             return dict(thread.waits)
         key = thread.key if len(self._threads) > 1 else -1
-        return {key: (next(self._sequence), self._record(stream))}
+        seq = next(self._sequence)
+        if key >= 0:
+            self._latest[key] = seq
+        return {key: (seq, self._record(stream))}
 
     def wait(self, marks: Marks) -> None:
         """The current thread's later device work runs after what `marks` stands for."""
@@ -158,6 +186,8 @@ class ForkStreams:
         """After a call (or a failed one): back to the call's own thread."""
         del self._threads[1:]
         self._threads[0].waits = {}
+        self._owner.clear()
+        self._latest.clear()
 
     def begin_capture(self, stream: Any) -> None:
         self.reset()

@@ -169,7 +169,42 @@ def test_a_long_chain_of_signals_waits_once_per_stream():
         signal = forks.resolve()
         forks.end_fork()
         assert len(signal) == 1 and len(passed) <= 4
-    assert device.waits <= 500  # at most one stream wait per placed thread here
+    # each link goes on the stream of the one before: no event between them
+    assert device.waits == 0 and len(device.streams) == 4
+
+
+def test_threads_that_wait_for_the_same_thread_go_on_different_streams():
+    """A fan-out: four threads wait for one; one of them may follow it on its stream,
+    the others go on streams of their own, so that the four overlap."""
+    device = Device()
+    forks = ForkStreams(device.stream, device.event, count=8)
+    forks.fork()
+    device.work(forks.current(), 0)
+    done = forks.resolve()
+    forks.end_fork()
+    used = set()
+    for i in range(4):
+        forks.fork()
+        forks.wait(done)
+        stream = forks.current()
+        device.work(stream, i + 1)
+        used.add(stream.key)
+        forks.end_fork()
+    assert len(used) == 4
+
+
+def test_a_stream_whose_thread_is_still_open_is_not_chained_onto():
+    """The parent resolves, then forks a child that waits for it: the parent goes on
+    afterwards, so the child takes another stream (else the parent's later work would
+    wait for the child's)."""
+    device = Device()
+    forks = ForkStreams(device.stream, device.event, count=8)
+    forks.fork()
+    parent = forks.current()
+    ready = forks.resolve()
+    forks.fork()
+    forks.wait(ready)
+    assert forks.current() is not parent
 
 
 def test_threads_without_device_work_take_no_stream():
