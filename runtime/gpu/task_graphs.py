@@ -51,6 +51,10 @@ MIN_NODES = 4
 CACHE_SIZE = 8
 """Graphs kept per program (the least recently used is dropped, with its memory)."""
 
+KEYS_REMEMBERED = 256
+"""Keys whose first call, or refusal, a program remembers (a scalar argument that
+changes every call makes a new key every call: the oldest are forgotten)."""
+
 
 class GraphUnsupported(ExecutionError):
     """The call's host code needs something a graph cannot give (a device value on the
@@ -464,9 +468,9 @@ class TaskGraphs:
     min_nodes: int = MIN_NODES
     capacity: int = CACHE_SIZE
     graphs: OrderedDict = field(default_factory=OrderedDict)
-    first_calls: dict = field(default_factory=dict)
+    first_calls: OrderedDict = field(default_factory=OrderedDict)
     """key -> kernels and device copies of the key's first (eager) call."""
-    unsupported: dict = field(default_factory=dict)
+    unsupported: OrderedDict = field(default_factory=OrderedDict)
     """key -> why its capture stopped."""
     captures: int = 0
     replays: int = 0
@@ -490,7 +494,7 @@ class TaskGraphs:
         nodes = self.first_calls.get(key)
         if nodes is None:
             results = eager()
-            self.first_calls[key] = statistics.kernel_launches + statistics.copies["device->device"].count
+            _remember(self.first_calls, key, statistics.kernel_launches + statistics.copies["device->device"].count)
             return results
         if nodes < self.min_nodes:
             return eager()
@@ -519,7 +523,7 @@ class TaskGraphs:
             runtime.finish(results)
         except Exception as error:  # nothing ran: the call runs eagerly, and fails there if it must
             self.memory.abort_capture()
-            self.unsupported[key] = str(error)
+            _remember(self.unsupported, key, str(error))
             return None
         graph.graph = self.memory.end_capture()
         graph.statistics = copy.deepcopy(counted)
@@ -530,3 +534,9 @@ class TaskGraphs:
         for graph in self.graphs.values():
             graph.graph.release()
         self.graphs.clear()
+
+
+def _remember(keys: OrderedDict, key, value) -> None:
+    keys[key] = value
+    while len(keys) > KEYS_REMEMBERED:
+        keys.popitem(last=False)

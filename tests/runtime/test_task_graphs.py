@@ -325,3 +325,15 @@ def test_a_device_argument_is_not_a_key():
     block = DeviceBlock(device.allocate(8), 8, Statistics())
     with pytest.raises(GraphUnsupported):
         graph_key("f", [block])
+
+
+def test_a_scalar_that_changes_every_call_is_remembered_only_so_far(monkeypatch):
+    import soacc.runtime.gpu.task_graphs as task_graphs
+
+    monkeypatch.setattr(task_graphs, "KEYS_REMEMBERED", 4)
+    h = Harness()
+    x = np.ones(2, np.float32)
+    for v in range(10):
+        _, out = h.call(loop_of_kernels, *host_array(x), np.float32(v), np.int64(1))
+        np.testing.assert_array_equal(out.array, 2 * _added(x, v, 1))
+    assert len(h.graphs.first_calls) == 4 and h.device.captures == 0
