@@ -5,6 +5,7 @@ frees what it holds and tries again before reporting a clear error."""
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,6 +107,22 @@ class DeferredFrees:
 class MemoryPool(DeferredFrees):
     counters: PoolCounters = field(default_factory=PoolCounters)
     _free: dict[int, list[Any]] = field(default_factory=dict)
+    _relievers: list = field(default_factory=list)
+    """Weak references to functions that give memory back (task graphs dropping their
+    arenas), called when the device is out of memory."""
+
+    def add_reliever(self, method) -> None:
+        """`method` (a bound method, held weakly) gives memory back to this pool when
+        an allocation finds the device full."""
+        self._relievers.append(weakref.WeakMethod(method))
+
+    def _relieve(self) -> None:
+        for reference in list(self._relievers):
+            method = reference()
+            if method is None:
+                self._relievers.remove(reference)
+            else:
+                method()
 
     def __post_init__(self) -> None:
         DeferredFrees.__init__(self)
@@ -131,6 +148,7 @@ class MemoryPool(DeferredFrees):
         try:
             allocation = cuda.mem_alloc(capacity)
         except (cuda.MemoryError, cuda.LogicError):
+            self._relieve()
             self.free_held()
             try:
                 allocation = cuda.mem_alloc(capacity)

@@ -475,6 +475,12 @@ class TaskGraphs:
     captures: int = 0
     replays: int = 0
 
+    def __post_init__(self) -> None:
+        pool = getattr(self.memory, "pool", None)
+        if pool is not None and hasattr(pool, "add_reliever"):
+            # a device out of memory first drops the graphs (their arenas), then fails
+            pool.add_reliever(self.release)
+
     def call(self, function: str, python: Callable, args: Sequence, statistics: Statistics, eager: Callable) -> tuple:
         """Runs `python` (the host code of `function`) on `args`: replayed, captured,
         or eagerly by `eager()`, which returns the host code's results."""

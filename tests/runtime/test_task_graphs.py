@@ -337,3 +337,54 @@ def test_a_scalar_that_changes_every_call_is_remembered_only_so_far(monkeypatch)
         _, out = h.call(loop_of_kernels, *host_array(x), np.float32(v), np.int64(1))
         np.testing.assert_array_equal(out.array, 2 * _added(x, v, 1))
     assert len(h.graphs.first_calls) == 4 and h.device.captures == 0
+
+
+def test_a_device_out_of_memory_drops_the_graphs_before_it_fails(monkeypatch):
+    """The pool asks the graphs for their arenas back when cuMemAlloc fails (a fake
+    driver here: the first allocation after a graph was captured fails once)."""
+    import sys
+    import types
+
+    from soacc.runtime.gpu.memory_pool import GraphArena, MemoryPool
+
+    class Allocation(int):
+        def free(self) -> None:
+            freed.append(int(self))
+
+    fails = []
+    freed: list[int] = []
+    driver = types.SimpleNamespace(MemoryError=MemoryError, LogicError=RuntimeError, mem_get_info=lambda: (0, 0))
+
+    def mem_alloc(n):
+        if fails:
+            fails.pop()
+            raise MemoryError("out of memory")
+        return Allocation(len(freed) + 1000 + n)
+
+    driver.mem_alloc = mem_alloc
+    monkeypatch.setitem(sys.modules, "pycuda.driver", driver)
+    monkeypatch.setitem(sys.modules, "pycuda", types.SimpleNamespace(driver=driver))
+
+    pool = MemoryPool()
+
+    class Memory:
+        def __init__(self):
+            self.pool = pool
+
+    graphs = TaskGraphs(Memory(), {})
+    arena = GraphArena(pool)
+    arena.allocate(1 << 20)
+
+    class Graph:
+        def __init__(self):
+            self.arena = arena
+
+        def release(self):
+            self.arena.release()
+
+    entry = types.SimpleNamespace(graph=Graph())
+    graphs.graphs["key"] = entry
+    fails.append(True)
+    block = pool.allocate(1 << 20)
+    assert block.ptr and not graphs.graphs  # the graph was dropped, its block returned, then freed
+    assert freed, "the arena's block went back to the driver"
