@@ -1719,6 +1719,160 @@ class UpdateOp(IRDLOperation):
             SliceSpec.check_kept(self, "value", src, kinds, v, rank)
 
 
+def is_device_index(t: Attribute) -> bool:
+    """`tensor<1xindex>`: an index that lives in device memory (a one-row array, as
+    `soac.gpu_body` and reduce-device-syncs store scalars on the device)."""
+    return isinstance(t, TensorType) and t.get_shape() == (1,) and isinstance(t.element_type, IndexType)
+
+
+def _check_device_indices(op: Operation, indices: Sequence[SSAValue], t: TensorType) -> None:
+    """The indices of a device-indexed op: 1 to rank - 1 leading indices (what they
+    address is an array, never an element), each `index` (known on the host) or
+    `tensor<1xindex>` (read on the device), at least one of them on the device."""
+    if not 1 <= len(indices) < t.get_num_dims():
+        raise VerifyException(
+            f"{op.name} has {len(indices)} indices for an array of rank {t.get_num_dims()}; expected 1 to "
+            f"{t.get_num_dims() - 1} (an element at a device index is read in a soac.gpu_body)"
+        )
+    for i, v in enumerate(indices):
+        if not (isinstance(v.type, IndexType) or is_device_index(v.type)):
+            raise VerifyException(f"{op.name} index {i} has type {v.type}; expected index or tensor<1xindex>")
+    if not any(is_device_index(v.type) for v in indices):
+        raise VerifyException(f"{op.name} has no index of type tensor<1xindex>; without one it is {op.name.replace('device_', '')}")
+
+
+def _print_device_indexed(printer: Printer, array: SSAValue, indices: Sequence[SSAValue]) -> None:
+    printer.print_string(" ")
+    printer.print_operand(array)
+    printer.print_string("[")
+    printer.print_list(indices, printer.print_operand)
+    printer.print_string("]")
+
+
+def _parse_device_indexed(parser: Parser) -> tuple[UnresolvedOperand, list[UnresolvedOperand]]:
+    array = parser.parse_unresolved_operand()
+    indices = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+    return array, indices
+
+
+def _parse_types(parser: Parser, count: int) -> list[Attribute]:
+    types = [parser.parse_type()]
+    for _ in range(count - 1):
+        parser.parse_punctuation(",")
+        types.append(parser.parse_type())
+    return types
+
+
+@irdl_op_definition
+class DeviceIndexOp(IRDLOperation):
+    """The sub-array at the given leading indices, some of which are read on the device
+    (`tensor<1xindex>`, a one-row device array), as a fresh array: `soac.index` of an
+    array whose position the host does not know. Made by reduce-device-syncs where an
+    index is a device value and only device work uses what it addresses; the host
+    never reads the index. Once in explicit memory it is a copy kernel that loads the
+    index from device memory (and checks it, as `soac.index` does).
+
+    ```mlir
+    %row = soac.device_index %m[%p_dev] : tensor<?x?xf32>, tensor<1xindex>
+    ```
+    """
+
+    name = "soac.device_index"
+    array = operand_def(TensorType)
+    indices = var_operand_def()
+    result = result_def(TensorType)
+    traits = traits_def(Pure())
+
+    def __init__(self, array: SSAValue, indices: Sequence[SSAValue]):
+        super().__init__(operands=[array, indices], result_types=[IndexOp.result_type_for(array.type, len(indices))])
+
+    def print(self, printer: Printer) -> None:
+        _print_device_indexed(printer, self.array, self.indices)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list([self.array.type, *(i.type for i in self.indices)], printer.print_attribute)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DeviceIndexOp:
+        array, indices = _parse_device_indexed(parser)
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        types = _parse_types(parser, 1 + len(indices))
+        if not isinstance(types[0], TensorType) or types[0].get_num_dims() <= len(indices):
+            parser.raise_error(
+                f"soac.device_index of {len(indices)} indices needs a tensor type of rank > {len(indices)}, got {types[0]}",
+                pos,
+            )
+        op = cls(parser.resolve_operand(array, types[0]), [parser.resolve_operand(i, t) for i, t in zip(indices, types[1:])])
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        t = _check_array("soac.device_index array", self.array.type)
+        _check_device_indices(self, self.indices, t)
+        expected = IndexOp.result_type_for(t, len(self.indices))
+        if not types_compatible(self.result.type, expected):
+            raise VerifyException(f"soac.device_index result has type {self.result.type}; expected {expected}")
+
+
+@irdl_op_definition
+class DeviceUpdateOp(IRDLOperation):
+    """`soac.update` of the sub-array at the given leading indices, some of which are
+    read on the device (`tensor<1xindex>`), by the array `value`. Consumes `source`, as
+    `soac.update` does. Made by reduce-device-syncs; once in explicit memory a copy
+    kernel that loads the index from device memory (and checks it).
+
+    ```mlir
+    %m2 = soac.device_update %m[%p_dev] = %row : tensor<?x?xf32>, tensor<1xindex>, tensor<?xf32>
+    ```
+    """
+
+    name = "soac.device_update"
+    T: ClassVar = VarConstraint("T", base(TensorType))
+    source = operand_def(T)
+    indices = var_operand_def()
+    value = operand_def(TensorType)
+    result = result_def(T)
+    traits = traits_def(Pure(), ConsumesOperand("source"))
+
+    def __init__(self, source: SSAValue, indices: Sequence[SSAValue], value: SSAValue):
+        super().__init__(operands=[source, indices, value], result_types=[source.type])
+
+    def print(self, printer: Printer) -> None:
+        _print_device_indexed(printer, self.source, self.indices)
+        printer.print_string(" = ")
+        printer.print_operand(self.value)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_list(
+            [self.source.type, *(i.type for i in self.indices), self.value.type], printer.print_attribute
+        )
+
+    @classmethod
+    def parse(cls, parser: Parser) -> DeviceUpdateOp:
+        source, indices = _parse_device_indexed(parser)
+        parser.parse_punctuation("=")
+        value = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = _parse_types(parser, 2 + len(indices))
+        op = cls(
+            parser.resolve_operand(source, types[0]),
+            [parser.resolve_operand(i, t) for i, t in zip(indices, types[1:-1])],
+            parser.resolve_operand(value, types[-1]),
+        )
+        op.attributes |= attrs
+        return op
+
+    def verify_(self) -> None:
+        src = _check_array("soac.device_update source", self.source.type)
+        _check_device_indices(self, self.indices, src)
+        expected = IndexOp.result_type_for(src, len(self.indices))
+        if not types_compatible(self.value.type, expected):
+            raise VerifyException(f"soac.device_update value has type {self.value.type}; expected {expected}")
+
+
 @irdl_op_definition
 class ConcatOp(IRDLOperation):
     """Concatenation along the outer dimension.
@@ -1850,6 +2004,8 @@ SOAC = Dialect(
         IndexOp,
         SliceOp,
         UpdateOp,
+        DeviceIndexOp,
+        DeviceUpdateOp,
         ConcatOp,
         TransposeOp,
         CopyOp,

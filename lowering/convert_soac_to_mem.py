@@ -107,6 +107,8 @@ FunctionConverter.HANDLERS = {
     soac.SliceOp: FunctionConverter.convert_slice,
     soac.TransposeOp: FunctionConverter.convert_transpose,
     soac.UpdateOp: FunctionConverter.convert_update,
+    soac.DeviceIndexOp: FunctionConverter.convert_device_index,
+    soac.DeviceUpdateOp: FunctionConverter.convert_device_update,
     soac.SizeOp: FunctionConverter.convert_size,
     scf.IfOp: FunctionConverter.convert_if,
     scf.ForOp: FunctionConverter.convert_for,

@@ -1,11 +1,15 @@
 """convert-soac-to-mem for the ops that make or view one array: literals, iota,
 replicate, copy, concat, update (in place when its source may be consumed), and the
-views (index, slice, transpose, a select of arrays); sizes and scalar arithmetic."""
+views (index, slice, transpose, a select of arrays); sizes and scalar arithmetic. An
+index or update at a position read on the device (`soac.device_index`,
+`soac.device_update`) is, at host level, a copy kernel (an indexed `mem.map`) that
+loads the position from device memory and checks it."""
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, TensorType
+from xdsl.dialects import arith, cf, scf
+from xdsl.dialects.builtin import AnyFloat, DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, StringAttr, TensorType, IndexType, MemRefType
+from xdsl.ir import Block, Operation, Region, SSAValue
 
 from soacc.dialects import mem, soac
 from soacc.lowering.soac_to_mem_base import Array, ConversionBase, is_array
@@ -130,6 +134,115 @@ class ArrayConversion(ConversionBase):
             ).result
             self.insert(mem.CopyOp(value, part))
         self.scope[op.result] = target
+
+    # --- positions read on the device ------------------------------------------------
+
+    def convert_device_index(self, op: soac.DeviceIndexOp) -> None:
+        """Inside a lambda a view at the loaded position; at host level a copy kernel
+        over the result's rows: row j is element (or row) [position, j] of the array."""
+        source = self.array(op.array)
+        n = len(op.indices)
+        if self.depth > 0:
+            view = self.insert(
+                mem.SliceOp(source.view, [soac.SliceSpec.FIXED] * n, self._loaded_indices(op.indices), mem.view_type_of(op.result.type, mem.DEVICE))
+            ).result
+            self._name(view, op.result)
+            self.scope[op.result] = Array(view, source.block)
+            return
+        target = self.destination(op.result, op)
+        checks = self._position_checks(op, source.view)
+        out = target.view.type
+        body = Block(arg_types=mem.MapOp.lambda_params([], [out], indexed=True))
+        ops, position = self._checked_position(op, checks)
+        at = [*position, body.args[-1]]
+        if out.get_num_dims() == 1:
+            element: Operation = mem.LoadOp(source.view, at)
+        else:
+            element = mem.SliceOp(source.view, [soac.SliceSpec.FIXED] * len(at), at, mem.row_view_type(out))
+        body.add_ops([*ops, element, mem.YieldOp(element.results[0])])
+        self.insert(mem.MapOp([], [target.view], Region(body), indexed=True))
+        self._check_without_rows(op, target.view, checks)
+        self.scope[op.result] = target
+
+    def convert_device_update(self, op: soac.DeviceUpdateOp) -> None:
+        """Inside a lambda an update at the loaded position; at host level a copy
+        kernel over the value's rows: row j goes to [position, j] of the array (in
+        place when the source may be consumed, as `soac.update`)."""
+        target = self.writable_copy(op.source, op.result, op)
+        value = self.array(op.value).view
+        n = len(op.indices)
+        part_type = mem.view_type_of(op.value.type, mem.DEVICE)
+        if self.depth > 0:
+            part = self.insert(mem.SliceOp(target.view, [soac.SliceSpec.FIXED] * n, self._loaded_indices(op.indices), part_type)).result
+            self.insert(mem.CopyOp(value, part))
+            self.scope[op.result] = target
+            return
+        checks = self._position_checks(op, target.view)
+        body = Block(arg_types=mem.MapOp.lambda_params([value.type], [], indexed=True))
+        ops, position = self._checked_position(op, checks)
+        at = [*position, body.args[-1]]
+        row = body.args[0]
+        if value.type.get_num_dims() == 1:
+            ops.append(mem.StoreOp(row, target.view, at))
+        else:
+            part = mem.SliceOp(target.view, [soac.SliceSpec.FIXED] * len(at), at, row.type)
+            ops += [part, mem.CopyOp(row, part.result)]
+        body.add_ops([*ops, mem.YieldOp()])
+        self.insert(mem.MapOp([value], [], Region(body), indexed=True))
+        self._check_without_rows(op, value, checks)
+        self.scope[op.result] = target
+
+    def _loaded_indices(self, indices) -> list[SSAValue]:
+        """The indices as scalars, a device one loaded (in a kernel: no transfer)."""
+        zero = self.index_constant(0)
+        return [
+            self.insert(mem.LoadOp(self.array(i).view, [zero])).result if soac.is_device_index(i.type) else self.scope[i]
+            for i in indices
+        ]
+
+    def _position_checks(self, op: Operation, array: SSAValue) -> list[tuple[SSAValue, SSAValue, str]]:
+        """Per index: its level-2 value (a scalar, or a one-row device view), the size of
+        its dimension (computed on the host), and the message of its bounds check."""
+        name = f" of %{op.operands[0].name_hint}" if op.operands[0].name_hint else ""
+        return [
+            (
+                self.array(i).view if soac.is_device_index(i.type) else self.scope[i],
+                self.insert(mem.SizeOp(array, d)).result,
+                f"{op.name}: an index is out of bounds for dimension {d}{name}",
+            )
+            for d, i in enumerate(op.indices)
+        ]
+
+    @staticmethod
+    def _checked_position(op: Operation, checks) -> tuple[list[Operation], list[SSAValue]]:
+        """Kernel code: each device index loaded, every index checked (the kernel traps
+        where it is out of bounds, as the host's soac.index fails)."""
+        zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+        ops: list[Operation] = [zero]
+        position = []
+        for value, size, message in checks:
+            if isinstance(value.type, MemRefType):
+                load = mem.LoadOp(value, [zero.result])
+                ops.append(load)
+                value = load.result
+            inside = arith.CmpiOp(value, size, "ult")
+            ops += [inside, cf.AssertOp(inside.result, StringAttr(message))]
+            position.append(value)
+        return ops, position
+
+    def _check_without_rows(self, op: Operation, rows: SSAValue, checks) -> None:
+        """A copy of no rows runs no lane, so where there may be none the position is
+        checked by one thread of its own (only then)."""
+        outer = rows.type.get_shape()[0]
+        if outer > 0:
+            return
+        count = self.insert(mem.SizeOp(rows, 0)).result
+        none = self.insert(arith.CmpiOp(count, self.index_constant(0), "eq")).result
+        body = Block()
+        ops, _ = self._checked_position(op, checks)
+        body.add_ops([*ops, mem.YieldOp()])
+        check = mem.GpuBodyOp.build(operands=[[]], regions=[Region(body)])
+        self.insert(scf.IfOp(none, [], Region(Block([check, scf.YieldOp()]))))
 
     def convert_size(self, op: soac.SizeOp) -> None:
         self.scope[op.result] = self.dimension(op.array, op.dim.value.data, op)

@@ -16,6 +16,9 @@ are computed on the device; this pass only carries that out:
   parameter in the cut is read at the start of each iteration;
 - a scalar `soac.update` of a moved value becomes an update of a one-element slice, an
   asynchronous device copy; a `soac.replicate` of one replicates the storage;
+- partial indexing and sub-array updates at a moved index become `soac.device_index`
+  and `soac.device_update`, copy kernels that read the index from its storage (the
+  analysis moves such an index only where device work alone uses what it addresses);
 - a reduction result that only device code uses is never read by the host at all
   (convert-soac-to-mem leaves it in device memory);
 - array literals with a scalar variable always move: their writes happen on the device.
@@ -136,6 +139,10 @@ class _Migration:
             self.localize(op)
         elif isinstance(op, soac.UpdateOp) and is_scalar(op.value):
             self.rewrite_update(op)
+        elif isinstance(op, soac.IndexOp) and not is_scalar(op.result) and any(map(self.off, op.indices)):
+            self.rewrite_device_index(op)
+        elif isinstance(op, soac.UpdateOp) and any(map(self.off, op.spec)):
+            self.rewrite_device_update(op)
         elif isinstance(op, soac.ReplicateOp) and is_scalar(op.value):
             self.rewrite_replicate(op)
 
@@ -407,6 +414,29 @@ class _Migration:
         self.rewriter.insert(one, InsertPoint.before(op))
         kinds[-1] = soac.SliceSpec.RANGE
         new = soac.UpdateOp(op.source, kinds, [*spec, one.result], storage)
+        new.result.name_hint = op.result.name_hint
+        self.rewriter.replace(op, new)
+
+    def device_indices(self, indices) -> list[SSAValue]:
+        """Indices for a device-indexed op: a value off the host by its storage."""
+        return [self.store(i) if self.off(i) else i for i in indices]
+
+    def rewrite_device_index(self, op: soac.IndexOp) -> None:
+        """A sub-array at a position only the device has (the analysis made sure that
+        only device work uses it) is copied by a kernel that reads the position there.
+        A copy that was its only use is that copy."""
+        new = soac.DeviceIndexOp(op.array, self.device_indices(op.indices))
+        new.result.name_hint = op.result.name_hint
+        copy = op.result.get_user_of_unique_use() if op.result.has_one_use() else None
+        self.rewriter.replace(op, new)
+        if isinstance(copy, soac.CopyOp):
+            new.result.name_hint = copy.result.name_hint or new.result.name_hint
+            self.rewriter.replace(copy, [], [new.result])
+
+    def rewrite_device_update(self, op: soac.UpdateOp) -> None:
+        """An update of a sub-array at a position only the device has: a copy kernel
+        that reads the position there."""
+        new = soac.DeviceUpdateOp(op.source, self.device_indices(op.spec), op.value)
         new.result.name_hint = op.result.name_hint
         self.rewriter.replace(op, new)
 

@@ -14,6 +14,10 @@ the device and are not graphed). Each op kind follows its rule of the study:
 - slices, partial indexing, transposes and scalar updates: their indices (and a slice's
   counts, which are array sizes) must be on the host: sinks; the value written by a
   scalar update is not (it can become an asynchronous one-element copy);
+- except at positions the device can read (issue 18, item 6): partial indexing whose
+  result only device work uses (kernels, copies, the value of an update), and updates of
+  a sub-array at fixed indices, need no index on the host: a device index becomes a copy
+  kernel's (`soac.device_index`, `soac.device_update`), so those indices are no sinks;
 - an array literal with a scalar variable in it: a source on its result, so it always
   moves (its m synchronous writes become one asynchronous kernel); other literals of
   more than one element, `iota`, `replicate`, `copy`, `concat`, kernels and calls of
@@ -48,7 +52,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, OpResult, SSAVal
 from xdsl.traits import IsTerminator
 
 from soacc.dialects import soac
-from soacc.dialects.shared.traits import is_kernel, is_parallel_kernel
+from soacc.dialects.shared.traits import is_kernel, is_parallel_kernel, runs_on_device
 from soacc.passes.analysis.migration_graph import IN, MigrationGraph, Reachability
 
 
@@ -125,6 +129,33 @@ def is_constant(v: SSAValue) -> bool:
 
 
 _STRUCTURED = (scf.IfOp, scf.ForOp, scf.WhileOp)
+
+
+# --------------------------------------------------------------------------------------
+# Positions the device can read
+# --------------------------------------------------------------------------------------
+
+
+def _device_work_use(use) -> bool:
+    """A use of an array that device work makes: in a kernel's lambda or gpu_body,
+    an operand of a kernel, a copy, the size of a dimension (known on the host), or the
+    value an update writes (copied in on the device)."""
+    user = use.operation
+    if runs_on_device(user) or is_kernel(user) or isinstance(user, soac.CopyOp | soac.SizeOp):
+        return True
+    return isinstance(user, soac.UpdateOp | soac.DeviceUpdateOp) and use.index == len(user.operands) - 1  # the value
+
+
+def used_only_by_device_work(value: SSAValue) -> bool:
+    """Every use of the array `value` is device work: as a `soac.device_index`, made
+    by a copy kernel that reads its position on the device, it serves them all."""
+    return bool(value.uses) and all(_device_work_use(use) for use in value.uses)
+
+
+def device_positioned_update(op: soac.UpdateOp) -> bool:
+    """An update of a sub-array at fixed indices: as a `soac.device_update` a copy
+    kernel can read the indices on the device."""
+    return is_array(op.value) and all(k == soac.SliceSpec.FIXED for k in op.kinds.get_values())
 
 
 # --------------------------------------------------------------------------------------
@@ -579,7 +610,9 @@ class _Grapher:
         elif single_element(op.result.type):
             self.graph_simple([op.result], op.indices)
         else:
-            self.inefficient_return([], op.indices)
+            # a view only device work uses may be a copy kernel that reads its position
+            # on the device: then its indices need not be on the host
+            self.inefficient_return([], [] if used_only_by_device_work(op.result) else op.indices)
             self.reuses(op.result, op.array)
 
     def graph_slice(self, op: soac.SliceOp) -> None:
@@ -595,9 +628,10 @@ class _Grapher:
             # the written value is no operand: a moved one is copied in on the device
             self.graph_simple([op.result], op.spec)
             return
-        # the indices stay on the host; a scalar written value need not (it becomes a
-        # one-element copy when it moves)
-        self.inefficient_return([], op.spec)
+        # the indices stay on the host, unless a sub-array is written at fixed indices
+        # (a copy kernel can read them on the device); a scalar written value need not
+        # (it becomes a one-element copy when it moves)
+        self.inefficient_return([], [] if device_positioned_update(op) else op.spec)
         if is_array(op.value) and not single_element(op.value.type):
             self.stats.host_only = True  # a parallel copy from the host beats one thread
         self.reuses(op.result, op.source)

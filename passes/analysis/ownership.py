@@ -20,6 +20,8 @@ _FRESH_ARRAYS = (
     soac.ScatterOp,
     soac.HistOp,
     soac.UpdateOp,
+    soac.DeviceIndexOp,
+    soac.DeviceUpdateOp,
     soac.CopyOp,
     soac.IotaOp,
     soac.ReplicateOp,
@@ -134,7 +136,7 @@ def _updated_in_place_each_iteration(loop: scf.ForOp, k: int) -> bool:
     updates = 0
     while (
         isinstance(value, OpResult)
-        and isinstance(value.op, soac.UpdateOp)
+        and isinstance(value.op, soac.UpdateOp | soac.DeviceUpdateOp)
         and value.op.parent_block() is loop.body.block
         and _consumed_by_one_use(value.op.source, value.op)
     ):

@@ -306,7 +306,7 @@ class ArraySizes(Sizes):
                 if isinstance(op, soac.ScanomapOp) and op.post is not None:
                     return dim(yielded(op.post), axis - 1)
                 return dim(yielded(op.map_body), axis - 1)
-            case soac.UpdateOp():
+            case soac.UpdateOp() | soac.DeviceUpdateOp():
                 return dim(op.source, axis)
             case soac.CopyOp():
                 return dim(op.input, axis)
@@ -316,7 +316,7 @@ class ArraySizes(Sizes):
                 return self.atom(op.count) if axis == 0 else dim(op.value, axis - 1)
             case soac.ArrayOp():
                 return Poly.const(len(op.elements)) if axis == 0 else dim(op.elements[0], axis - 1)
-            case soac.IndexOp():
+            case soac.IndexOp() | soac.DeviceIndexOp():
                 return dim(op.array, axis + len(op.indices))
             case soac.TransposeOp():
                 return dim(op.input, op.permutation.get_values()[axis])

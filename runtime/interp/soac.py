@@ -23,7 +23,7 @@ from xdsl.interpreter import (
     impl_terminator,
     register_impls,
 )
-from xdsl.ir import Operation, Region
+from xdsl.ir import Operation, Region, SSAValue
 
 from soacc.dialects import soac
 from soacc.dialects.shared.dtypes import numpy_dtype
@@ -330,6 +330,37 @@ def _slice_index(state: LaneState, op: Operation, array: np.ndarray, kinds, spec
     grids = [g.reshape(g.shape + (1,) * ranges) for g in lane_grids(array.shape, depth)]
     grids = [np.zeros_like(g) if array.shape[a] == 1 else g for a, g in enumerate(grids)]
     return tuple(grids) + tuple(per_entry)
+
+
+def _device_indices(operands: Sequence[SSAValue], values: Sequence) -> list:
+    """The indices of a device-indexed op as numbers: a `tensor<1xindex>` one is its
+    row 0 (per lane, inside a lambda)."""
+    return [np.asarray(v)[..., 0] if soac.is_device_index(o.type) else v for o, v in zip(operands, values)]
+
+
+def _updated(state: LaneState, op: Operation, array, kinds, spec, value) -> np.ndarray:
+    """`array` with the part `spec` addresses replaced by `value` (soac.update and
+    soac.device_update)."""
+    # Value semantics: the result is a fresh array (the source is consumed, so a
+    # compiled program writes in place; here a copy keeps the executor simple and safe).
+    value = np.asarray(value)
+    if state.empty:
+        # a map over zero rows: no lane runs, so nothing is written and nothing can
+        # fail (a size computed from the rows' values is unknown: there are none)
+        return np.zeros(state.shape + np.shape(array)[state.depth :], np.asarray(array).dtype)
+    lead = np.broadcast_shapes(  # per-lane indices give per-lane results too
+        np.shape(array)[: state.depth], value.shape[: state.depth], *(np.shape(s)[: state.depth] for s in spec)
+    )
+    out = np.array(np.broadcast_to(array, lead + np.shape(array)[state.depth :]))
+    index = _slice_index(state, op, out, kinds, spec)
+    part = out[index].shape[state.depth :]
+    if value.shape[state.depth :] != part:  # NumPy would broadcast a narrower value
+        raise ExecutionError(
+            f"{op.name}: value of shape {list(value.shape[state.depth:])} does not fit the "
+            f"updated part of shape {list(part)}"
+        )
+    out[index] = value
+    return out
 
 
 def reduce_or_scan(
@@ -662,27 +693,21 @@ class SoacFunctions(InterpreterFunctions):
     @impl(soac.UpdateOp)
     def run_update(self, interpreter: Interpreter, op: soac.UpdateOp, args):
         array, *spec, value = args
-        state = lanes(interpreter)
-        # Value semantics: the result is a fresh array (the source is consumed, so a
-        # compiled program writes in place; here a copy keeps the executor simple and safe).
-        value = np.asarray(value)
-        if state.empty:
-            # a map over zero rows: no lane runs, so nothing is written and nothing can
-            # fail (a size computed from the rows' values is unknown: there are none)
-            return (np.zeros(state.shape + np.shape(array)[state.depth :], np.asarray(array).dtype),)
-        lead = np.broadcast_shapes(  # per-lane indices give per-lane results too
-            np.shape(array)[: state.depth], value.shape[: state.depth], *(np.shape(s)[: state.depth] for s in spec)
-        )
-        out = np.array(np.broadcast_to(array, lead + np.shape(array)[state.depth :]))
-        index = _slice_index(state, op, out, op.kinds.get_values(), spec)
-        part = out[index].shape[state.depth :]
-        if value.shape[state.depth :] != part:  # NumPy would broadcast a narrower value
-            raise ExecutionError(
-                f"soac.update: value of shape {list(value.shape[state.depth:])} does not fit the "
-                f"updated part of shape {list(part)}"
-            )
-        out[index] = value
-        return (out,)
+        return (_updated(lanes(interpreter), op, array, op.kinds.get_values(), spec, value),)
+
+    @impl(soac.DeviceIndexOp)
+    def run_device_index(self, interpreter: Interpreter, op: soac.DeviceIndexOp, args):
+        array, *indices = args
+        indices = _device_indices(op.indices, indices)
+        kinds = [soac.SliceSpec.FIXED] * len(indices)
+        return (np.array(_sliced(lanes(interpreter), op, np.asarray(array), kinds, indices), copy=True),)
+
+    @impl(soac.DeviceUpdateOp)
+    def run_device_update(self, interpreter: Interpreter, op: soac.DeviceUpdateOp, args):
+        array, *indices, value = args
+        indices = _device_indices(op.indices, indices)
+        kinds = [soac.SliceSpec.FIXED] * len(indices)
+        return (_updated(lanes(interpreter), op, array, kinds, indices, value),)
 
     @impl(soac.ConcatOp)
     def run_concat(self, interpreter: Interpreter, op: soac.ConcatOp, args):

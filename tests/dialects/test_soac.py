@@ -39,6 +39,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
 from soacc.dialects.soac import (
+    DeviceIndexOp,
+    DeviceUpdateOp,
     SOAC,
     ArrayOp,
     HistomapOp,
@@ -660,7 +662,9 @@ def every_op_module() -> ModuleOp:
                 scat[0], [is_], zero, lambda lb, p: [p[0], zero], add
             )
         ).results
-        return [tr, dev[0], dev[1], redo[0], scat[1], histo[0]]
+        picked = b.insert(DeviceIndexOp(cp, [dev[1]])).result
+        put = b.insert(DeviceUpdateOp(cp, [dev[1]], picked)).result
+        return [tr, dev[0], dev[1], redo[0], scat[1], histo[0], put]
 
     module = in_func(
         [tensor(f32, DYN), tensor(f32, DYN, 4), tensor(index, DYN), index, index, i1], body

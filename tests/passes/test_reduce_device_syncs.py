@@ -196,8 +196,9 @@ def test_fused_programs_same_results_and_reads_at_the_bound(program):
 
 
 def test_the_examples_lose_reads_where_the_study_says():
-    """Listing 1's read goes; Gauss-Jordan reads only its pivot's index per step (the
-    pivot's value stays on the device); the convergence loop's literal is built on the
+    """Listing 1's read goes; Gauss-Jordan reads nothing per step (the pivot's value
+    stays on the device, and so does its index: only the row copy and the row swap use
+    it, and copy kernels read it there); the convergence loop's literal is built on the
     device (no transfer per iteration)."""
     by_name = {e.name: e for e in EXAMPLES}
     counts = {}
@@ -208,7 +209,7 @@ def test_the_examples_lose_reads_where_the_study_says():
         counts[name] = runs.run("main", args), runs
     assert counts["vector_norm"][0] == (1, 0)
     n = 16
-    assert counts["gauss_jordan"][0] == (2 * n, n)
+    assert counts["gauss_jordan"][0] == (2 * n, 0)
     assert counts["linear_recurrence"][0] == (2, 1)
     before, after = counts["convergence_loop"][1].before2, counts["convergence_loop"][1].after2
     assert after.statistics.copies["host->device"].count < before.statistics.copies["host->device"].count
@@ -333,8 +334,12 @@ def test_dot_option_writes_the_graph_and_the_cut(tmp_path):
     compiled(ROOT / "examples" / "gauss_jordan.mlir", f'reduce-device-syncs{{dot="{out}"}}')
     text = out.read_text()
     assert text.startswith('digraph "@main" {')
-    assert "// @main: device {best, pv} cut {read(best)} reads 1" in text
-    assert "color=red penwidth=2" in text  # the route that forces the pivot index's read
+    assert "// @main: device {best, best, p, pv} cut {} reads 0" in text
+    assert "color=red penwidth=2" not in text  # no read is forced
+    compiled(ROOT / "examples" / "linear_recurrence.mlir", f'reduce-device-syncs{{dot="{out}"}}')
+    text = out.read_text()
+    assert "// @main: device {ta, tb, tx, last} cut {last} reads 1" in text
+    assert "color=red penwidth=2" in text  # the route that forces the last value's read
 
 
 def test_dot_option_to_an_unwritable_file_is_one_error(tmp_path):

@@ -674,6 +674,62 @@ func.func @slice_tail_dims(%a: tensor<?x4x5xf32>, %i: index, %n: index) {
 
 // -----
 
+// ---- soac.device_index and soac.device_update
+
+func.func @device_index_all_dims(%a: tensor<?x?xf32>, %p: tensor<1xindex>, %i: index) {
+  %r = "soac.device_index"(%a, %p, %i) : (tensor<?x?xf32>, tensor<1xindex>, index) -> tensor<f32>
+  func.return
+}
+
+// CHECK: soac.device_index has 2 indices for an array of rank 2; expected 1 to 1 (an element at a device index is read in a soac.gpu_body)
+
+// -----
+
+func.func @device_index_bad_index_type(%a: tensor<?x?xf32>, %p: tensor<2xindex>) {
+  %r = soac.device_index %a[%p] : tensor<?x?xf32>, tensor<2xindex>
+  func.return
+}
+
+// CHECK: soac.device_index index 0 has type tensor<2xindex>; expected index or tensor<1xindex>
+
+// -----
+
+func.func @device_index_no_device_index(%a: tensor<?x?xf32>, %i: index) {
+  %r = soac.device_index %a[%i] : tensor<?x?xf32>, index
+  func.return
+}
+
+// CHECK: soac.device_index has no index of type tensor<1xindex>; without one it is soac.index
+
+// -----
+
+func.func @device_index_result(%a: tensor<?x?xf32>, %p: tensor<1xindex>) {
+  %r = "soac.device_index"(%a, %p) : (tensor<?x?xf32>, tensor<1xindex>) -> tensor<?xf64>
+  func.return
+}
+
+// CHECK: soac.device_index result has type tensor<?xf64>; expected tensor<?xf32>
+
+// -----
+
+func.func @device_update_value(%a: tensor<?x?xf32>, %p: tensor<1xindex>, %v: tensor<?x?xf32>) {
+  %r = soac.device_update %a[%p] = %v : tensor<?x?xf32>, tensor<1xindex>, tensor<?x?xf32>
+  func.return
+}
+
+// CHECK: soac.device_update value has type tensor<?x?xf32>; expected tensor<?xf32>
+
+// -----
+
+func.func @device_update_no_device_index(%a: tensor<?x?xf32>, %i: index, %v: tensor<?xf32>) {
+  %r = soac.device_update %a[%i] = %v : tensor<?x?xf32>, index, tensor<?xf32>
+  func.return
+}
+
+// CHECK: soac.device_update has no index of type tensor<1xindex>; without one it is soac.update
+
+// -----
+
 // ---- soac.update
 
 func.func @update_rank0(%a: tensor<f32>, %x: f32) {

@@ -335,6 +335,24 @@ func.func @index(%t3: tensor<?x?x4xf32>, %i: index, %j: index, %k: index) -> (f3
   func.return %full, %plane, %line : f32, tensor<?x4xf32>, tensor<4xf32>
 }
 
+// CHECK-NEXT:   func.func @device_index(%t3: tensor<?x?x4xf32>, %m: tensor<?x?xf32>, %p: tensor<1xindex>, %i: index, %row: tensor<?xf32>) -> (tensor<?xf32>, tensor<4xf32>, tensor<?x?xf32>) {
+// CHECK-NEXT:     %pivot = soac.device_index %m[%p] : tensor<?x?xf32>, tensor<1xindex>
+// CHECK-NEXT:     %mixed = soac.device_index %t3[%i, %p] : tensor<?x?x4xf32>, index, tensor<1xindex>
+// CHECK-NEXT:     %swapped = soac.device_update %m[%p] = %row : tensor<?x?xf32>, tensor<1xindex>, tensor<?xf32>
+// CHECK-NEXT:     func.return %pivot, %mixed, %swapped : tensor<?xf32>, tensor<4xf32>, tensor<?x?xf32>
+// CHECK-NEXT:   }
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "device_index", function_type = (tensor<?x?x4xf32>, tensor<?x?xf32>, tensor<1xindex>, index, tensor<?xf32>) -> (tensor<?xf32>, tensor<4xf32>, tensor<?x?xf32>)}> ({
+// CHECK-GENERIC-NEXT:   ^bb0(%t3: tensor<?x?x4xf32>, %m: tensor<?x?xf32>, %p: tensor<1xindex>, %i: index, %row: tensor<?xf32>):
+// CHECK-GENERIC-NEXT:     %pivot = "soac.device_index"(%m, %p) : (tensor<?x?xf32>, tensor<1xindex>) -> tensor<?xf32>
+// CHECK-GENERIC-NEXT:     %mixed = "soac.device_index"(%t3, %i, %p) : (tensor<?x?x4xf32>, index, tensor<1xindex>) -> tensor<4xf32>
+// CHECK-GENERIC-NEXT:     %swapped = "soac.device_update"(%m, %p, %row) : (tensor<?x?xf32>, tensor<1xindex>, tensor<?xf32>) -> tensor<?x?xf32>
+func.func @device_index(%t3: tensor<?x?x4xf32>, %m: tensor<?x?xf32>, %p: tensor<1xindex>, %i: index, %row: tensor<?xf32>) -> (tensor<?xf32>, tensor<4xf32>, tensor<?x?xf32>) {
+  %pivot = soac.device_index %m[%p] : tensor<?x?xf32>, tensor<1xindex>
+  %mixed = soac.device_index %t3[%i, %p] : tensor<?x?x4xf32>, index, tensor<1xindex>
+  %swapped = soac.device_update %m[%p] = %row : tensor<?x?xf32>, tensor<1xindex>, tensor<?xf32>
+  func.return %pivot, %mixed, %swapped : tensor<?xf32>, tensor<4xf32>, tensor<?x?xf32>
+}
+
 // CHECK-NEXT:   func.func @slice(%t3: tensor<?x?x4xf32>, %v: tensor<?xf32>, %o: index, %c: index, %s: index) -> (tensor<?xf32>, tensor<?xf32>, tensor<?x4xf32>, tensor<?x?x4xf32>) {
 // CHECK-NEXT:     %odd = soac.slice %v[%o:%c:%s] : tensor<?xf32> -> tensor<?xf32>
 // CHECK-NEXT:     %part = soac.slice %t3[%o, %c, %o:%c] : tensor<?x?x4xf32> -> tensor<?xf32>
