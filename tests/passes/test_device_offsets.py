@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import io
 import shutil
-import subprocess
 
 import numpy as np
 import pytest
 
 import soacc
 from soacc.pipeline import SoaccPipelinePass
+
+from tests.support.nvcc import compile_ptx
 
 OPS = """
 func.func @main(%m: tensor<?x?xf32>, %t: tensor<?x?x3xi64>, %p: tensor<1xindex>, %i: index,
@@ -113,13 +114,7 @@ def test_cuda_of_the_copy_kernels_compiles(tmp_path):
     text = io.StringIO()
     emit_cuda(program.module, text)
     assert "__trap()" in text.getvalue()  # the positions are checked in the kernels
-    path = tmp_path / "ops.cu"
-    path.write_text(text.getvalue())
-    result = subprocess.run(
-        ["nvcc", "--ptx", "-arch=sm_90", "-O3", "--fmad=false", str(path), "-o", str(tmp_path / "k.ptx")],
-        capture_output=True,
-        text=True,
-    )
+    result = compile_ptx(text.getvalue(), tmp_path, "ops")
     assert result.returncode == 0, result.stderr[-3000:]
 
 

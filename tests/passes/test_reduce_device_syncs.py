@@ -32,6 +32,7 @@ from soacc.dialects.shared.dtypes import numpy_dtype
 from soacc.program import parse_program
 from soacc.tools.examples import load_examples, mismatch
 
+from tests.support.nvcc import compile_ptx
 from tests.support.marks import params
 from tests.support.random_programs import random_program
 from tests.support.scripts import benchmark_programs, load_benchmark
@@ -319,13 +320,7 @@ def test_cuda_of_every_example_compiles_after_the_passes(example, tmp_path):
     program = compiled(example.program_path, "soacc-pipeline")
     text = io.StringIO()
     emit_cuda(program.module, text)
-    path = tmp_path / f"{example.name}.cu"
-    path.write_text(text.getvalue())
-    result = subprocess.run(
-        ["nvcc", "--ptx", "-arch=sm_90", "-O3", "--fmad=false", str(path), "-o", str(tmp_path / "k.ptx")],
-        capture_output=True,
-        text=True,
-    )
+    result = compile_ptx(text.getvalue(), tmp_path, example.name)
     assert result.returncode == 0, result.stderr[-3000:]
 
 
