@@ -5,8 +5,10 @@ Every program is compiled four ways and timed in the same run, the configuration
 alternating round by round (paired_timing.py):
 
 - `sequential`: soacc-pipeline, task graphs off: one stream, every launch from Python;
-- `streams`: soacc-pipeline{forks=true}, task graphs off: each thread's kernels on a
-  stream of its own (convert-fork-to-gpu), launched from Python;
+- `forks`: soacc-pipeline{forks=true}, task graphs off, as it runs by default: every
+  thread's kernels on the call's one stream, in program order (what forks cost eagerly);
+- `streams`: the same with each thread's kernels on a stream of its own
+  (`SOACC_FORK_STREAMS=always`), launched from Python;
 - `graph`: soacc-pipeline, task graphs on: the call's kernels as one CUDA graph;
 - `graph+forks`: both: the threads' streams become the graph's parallel branches.
 
@@ -39,12 +41,13 @@ from paired_timing import paired_summary  # noqa: E402
 from soacc.tools.examples import as_tuple, load_examples, mismatch  # noqa: E402
 
 CONFIGURATIONS = {
-    "sequential": (False, False),
-    "streams": (True, False),
-    "graph": (False, True),
-    "graph+forks": (True, True),
+    "sequential": (False, False, False),
+    "forks": (True, False, False),
+    "streams": (True, False, True),
+    "graph": (False, True, False),
+    "graph+forks": (True, True, False),
 }
-"""name -> (forks, task graphs)"""
+"""name -> (forks, task graphs, fork streams in eager calls)"""
 
 PEER_PROGRAMS = {
     "gauss_jordan": "examples", "srad": "benchmarks/device_syncs", "lud": "benchmarks/memory",
@@ -68,7 +71,7 @@ def compile_all(example, backend: str, configurations: list[str]) -> dict:
 
     compiled = {}
     for name in configurations:
-        forks, graphs = CONFIGURATIONS[name]
+        forks, graphs, eager_streams = CONFIGURATIONS[name]
         if backend == "cuda":
             pipeline = f"soacc-pipeline{{forks={str(forks).lower()}}}"
         else:  # the reference executor runs level 2, its threads under its own scheduler
@@ -76,6 +79,7 @@ def compile_all(example, backend: str, configurations: list[str]) -> dict:
         program = soacc.compile(example.program_path, backend=backend, pipeline=pipeline)
         if program.backend == "cuda":
             program.task_graphs = graphs
+            program.executor.memory.eager_fork_streams(eager_streams)
         compiled[name] = program
     return compiled
 
@@ -100,7 +104,8 @@ def main(argv: list[str] | None = None) -> int:
         if not usable:
             print(f"forks: error: no GPU: {why}", file=sys.stderr)
             return 2
-    configurations = list(CONFIGURATIONS) if options.backend == "cuda" else ["sequential", "streams"]
+    # (the reference executor runs threads as threads: no streams, no graphs)
+    configurations = list(CONFIGURATIONS) if options.backend == "cuda" else ["sequential", "forks"]
     chosen = programs(options.peers)
     if options.programs:
         names = options.programs.split(",")

@@ -10,6 +10,7 @@ waited. PyCUDA is imported when an instance is made, never by importing this mod
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Sequence
 from typing import Any
@@ -109,6 +110,7 @@ class CudaMemory:
             cuda.Stream, lambda: cuda.Event(cuda.event_flags.DISABLE_TIMING), placed=self._hold_frees
         )
         """Fork threads' streams and events (convert-fork-to-gpu)."""
+        self._forks.eager_streams = os.environ.get("SOACC_FORK_STREAMS", "capture") == "always"
         copies = module_cache.load(STRIDED_COPY_SOURCE, "soacc's strided copy kernels")
         self._copy_kernels = {
             size: Kernel(copies, f"soacc_copy_strided_{size}", STRIDED_COPY_FORMAT, self.launches, "soacc's strided copy kernels")
@@ -172,6 +174,11 @@ class CudaMemory:
 
     def wait(self, signal) -> None:
         self._forks.wait(signal.events)
+
+    def eager_fork_streams(self, on: bool) -> None:
+        """Whether fork threads take streams of their own in eager calls too (off by
+        default: only under a task graph's capture; SOACC_FORK_STREAMS=always)."""
+        self._forks.eager_streams = bool(on)
 
     def reset_forks(self) -> None:
         """After a call that failed inside a thread: back to the call's own."""

@@ -77,17 +77,23 @@ class ForkStreams:
         self.joined: set[int] = set()
         """Keys of the pool streams that had work since `begin_capture`."""
         self.capturing = False
+        self.eager_streams = False
+        """Whether threads take streams outside a capture too. Off (the default), an
+        eager call issues every thread's work on the call's own stream, in program
+        order (a schedule), with no events: launched from Python, streams cost more
+        than they overlap (benchmarks/forks.py); under a capture they are the graph's
+        branches, which cost nothing at replay."""
 
     # --- what the current thread's device work goes on ---------------------------------
 
     @property
-    def unplaced(self) -> bool:
-        """The current thread is a fork thread with no stream yet."""
-        return len(self._threads) > 1 and self._threads[-1].stream is None
+    def active(self) -> bool:
+        """Whether threads go on streams of their own now."""
+        return self.capturing or self.eager_streams
 
     def current(self) -> Any:
         """The stream of the current thread's device work (placing it if it has none)."""
-        if len(self._threads) == 1:
+        if len(self._threads) == 1 or not (self.capturing or self.eager_streams):
             return self.main_stream
         thread = self._threads[-1]
         if thread.stream is None:
@@ -149,6 +155,8 @@ class ForkStreams:
 
     def resolve(self) -> Marks:
         """What a signal the current thread resolves now stands for."""
+        if not (self.capturing or self.eager_streams):
+            return {}  # one stream: its order is the program's
         thread = self._threads[-1]
         stream = thread.stream if len(self._threads) > 1 else self.main_stream
         if stream is None:  # no device work of its own, or the default stream
@@ -161,6 +169,8 @@ class ForkStreams:
 
     def wait(self, marks: Marks) -> None:
         """The current thread's later device work runs after what `marks` stands for."""
+        if not marks:
+            return
         thread = self._threads[-1]
         main = len(self._threads) == 1
         stream = self.main_stream if main else thread.stream

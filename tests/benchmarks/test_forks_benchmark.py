@@ -1,4 +1,4 @@
-"""benchmarks/forks.py on the reference executor (sequential and streams; graphs need
+"""benchmarks/forks.py on the reference executor (sequential and forks; streams and graphs need
 the GPU): every program's configurations are checked against its definition, and the
 table and JSON have a row and an entry per program."""
 
@@ -14,11 +14,11 @@ def test_forks_benchmark_runs_on_the_reference_executor(capsys, tmp_path):
     out = tmp_path / "forks.json"
     assert module.main(["--backend", "numpy", "--small", "--repeat", "1", "--programs", "chains,reductions", "--json", str(out)]) == 0
     table = capsys.readouterr().out
-    assert "chains" in table and "reductions" in table and "seq/streams" in table
+    assert "chains" in table and "reductions" in table and "seq/forks" in table
     report = json.loads(out.read_text())
     assert set(report["programs"]) == {"chains", "reductions"}
     for entry in report["programs"].values():
-        assert entry["status"] == {"sequential": "ok", "streams": "ok"}
+        assert entry["status"] == {"sequential": "ok", "forks": "ok"}
 
 
 def test_forks_benchmark_refuses_an_unknown_program(capsys):

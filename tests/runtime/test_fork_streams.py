@@ -98,6 +98,7 @@ def run_program(seed: int, steps: int = 300, capture: bool = False, streams: int
     rng = random.Random(seed)
     device = Device()
     forks = ForkStreams(device.stream, device.event, count=streams)
+    forks.eager_streams = True
     if capture:
         forks.begin_capture(device.stream())
     knows: list[set[int]] = [set()]  # per open thread: the work items it knows of
@@ -157,6 +158,7 @@ def test_a_long_chain_of_signals_waits_once_per_stream():
     signal, works and resolves the next (a lazy thread in between passes it on)."""
     device = Device()
     forks = ForkStreams(device.stream, device.event, count=4)
+    forks.eager_streams = True
     signal = forks.resolve()
     for _ in range(500):
         forks.fork()  # a thread with no device work: it passes the signal on
@@ -178,6 +180,7 @@ def test_threads_that_wait_for_the_same_thread_go_on_different_streams():
     the others go on streams of their own, so that the four overlap."""
     device = Device()
     forks = ForkStreams(device.stream, device.event, count=8)
+    forks.eager_streams = True
     forks.fork()
     device.work(forks.current(), 0)
     done = forks.resolve()
@@ -199,6 +202,7 @@ def test_a_stream_whose_thread_is_still_open_is_not_chained_onto():
     wait for the child's)."""
     device = Device()
     forks = ForkStreams(device.stream, device.event, count=8)
+    forks.eager_streams = True
     forks.fork()
     parent = forks.current()
     ready = forks.resolve()
@@ -215,3 +219,23 @@ def test_threads_without_device_work_take_no_stream():
         forks.resolve()
         forks.end_fork()
     assert device.streams == [] and device.entries == []
+
+
+def test_by_default_an_eager_call_puts_every_thread_on_its_own_stream_in_program_order():
+    """Streams only under a capture (unless asked for): eagerly, every thread's work goes
+    on the call's stream, in program order, with no event and no stream made."""
+    device = Device()
+    forks = ForkStreams(device.stream, device.event)
+    forks.fork()
+    device.work(forks.current(), 0)
+    signal = forks.resolve()
+    forks.end_fork()
+    forks.fork()
+    forks.wait(signal)
+    device.work(forks.current(), 1)
+    forks.end_fork()
+    assert device.streams == [] and [e[0] for e in device.entries] == [LEGACY, LEGACY]
+    capture = device.stream()
+    forks.begin_capture(capture)
+    forks.fork()
+    assert forks.current() is not capture and forks.current() is not None
