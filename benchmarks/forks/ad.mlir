@@ -2,23 +2,29 @@
 // forward pass and the adjoints written out by hand (the study's first program is an
 // automatic-differentiation benchmark with many kernels):
 //
-//   f(x, y, z, w) = mean(sin x * y) * mean(exp(-z^2)) + log(1 + mean(x^2 + y^2))
-//                   + mean(z * w) / mean(sqrt(1 + w^2))
+//   f(x, y, z, w, p) = mean(sin x * y) * mean(exp(-z^2)) + log(1 + mean(x^2 + y^2))
+//                      + mean(z * w) / mean(sqrt(1 + w^2)) + logsumexp(p)
 //
-// Forward: five independent elementwise maps (sin x, kept for the reverse pass, with
-// sin x * y; exp(-z^2); x^2 + y^2; z w; sqrt(1 + w^2)) and their five independent means.
-// Reverse: the means' adjoints (host scalars), then four independent maps, one per
-// gradient, reading the forward pass's kept values:
+// (x, y, z, w of one length n, p of its own length.) Forward: five independent
+// elementwise maps (sin x, kept for the reverse pass, with sin x * y; exp(-z^2);
+// x^2 + y^2; z w; sqrt(1 + w^2)) and their five independent means; beside them p's
+// maximum, then the sum of exp(p - max). Reverse: the adjoints (scalars), then five
+// independent maps, one per gradient, reading the forward pass's kept values:
 //
 //   df/dx = g1 cos x * y + g3 2x      g1 = M2 / n, g2 = M1 / n, g3 = 1 / ((1 + M3) n),
 //   df/dy = g1 sin x + g3 2y          g4 = 1 / (M5 n), g5 = -M4 / (M5^2 n)
 //   df/dz = -2 g2 z exp(-z^2) + g4 w  (M1 .. M5 the five means, in the order above)
 //   df/dw = g4 z + g5 w / sqrt(1 + w^2)
-func.func @main(%x: tensor<?xf32>, %y: tensor<?xf32>, %z: tensor<?xf32>, %w: tensor<?xf32>)
-    -> (f32, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) {
+//   df/dp = exp(p - logsumexp(p))     (the softmax)
+//
+// soac-fusion merges the maps of one length into their reductions and with each other
+// (two redomaps forward, two maps back), but not with p's, which is another length.
+func.func @main(%x: tensor<?xf32>, %y: tensor<?xf32>, %z: tensor<?xf32>, %w: tensor<?xf32>, %pv: tensor<?xf32>)
+    -> (f32, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) {
   %zero = arith.constant 0.0 : f32
   %one = arith.constant 1.0 : f32
   %two = arith.constant 2.0 : f32
+  %lowest = arith.constant -3.40282347e+38 : f32
   %n = soac.size %x[0] : tensor<?xf32>
   %n64 = arith.index_cast %n : index to i64
   %nf = arith.sitofp %n64 : i64 to f32
@@ -84,6 +90,26 @@ func.func @main(%x: tensor<?xf32>, %y: tensor<?xf32>, %z: tensor<?xf32>, %w: ten
     soac.yield %r : f32
   }
 
+  // forward: logsumexp(p), its maximum first
+  %pmax = soac.reduce(%pv) neutral(%lowest : f32) commutative : (tensor<?xf32>) -> f32 {
+  ^bb0(%p: f32, %q: f32):
+    %r = arith.maximumf %p, %q : f32
+    soac.yield %r : f32
+  }
+  %pe = soac.map(%pv) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%a: f32):
+    %d = arith.subf %a, %pmax : f32
+    %e = math.exp %d : f32
+    soac.yield %e : f32
+  }
+  %se = soac.reduce(%pe) neutral(%zero : f32) commutative : (tensor<?xf32>) -> f32 {
+  ^bb0(%p: f32, %q: f32):
+    %r = arith.addf %p, %q : f32
+    soac.yield %r : f32
+  }
+  %lse_log = math.log %se : f32
+  %lse = arith.addf %pmax, %lse_log : f32
+
   // the value
   %m1 = arith.divf %s1, %nf : f32
   %m2 = arith.divf %s2, %nf : f32
@@ -95,7 +121,8 @@ func.func @main(%x: tensor<?xf32>, %y: tensor<?xf32>, %z: tensor<?xf32>, %w: ten
   %log3 = math.log %one_m3 : f32
   %q45 = arith.divf %m4, %m5 : f32
   %f1 = arith.addf %m12, %log3 : f32
-  %f = arith.addf %f1, %q45 : f32
+  %f2 = arith.addf %f1, %q45 : f32
+  %f = arith.addf %f2, %lse : f32
 
   // reverse: the sums' adjoints (df/ds_k)
   %g1 = arith.divf %m2, %nf : f32
@@ -146,5 +173,11 @@ func.func @main(%x: tensor<?xf32>, %y: tensor<?xf32>, %z: tensor<?xf32>, %w: ten
     %r = arith.addf %u, %v : f32
     soac.yield %r : f32
   }
-  func.return %f, %dx, %dy, %dz, %dw : f32, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+  %dp = soac.map(%pv) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%a: f32):
+    %d = arith.subf %a, %lse : f32
+    %e = math.exp %d : f32
+    soac.yield %e : f32
+  }
+  func.return %f, %dx, %dy, %dz, %dw, %dp : f32, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
 }

@@ -1,8 +1,9 @@
 """ad: the value and the hand-written reverse-mode gradient of
-f(x, y, z, w) = mean(sin x * y) mean(exp(-z^2)) + log(1 + mean(x^2 + y^2))
-+ mean(z w) / mean(sqrt(1 + w^2)): five independent maps and means forward, four
-independent maps back. Size: elements per vector. `python ad.py` checks the gradient
-against central finite differences (check_gradient)."""
+f(x, y, z, w, p) = mean(sin x * y) mean(exp(-z^2)) + log(1 + mean(x^2 + y^2))
++ mean(z w) / mean(sqrt(1 + w^2)) + logsumexp(p): five independent maps and means and a
+log-sum-exp forward, five independent maps back. Size: elements of x, y, z and w (p has
+a quarter as many, at least 1). `python ad.py` checks the gradient against central
+finite differences (check_gradient)."""
 
 import numpy as np
 
@@ -14,18 +15,24 @@ SMALL_SIZE = 16
 
 def make_inputs(rng: np.random.Generator, size: int) -> tuple:
     n = max(size, 1)
-    return tuple(rng.uniform(-1.0, 1.0, size=n).astype(np.float32) for _ in range(4))
+    vectors = tuple(rng.uniform(-1.0, 1.0, size=n).astype(np.float32) for _ in range(4))
+    return (*vectors, rng.uniform(-4.0, 4.0, size=max(n // 4, 1)).astype(np.float32))
 
 
-def value(x, y, z, w):
+def _logsumexp(p):
+    top = np.max(p)
+    return top + np.log(np.sum(np.exp(p - top)))
+
+
+def value(x, y, z, w, p):
     """f, in float64."""
     m1, m2 = np.mean(np.sin(x) * y), np.mean(np.exp(-z * z))
     m3, m4, m5 = np.mean(x * x + y * y), np.mean(z * w), np.mean(np.sqrt(1 + w * w))
-    return m1 * m2 + np.log1p(m3) + m4 / m5
+    return m1 * m2 + np.log1p(m3) + m4 / m5 + _logsumexp(p)
 
 
-def gradient(x, y, z, w):
-    """(df/dx, df/dy, df/dz, df/dw), in float64: the formulas the program computes."""
+def gradient(x, y, z, w, p):
+    """(df/dx, df/dy, df/dz, df/dw, df/dp), in float64: the formulas the program computes."""
     n = x.size
     m1, m2 = np.mean(np.sin(x) * y), np.mean(np.exp(-z * z))
     m3, m4, m5 = np.mean(x * x + y * y), np.mean(z * w), np.mean(np.sqrt(1 + w * w))
@@ -35,11 +42,12 @@ def gradient(x, y, z, w):
     dy = g1 * np.sin(x) + g3 * 2 * y
     dz = -2 * g2 * z * np.exp(-z * z) + g4 * w
     dw = g4 * z + g5 * w / np.sqrt(1 + w * w)
-    return dx, dy, dz, dw
+    dp = np.exp(p - _logsumexp(p))
+    return dx, dy, dz, dw, dp
 
 
-def reference(x, y, z, w):
-    args = tuple(a.astype(np.float64) for a in (x, y, z, w))
+def reference(x, y, z, w, p):
+    args = tuple(a.astype(np.float64) for a in (x, y, z, w, p))
     return (np.float32(value(*args)), *(g.astype(np.float32) for g in gradient(*args)))
 
 
