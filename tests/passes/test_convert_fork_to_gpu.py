@@ -21,7 +21,12 @@ from soacc.tools.examples import load_examples, mismatch
 from tests.support.scripts import benchmark_programs
 
 ROOT = Path(__file__).resolve().parents[2]
-PROGRAMS = [*load_examples(ROOT / "examples"), *benchmark_programs("device_syncs"), *benchmark_programs("memory")]
+PROGRAMS = [
+    *load_examples(ROOT / "examples"),
+    *benchmark_programs("device_syncs"),
+    *benchmark_programs("memory"),
+    *benchmark_programs("forks"),
+]
 FORKED = SoaccPipelinePass(forks=True).level2_stages()
 
 
