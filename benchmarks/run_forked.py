@@ -1,5 +1,5 @@
 """One forked program run on the GPU, for compute-sanitizer (racecheck, synccheck):
-benchmarks/forks' programs with forks, eagerly and as a task graph.
+benchmarks/forks' programs with forks, eagerly on streams and as a task graph.
 
     compute-sanitizer --tool racecheck python benchmarks/run_forked.py [chains|reductions] [--size N]
 """
@@ -27,14 +27,16 @@ def main(argv: list[str] | None = None) -> int:
     example = examples[options.program]
     program = soacc.compile(example.program_path, backend="cuda", pipeline="soacc-pipeline{forks=true}")
     args = example.make_inputs(np.random.default_rng(0), options.size)
-    for graphs in (False, True):
+    # eagerly on streams (what the sanitizers look at), then as a task graph
+    for graphs, eager_streams in ((False, True), (True, False)):
         program.task_graphs = graphs
+        program.executor.memory.eager_fork_streams(eager_streams)
         for _ in range(3):
             why = mismatch(program.main(*args), example.reference(*args), example.rtol, example.atol)
             if why is not None:
-                print(f"{example.name}: wrong result (task graphs {graphs}): {why}")
+                print(f"{example.name}: wrong result (task graphs {graphs}, eager streams {eager_streams}): {why}")
                 return 1
-    print(f"{example.name}: ok, eagerly and as a task graph ({program.statistics.task_graph})")
+    print(f"{example.name}: ok, eagerly on streams and as a task graph ({program.statistics.task_graph})")
     return 0
 
 

@@ -92,11 +92,14 @@ def test_forks_on_streams_give_the_same_results(example, size):
     args = example.make_inputs(np.random.default_rng(size), size)
     want = _results(plain, args)
     meets = mismatch(want, example.reference(*args), example.rtol, example.atol) is None
-    for graphs in (False, True):
+    # eagerly on one stream (the default), eagerly on streams, and as graphs
+    for graphs, eager_streams in ((False, False), (False, True), (True, False)):
         forked.task_graphs = graphs
+        forked.executor.memory.eager_fork_streams(eager_streams)
         for round in range(3):  # eager, captured, replayed
             got = _results(forked, args)
+            label = f"graphs {graphs}, eager streams {eager_streams}, call {round}"
             if meets:
                 problem = mismatch(got, example.reference(*args), example.rtol, example.atol)
-                assert problem is None, f"graphs {graphs}, call {round}: {problem}"
-            _assert_same(got, want, f"graphs {graphs}, call {round}")
+                assert problem is None, f"{label}: {problem}"
+            _assert_same(got, want, label)
