@@ -25,6 +25,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=1024)
     options = parser.parse_args(argv)
     example = examples[options.program]
+    from soacc.runtime.gpu import gpu_available
+
+    usable, why = gpu_available()
+    if not usable:
+        print(f"run_forked: error: no GPU: {why}", file=sys.stderr)
+        return 2
     program = soacc.compile(example.program_path, backend="cuda", pipeline="soacc-pipeline{forks=true}")
     args = example.make_inputs(np.random.default_rng(0), options.size)
     # eagerly on streams (what the sanitizers look at), then as a task graph
