@@ -313,6 +313,10 @@ def affinity_graph(
 # --------------------------------------------------------------------------- path searches
 
 
+EXACT_MAX = 22
+"""The most vertices `exact_path` takes (its table then needs about 0.7 GB)."""
+
+
 def path_weight(order: Sequence[int], weights: Weights) -> int:
     """The weight of visiting vertices in `order`: the sum over consecutive pairs."""
     return sum(weights[a][b] for a, b in zip(order, order[1:]))
@@ -323,6 +327,8 @@ def exact_path(weights: Weights) -> list[int]:
     (O(2^n·n²) time, O(2^n·n) memory), vectorised over each subset size. Among optimal
     paths the one whose reconstruction picks the lowest predecessor each step."""
     n = len(weights)
+    if n > EXACT_MAX:
+        raise ValueError(f"Held–Karp on {n} vertices needs 2^{n}·{n} table entries; at most {EXACT_MAX}")
     if n <= 2:
         return list(range(n))
     w = np.asarray(weights, dtype=np.int64)

@@ -495,3 +495,8 @@ def test_offsets_are_prefix_sums_of_sizes():
     r = analyse(g)
     order = r.layout.order
     assert [r.layout.offset[v] for v in order] == [0, g.size(order[0]), g.size(order[0]) + g.size(order[1])]
+
+
+def test_held_karp_refuses_a_table_too_large():
+    with pytest.raises(ValueError, match="Held–Karp on 23 vertices"):
+        exact_path([[0] * 23 for _ in range(23)])
