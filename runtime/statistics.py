@@ -52,6 +52,17 @@ class Statistics:
     around every launch), where the program was profiled (`program.profiling = True`,
     `soacc-run --profile`); None otherwise."""
 
+    def take_counters(self, other: Statistics) -> None:
+        """This run's counters become `other`'s (a replayed task graph's are those of
+        the call it captured); the compile time stays this run's."""
+        self.spaces = {k: SpaceCounters(v.allocations, v.bytes_allocated, v.live_bytes, v.peak_bytes) for k, v in other.spaces.items()}
+        self.copies = {k: TransferCounters(v.count, v.bytes) for k, v in other.copies.items()}
+        self.sync_reads = other.sync_reads
+        self.scalar_writes = other.scalar_writes
+        self.kernel_launches = other.kernel_launches
+        self.task_graph = other.task_graph
+        self.kernel_time_s = None if other.kernel_time_s is None else dict(other.kernel_time_s)
+
     def space(self, name: str) -> SpaceCounters:
         counters = self.spaces.get(name)  # (hot: every allocation and free asks)
         if counters is None:

@@ -6,6 +6,7 @@ frees what it holds and tries again before reporting a clear error."""
 from __future__ import annotations
 
 import weakref
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,7 +72,7 @@ class DeviceBuffer:
             pass  # at interpreter exit the driver may be gone
 
 
-class DeferredFrees:
+class DeferredFrees(ABC):
     """Frees held back while device work of several streams is in flight: a block freed
     by the host may still be in use by a kernel queued on another stream than the next
     user's, so it is handed out again only after the device was waited for."""
@@ -99,8 +100,9 @@ class DeferredFrees:
         else:
             self._free_now(allocation, nbytes, capacity)
 
+    @abstractmethod
     def _free_now(self, allocation: Any, nbytes: int, capacity: int) -> None:
-        raise NotImplementedError
+        """The block is free: held for reuse (the pool) or reused inside the graph (an arena)."""
 
 
 @dataclass

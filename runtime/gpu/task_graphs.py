@@ -32,7 +32,6 @@ work, runs as it always did.
 
 from __future__ import annotations
 
-import copy
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -142,10 +141,6 @@ class TaskGraph:
         self.statistics = Statistics()
         self.nodes = 0
 
-    @property
-    def device_bytes(self) -> int:
-        return getattr(getattr(self.graph, "arena", None), "bytes", 0)
-
     def run(self, memory, args: Sequence, statistics: Statistics, runtime: HostRuntime) -> tuple:
         """The call on `args` (of this graph's key): uploads, the graph, downloads; its
         statistics are those of the captured call."""
@@ -171,7 +166,7 @@ class TaskGraph:
                 runtime._to_host(download.source, destination)
             else:
                 np.copyto(destination, _typed(download.staging, download.destination))
-        _copy_counters(self.statistics, statistics)
+        statistics.take_counters(self.statistics)
         return tuple(_result(r, blocks, args) for r in self.results)
 
 
@@ -202,13 +197,6 @@ def _result(recipe: tuple, blocks: list, args: Sequence):
     if kind == "argument view":
         return recipe[2].over(args[recipe[1]])
     return recipe[1]
-
-
-def _copy_counters(source: Statistics, destination: Statistics) -> None:
-    compile_seconds = destination.gpu_compile_seconds
-    for name, value in vars(copy.deepcopy(source)).items():
-        setattr(destination, name, value)
-    destination.gpu_compile_seconds = compile_seconds
 
 
 class _CapturingMemory:
@@ -532,7 +520,7 @@ class TaskGraphs:
             _remember(self.unsupported, key, str(error))
             return None
         graph.graph = self.memory.end_capture()
-        graph.statistics = copy.deepcopy(counted)
+        graph.statistics.take_counters(counted)
         return graph
 
     def release(self) -> None:

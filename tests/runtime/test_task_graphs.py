@@ -388,3 +388,22 @@ def test_a_device_out_of_memory_drops_the_graphs_before_it_fails(monkeypatch):
     block = pool.allocate(1 << 20)
     assert block.ptr and not graphs.graphs  # the graph was dropped, its block returned, then freed
     assert freed, "the arena's block went back to the driver"
+
+
+def test_take_counters_takes_every_counter_but_the_compile_time():
+    """A replay's statistics are its captured call's: every field of Statistics, so that a
+    field added later is not silently left out of replays."""
+    import dataclasses
+
+    source = Statistics(gpu_compile_seconds=1.0, task_graph="captured", kernel_time_s={"k": 1.0})
+    source.allocated("device", 8)
+    source.copied("host", "device", 8)
+    source.sync_reads, source.scalar_writes, source.kernel_launches = 1, 2, 3
+    copy = Statistics(gpu_compile_seconds=2.0)
+    copy.take_counters(source)
+    for f in dataclasses.fields(Statistics):
+        if f.name != "gpu_compile_seconds":
+            assert getattr(copy, f.name) == getattr(source, f.name), f.name
+    assert copy.gpu_compile_seconds == 2.0
+    source.space("device").live_bytes = 0
+    assert copy.space("device").live_bytes == 8  # copied, not shared
