@@ -224,7 +224,7 @@ class CudaMemory:
             driver.cuGraphDestroy(graph)
             capture.arena.release()
             _check((error,), "instantiating a task graph")
-        return CudaGraph(self, graph, executable, capture.stream, capture.arena)
+        return CudaGraph(graph, executable, capture.stream, capture.arena)
 
     def abort_capture(self) -> None:
         """Ends a capture that failed: the graph and its memory are dropped."""
@@ -329,18 +329,11 @@ class _Capture:
 class CudaGraph:
     """An instantiated CUDA graph with the arena its nodes' memory lives in."""
 
-    def __init__(self, memory: CudaMemory, graph, executable, stream, arena):
-        self._memory = memory
+    def __init__(self, graph, executable, stream, arena):
         self._graph = graph
         self._executable = executable
         self._stream = stream
         self.arena = arena
-        driver = _cuda_graphs()
-        try:
-            error, _, count = driver.cuGraphGetNodes(graph, 0)
-            self.nodes = int(count) if error == driver.CUresult.CUDA_SUCCESS else None
-        except Exception:  # (only for reports: a binding of another shape is no error)
-            self.nodes = None
 
     def launch(self) -> None:
         """Runs the graph after everything before it (the host waits at the next

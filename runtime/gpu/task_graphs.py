@@ -519,7 +519,11 @@ class TaskGraphs:
             self.memory.abort_capture()
             _remember(self.unsupported, key, str(error))
             return None
-        graph.graph = self.memory.end_capture()
+        try:
+            graph.graph = self.memory.end_capture()
+        except ExecutionError as error:  # the driver would not end or instantiate it: eagerly
+            _remember(self.unsupported, key, str(error))
+            return None
         graph.statistics.take_counters(counted)
         return graph
 

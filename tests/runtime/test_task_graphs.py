@@ -407,3 +407,19 @@ def test_take_counters_takes_every_counter_but_the_compile_time():
     assert copy.gpu_compile_seconds == 2.0
     source.space("device").live_bytes = 0
     assert copy.space("device").live_bytes == 8  # copied, not shared
+
+
+def test_a_graph_the_driver_will_not_end_runs_eagerly(monkeypatch):
+    h = Harness()
+    x = np.ones(4, np.float32)
+
+    def refuse():
+        h.device.abort_capture()
+        raise ExecutionError("the GPU reported an error instantiating a task graph: CUDA_ERROR_X")
+
+    monkeypatch.setattr(h.device, "end_capture", refuse)
+    for _ in range(3):
+        _, out = h.call(loop_of_kernels, *host_array(x), np.float32(1.0), np.int64(2))
+        np.testing.assert_array_equal(out.array, 2 * _added(x, 1.0, 2))
+        assert h.statistics.task_graph is None
+    assert list(h.graphs.unsupported.values()) == ["the GPU reported an error instantiating a task graph: CUDA_ERROR_X"]
