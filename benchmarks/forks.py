@@ -38,6 +38,7 @@ sys.path.insert(0, str(HERE / "device_syncs"))  # crypt's definition imports key
 
 from paired_timing import paired_summary  # noqa: E402
 
+from soacc.runtime.errors import SoaccError  # noqa: E402
 from soacc.tools.examples import as_tuple, load_examples, mismatch  # noqa: E402
 
 CONFIGURATIONS = {
@@ -125,24 +126,33 @@ def main(argv: list[str] | None = None) -> int:
         args = example.make_inputs(np.random.default_rng(0), size)
         expected = example.reference(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
         print(f"{example.name} ...", file=sys.stderr, flush=True)
-        compiled = compile_all(example, options.backend, configurations)
         samples: dict[str, list[float]] = {c: [] for c in configurations}
         status: dict[str, str] = {}
+        try:
+            compiled = compile_all(example, options.backend, configurations)
+        except SoaccError as error:  # the row says why; the other programs still run
+            compiled, failed = {}, True
+            status = {c: f"ERROR: {error}".splitlines()[0] for c in configurations}
         for name, program in compiled.items():
-            for _ in range(2):  # the first call eager, the second captures its graph
-                got = as_tuple(program.main(*args))
+            try:
+                for _ in range(2):  # the first call eager, the second captures its graph
+                    got = as_tuple(program.main(*args))
+            except SoaccError as error:
+                status[name], failed = f"ERROR: {error}".splitlines()[0], True
+                continue
             why = mismatch(got, expected, example.rtol, example.atol)
             status[name] = "ok" if why is None else f"WRONG: {why}"
             failed |= why is not None
-        for round_ in range(options.repeat):
-            order = configurations if round_ % 2 == 0 else configurations[::-1]
+        timed = [c for c in configurations if status.get(c) == "ok"]
+        for round_ in range(options.repeat if "sequential" in timed else 0):
+            order = timed if round_ % 2 == 0 else timed[::-1]
             for name in order:
                 started = time.perf_counter()
                 as_tuple(compiled[name].main(*args))
                 samples[name].append(time.perf_counter() - started)
-        medians = {c: float(np.median(s)) for c, s in samples.items()}
-        ratios = {c: paired_summary(samples["sequential"], samples[c]) for c in configurations[1:]}
-        graph_states = {c: compiled[c].statistics.task_graph for c in configurations}
+        medians = {c: float(np.median(s)) if s else float("nan") for c, s in samples.items()}
+        ratios = {c: paired_summary(samples["sequential"], samples[c]) if samples[c] else None for c in configurations[1:]}
+        graph_states = {c: compiled[c].statistics.task_graph for c in compiled}
         report["programs"][example.name] = {
             "size": size, "status": status, "median_s": medians, "samples_s": samples,
             "ratio_to_sequential": ratios, "task_graph": graph_states,

@@ -36,3 +36,17 @@ def test_forks_benchmark_refuses_an_unknown_program(capsys):
 def test_ad_gradient_meets_finite_differences():
     (ad,) = [e for e in benchmark_programs("forks") if e.name == "ad"]
     assert ad.definition.check_gradient(size=6) < 1e-7
+
+
+def test_a_program_that_fails_is_a_row_that_says_why_not_a_traceback(capsys, monkeypatch):
+    import soacc
+
+    module = load_benchmark("forks.py")
+
+    def broken(*args, **kwargs):
+        raise soacc.ProgramError("the program does not compile\nits details")
+
+    monkeypatch.setattr(module, "compile_all", broken)
+    assert module.main(["--backend", "numpy", "--small", "--repeat", "1", "--programs", "chains"]) == 1
+    table = capsys.readouterr().out
+    assert "sequential: ERROR: the program does not compile" in table
