@@ -146,6 +146,23 @@ class RefOp(IRDLOperation):
         super().__init__(result_types=[RefType(element)])
 
 
+def _print_attributes_and_ref_type(printer: Printer, op: WriteOp | ReadOp) -> None:
+    """` {attrs} : !fork.ref<T>`, the tail fork.write and fork.read share."""
+    printer.print_op_attributes(op.attributes)
+    printer.print_string(" : ")
+    printer.print_attribute(op.ref.type)
+
+
+def _parse_attributes_and_ref_type(parser: Parser, op_name: str) -> tuple[dict, RefType]:
+    attrs = parser.parse_optional_attr_dict()
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    ref_type = parser.parse_type()
+    if not isinstance(ref_type, RefType):
+        parser.raise_error(f"{op_name} needs a !fork.ref<...> type, not {ref_type}", pos)
+    return attrs, ref_type
+
+
 @irdl_op_definition
 class WriteOp(IRDLOperation):
     """Writes the reference's value (once, before the signal its readers wait for)."""
@@ -162,21 +179,14 @@ class WriteOp(IRDLOperation):
         printer.print_operand(self.ref)
         printer.print_string(", ")
         printer.print_operand(self.value)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.ref.type)
+        _print_attributes_and_ref_type(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> WriteOp:
         ref = parser.parse_unresolved_operand()
         parser.parse_punctuation(",")
         value = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        ref_type = parser.parse_type()
-        if not isinstance(ref_type, RefType):
-            parser.raise_error(f"fork.write needs a !fork.ref<...> type, not {ref_type}", pos)
+        attrs, ref_type = _parse_attributes_and_ref_type(parser, "fork.write")
         op = cls(parser.resolve_operand(ref, ref_type), parser.resolve_operand(value, ref_type.element))
         op.attributes |= attrs
         return op
@@ -204,19 +214,12 @@ class ReadOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.ref)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.ref.type)
+        _print_attributes_and_ref_type(printer, self)
 
     @classmethod
     def parse(cls, parser: Parser) -> ReadOp:
         ref = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        ref_type = parser.parse_type()
-        if not isinstance(ref_type, RefType):
-            parser.raise_error(f"fork.read needs a !fork.ref<...> type, not {ref_type}", pos)
+        attrs, ref_type = _parse_attributes_and_ref_type(parser, "fork.read")
         op = cls(parser.resolve_operand(ref, ref_type))
         op.attributes |= attrs
         return op
