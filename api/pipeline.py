@@ -11,7 +11,8 @@ lowerings leave index arithmetic of constants, and views that do not change, ins
 loops, which the host code would otherwise redo in every iteration).
 It is built from pass objects, not from their names. The optimisations of the design join it as they are written, each with a switch here
 (`fusion=false` leaves soac-fusion and fuse-iota out, `syncs=false` reduce-device-syncs and
-merge-gpu-bodies, `memory=false` memory block merging); transfer fusion, forks and
+merge-gpu-bodies, `device-loops=false` reduce-device-syncs's device loops, `memory=false`
+memory block merging); transfer fusion, forks and
 several devices are to come.
 """
 
@@ -51,6 +52,10 @@ class SoaccPipelinePass(ModulePass):
     syncs: bool = True
     """reduce-device-syncs and merge-gpu-bodies after fusion's place."""
 
+    device_loops: bool = True
+    """reduce-device-syncs's device loops (while loops whose condition the device
+    computes, which task graphs run as conditional nodes)."""
+
     memory: bool = True
     """Memory block merging: hoist-allocations, short-circuit, memory-reuse."""
 
@@ -65,7 +70,7 @@ class SoaccPipelinePass(ModulePass):
         if self.fusion:
             passes.append(SoacFusionPass())
         if self.syncs:
-            passes += [ReduceDeviceSyncsPass(), MergeGpuBodiesPass()]
+            passes += [ReduceDeviceSyncsPass(device_loops=self.device_loops), MergeGpuBodiesPass()]
         passes.append(ConvertSoacToMemPass())
         if self.fusion:
             passes.append(FuseIotaPass())

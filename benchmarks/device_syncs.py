@@ -61,6 +61,7 @@ def cut_bound(source: str, args) -> int:
     before it) on the reference executor."""
     from xdsl.dialects import func
 
+    from soacc.passes.analysis.device_loops import with_device_loops
     from soacc.passes.analysis.migration_table import analyse_module
     from soacc.passes.reduce_device_syncs import rotate_host_loops
     from soacc.runtime.execution_counts import count_executions
@@ -72,7 +73,7 @@ def cut_bound(source: str, args) -> int:
     for f in module.ops:
         if isinstance(f, func.FuncOp) and f.body.blocks:
             rotate_host_loops(f)
-    points = [p for table in analyse_module(module).values() for p in table.read_points()]
+    points = [p for table in analyse_module(module).values() for p in with_device_loops(table).read_points()]
     return count_executions(module, "main", args, points)
 
 

@@ -410,7 +410,90 @@ def _for(e: _ModuleEmitter, op: scf.ForOp) -> None:
     e.indent -= 1
 
 
+def _device_condition(op: scf.WhileOp) -> mem.LoadOp | None:
+    """The read of the loop's condition, where the loop only reads it: its before
+    region loads it from one of the loop's arguments and forwards arguments (what
+    reduce-device-syncs makes of a device loop, passes/analysis/device_loops.py).
+    A memory block the loop changes must be only carried, never viewed (the runtime may
+    carry its arrays in other memory: the views it carries are what count)."""
+    before, after = op.before_region.block, op.after_region.block
+    ops = list(before.ops)
+    if len(ops) != 2 or not isinstance(ops[0], mem.LoadOp) or not isinstance(ops[1], scf.ConditionOp):
+        return None
+    load, condition = ops
+    if condition.condition is not load.result or load.view not in before.args or load.result.uses.get_length() != 1:
+        return None
+    if any(a not in before.args for a in condition.args):
+        return None
+    yields = after.last_op.operands
+    for k, arg in enumerate(before.args):
+        if isinstance(arg.type, mem.BlockType) and yields[k] is not op.arguments[k]:
+            forwarded = [b for a, b in zip(condition.args, after.args) if a is arg]
+            if not all(_only_carried(v) for v in (arg, *forwarded)):
+                return None
+    return load
+
+
+def _only_carried(block: SSAValue) -> bool:
+    """Nothing makes a view of the memory block `block`: it is only carried, by
+    terminators and loops, to where it is freed."""
+    todo, seen = [block], set()
+    while todo:
+        value = todo.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        for use in value.uses:
+            user = use.operation
+            if isinstance(user, scf.YieldOp | scf.ConditionOp):
+                continue
+            if isinstance(user, scf.ForOp) and use.index >= 3:
+                todo.append(user.body.block.args[use.index - 2])
+                todo.append(user.results[use.index - 3])
+                continue
+            return False
+    return True
+
+
+def _device_while(e: _ModuleEmitter, op: scf.WhileOp, load: mem.LoadOp) -> None:
+    """`rt.device_while(body, state, ...)` (HostRuntime.device_while): the body a nested
+    function from the state's forwarded values to the next state, so that under a task
+    graph's capture the runtime can run it once into a conditional node."""
+    before, after = op.before_region.block, op.after_region.block
+    condition = before.last_op
+    assert isinstance(condition, scf.ConditionOp)
+    yields = after.last_op.operands
+    forwarded = tuple(before.args.index(a) for a in condition.args)
+    after_of = {before.args.index(a): b for a, b in zip(condition.args, after.args)}
+    varying = tuple(
+        k for k, (init, value) in enumerate(zip(op.arguments, yields)) if value is not init and value is not after_of.get(k)
+    )
+    inits = e.operands(op.arguments)
+    body = e.fresh("loop_body")
+    e.line(f"def {body}(state):", op)
+    e.indent += 1
+    params = [e.define(a) for a in after.args]
+    if params:
+        e.line(f"{_tuple(params)} = state", op)
+    e.line("state.clear()  # the body's own: what it frees is freed", op)
+    following = e.fresh("following")
+    e.emit_block(after, lambda term: e.line(f"{following} = [{', '.join(e.operands(term.operands))}]", term))
+    e.line(f"return {following}", op)
+    e.indent -= 1
+    call = (
+        f"rt.device_while({body}, [{', '.join(inits)}], {before.args.index(load.view)}, "
+        f"{_indices(e, load.indices)}, {_tuple([str(i) for i in forwarded]) if forwarded else '()'}, "
+        f"{_tuple([str(i) for i in varying]) if varying else '()'})"
+    )
+    results = [e.define(r) for r in op.results]
+    e.line(f"{_tuple(results)} = {call}" if results else call, op)
+
+
 def _while(e: _ModuleEmitter, op: scf.WhileOp) -> None:
+    load = _device_condition(op)
+    if load is not None:
+        _device_while(e, op, load)
+        return
     before, after = op.before_region.block, op.after_region.block
     # what the before region starts from: the initial values, then each yield's
     holders = [e.fresh(f"{a.name_hint or 'loop'}_next") for a in before.args]

@@ -47,6 +47,7 @@ from soacc.dialects.shared.utils import defined_inside
 from soacc.dialects import soac
 from soacc.dialects.shared.traits import is_kernel, is_parallel_kernel, runs_on_device
 from soacc.passes.utils.memory_motion import move
+from soacc.passes.analysis.device_loops import with_device_loops
 from soacc.passes.analysis.migration_table import (
     MigrationTable,
     Placement,
@@ -556,11 +557,18 @@ class ReduceDeviceSyncsPass(ModulePass):
     """Write each function's migration graph and cut as Graphviz DOT to this file
     (`-`: standard error)."""
 
+    device_loops: bool = True
+    """While loops whose body needs nothing from the host compute their condition on
+    the device (passes/analysis/device_loops.py), so that a task graph can run them
+    whole as a conditional node."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for f in op.ops:
             if isinstance(f, func.FuncOp) and f.body.blocks:
                 rotate_host_loops(f)
         tables = analyse_module(op)
+        if self.device_loops:
+            tables = {f: with_device_loops(t) for f, t in tables.items()}
         if self.dot is not None:
             text = "".join(t.dot() for t in tables.values())
             if self.dot == "-":

@@ -242,8 +242,25 @@ class MigrationTable:
     vertex_of: dict[SSAValue, int]
     device: set[int]
     cut: set[int]
+    overrides: dict[SSAValue, Placement] = field(default_factory=dict)
+    """Placements that replace the cut's: the device loops' (device_loops.py)."""
+    device_loops: list[scf.WhileOp] = field(default_factory=list)
+
+    def overridden(self, overrides: dict[SSAValue, Placement], loops: list[scf.WhileOp]) -> MigrationTable:
+        """This table with `overrides` in place of the cut's placements of those values."""
+        return MigrationTable(
+            self.function,
+            self.graph,
+            self.vertex_of,
+            self.device,
+            self.cut,
+            {**self.overrides, **overrides},
+            [*self.device_loops, *loops],
+        )
 
     def status(self, value: SSAValue) -> Placement:
+        if value in self.overrides:
+            return self.overrides[value]
         v = self.vertex_of.get(value)
         if v is None or v not in self.device:
             return Placement.HOST
@@ -276,7 +293,19 @@ class MigrationTable:
     def reads(self) -> int:
         """Synchronous reads left per execution of each op (|C|): a cut vertex is read
         once after it is computed, a source in the cut is a read that stays."""
-        return len(self.cut)
+        return len(self._cut())
+
+    def _cut(self) -> list[tuple[SSAValue, bool]]:
+        """The reads as (value, stays): the cut's, less those an override moved, and
+        the values an override reads."""
+        items = [
+            (self._info(v).value, self._info(v).is_source)
+            for v in self.cut
+            if self.overrides.get(self._info(v).value, Placement.READ) is Placement.READ
+        ]
+        cut = {value for value, _ in items}
+        items += [(value, False) for value, p in self.overrides.items() if p is Placement.READ and value not in cut]
+        return items
 
     def read_points(self) -> list[Operation | Block]:
         """Where the reads of the cut happen, one per cut vertex: the op whose every
@@ -285,8 +314,8 @@ class MigrationTable:
         loop parameter. The reads a run makes are the executions of these summed: the
         bound the pass's result meets."""
         points: list[Operation | Block] = []
-        for v in sorted(self.cut):
-            value = self._info(v).value
+        order = self._order()
+        for value, _ in sorted(self._cut(), key=lambda item: order.get(item[0], 1 << 30)):
             if isinstance(value, OpResult):
                 points.append(value.op)
             else:
@@ -296,14 +325,17 @@ class MigrationTable:
 
     def device_values(self) -> list[SSAValue]:
         """The values computed on the device (D without the sources), in program order."""
-        return self._in_order(v for v in self.device if not self._info(v).is_source)
+        values = [self._info(v).value for v in self.device if not self._info(v).is_source]
+        values += [value for value, p in self.overrides.items() if p is not Placement.HOST]
+        order = self._order()
+        unique = {v for v in values if self.status(v) is not Placement.HOST}
+        return sorted(unique, key=lambda x: order.get(x, 1 << 30))
 
     def cut_values(self) -> list[tuple[SSAValue, bool]]:
         """The cut as (value, stays): stays when it is a source, i.e. the original read
         of `value` stays on the host; otherwise `value` moves and is read back."""
         order = self._order()
-        items = [(self._info(v).value, self._info(v).is_source) for v in self.cut]
-        return sorted(items, key=lambda item: order.get(item[0], 1 << 30))
+        return sorted(self._cut(), key=lambda item: order.get(item[0], 1 << 30))
 
     def summary(self) -> str:
         """`device {a, b} cut {b, read(x)} reads 2`: the solution in one line."""
@@ -328,6 +360,8 @@ class MigrationTable:
         for v in self.graph.vertices:
             info = self._info(v)
             status = "host" if v not in self.device else ("read" if v in self.cut else "device")
+            if info.value in self.overrides:  # a device loop's
+                status = self.overrides[info.value].value
             color = {"host": "white", "device": "lightblue", "read": "salmon"}[status]
             if info.is_source:
                 label = f"read {names(info.value)}"
@@ -367,11 +401,6 @@ class MigrationTable:
             for r in op.results:
                 order.setdefault(r, len(order))
         return order
-
-    def _in_order(self, vertices: Iterable[int]) -> list[SSAValue]:
-        order = self._order()
-        values = [self._info(v).value for v in vertices]
-        return sorted(values, key=lambda x: order.get(x, 1 << 30))
 
 
 def _defining_op_name(value: SSAValue) -> str:

@@ -56,6 +56,13 @@ extern "C" __global__ void soacc_copy_strided_4(unsigned int* d, const unsigned 
 extern "C" __global__ void soacc_copy_strided_8(unsigned long long* d, const unsigned long long* s, long long n, soacc_copy_shape shape) { soacc_copy_strided(d, s, n, shape); }
 """
 
+SET_CONDITION_SOURCE = r"""// soacc's device loops (runtime/gpu/cuda_memory.py): a conditional node's condition
+// from the loop's flag in device memory; linked with cudadevrt.
+extern "C" __global__ void soacc_set_condition(cudaGraphConditionalHandle handle, const unsigned char* flag) {
+  cudaGraphSetConditional(handle, *flag ? 1u : 0u);
+}
+"""
+
 STRIDED_COPY_FORMAT = "PPq" + "q" * (1 + 3 * MAX_COPY_RANK)
 """destination, source, count, then the struct: rank, sizes, source and destination strides."""
 
@@ -111,6 +118,11 @@ class CudaMemory:
         )
         """Fork threads' streams and events (convert-fork-to-gpu)."""
         self._forks.eager_streams = os.environ.get("SOACC_FORK_STREAMS", "capture") == "always"
+        self._module_cache = module_cache
+        self._set_condition = None
+        """soacc_set_condition, compiled at the first device loop."""
+        self._loop_streams: list = []
+        """A stream per depth of nested device loops, each body captured on its own."""
         copies = module_cache.load(STRIDED_COPY_SOURCE, "soacc's strided copy kernels")
         self._copy_kernels = {
             size: Kernel(copies, f"soacc_copy_strided_{size}", STRIDED_COPY_FORMAT, self.launches, "soacc's strided copy kernels")
@@ -226,10 +238,88 @@ class CudaMemory:
             _check((error,), "instantiating a task graph")
         return CudaGraph(graph, executable, capture.stream, capture.arena)
 
+    # --- device loops: conditional nodes ---------------------------------------------
+
+    def begin_loop(self, condition: int) -> Any:
+        """The device work from now on is the body of a while-type conditional node, run
+        while the byte at `condition` is not zero: a kernel before the node sets the
+        node's condition from it, and end_loop's at the end of the body. The body is
+        captured into the node's graph on a stream of its own."""
+        from soacc.runtime.gpu.kernels import Kernel
+
+        capture = self._capture
+        if capture is None:
+            raise ExecutionError("a device loop outside a task graph's capture (a bug in soacc)")
+        driver = _cuda_graphs()
+        if self._set_condition is None:
+            module = self._module_cache.load(SET_CONDITION_SOURCE, "soacc's device loops", ("cudadevrt",))
+            self._set_condition = Kernel(module, "soacc_set_condition", "QP", self.launches, "soacc's device loops")
+        parent = self._forks.loop_parent()
+        handle_parent = driver.CUstream(parent.handle)
+        status = driver.cuStreamGetCaptureInfo(handle_parent)
+        _check(status, "asking for a capture's graph")
+        graph = status[3]
+        error, context = driver.cuCtxGetCurrent()
+        _check((error,), "asking for the context")
+        error, handle = driver.cuGraphConditionalHandleCreate(graph, context, 0, 0)
+        _check((error,), "making a device loop's condition")
+        self._set_condition.launch((1, 1, 1), (1, 1, 1), (int(handle), condition), 0, parent)
+        status = driver.cuStreamGetCaptureInfo(handle_parent)
+        _check(status, "asking for a capture's dependencies")
+        dependencies, edges, count = status[4], status[5], status[6]
+        params = driver.CUgraphNodeParams()
+        params.type = driver.CUgraphNodeType.CU_GRAPH_NODE_TYPE_CONDITIONAL
+        params.conditional.handle = handle
+        params.conditional.type = driver.CUgraphConditionalNodeType.CU_GRAPH_COND_TYPE_WHILE
+        params.conditional.size = 1
+        params.conditional.ctx = context
+        error, node = driver.cuGraphAddNode(graph, dependencies, edges, count, params)
+        _check((error,), "adding a device loop's node")
+        body = params.conditional.phGraph_out[0]
+        _check(
+            driver.cuStreamUpdateCaptureDependencies(
+                handle_parent, [node], None, 1, driver.CUstreamUpdateCaptureDependencies_flags.CU_STREAM_SET_CAPTURE_DEPENDENCIES
+            ),
+            "ordering the work after a device loop",
+        )
+        depth = len(capture.loops)
+        while len(self._loop_streams) <= depth:
+            self._loop_streams.append(self._cuda.Stream())
+        stream = self._loop_streams[depth]
+        _check(
+            driver.cuStreamBeginCaptureToGraph(
+                driver.CUstream(stream.handle), body, None, None, 0, driver.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED
+            ),
+            "capturing a device loop's body",
+        )
+        capture.loops.append(stream)
+        self._forks.enter_loop(stream)
+        return handle
+
+    def end_loop(self, loop: Any, condition: int) -> None:
+        """The body ends by setting the node's condition from the byte at `condition`."""
+        capture = self._capture
+        if capture is None or not capture.loops:
+            raise ExecutionError("ends a device loop that was never begun (a bug in soacc)")
+        stream = capture.loops[-1]
+        self._set_condition.launch((1, 1, 1), (1, 1, 1), (int(loop), condition), 0, stream)
+        self._end_loop_capture(capture)
+
+    def _end_loop_capture(self, capture: _Capture) -> None:
+        stream = capture.loops.pop()
+        self._forks.exit_loop()
+        driver = _cuda_graphs()
+        _check(driver.cuStreamEndCapture(driver.CUstream(stream.handle)), "ending a device loop's body")
+
     def abort_capture(self) -> None:
         """Ends a capture that failed: the graph and its memory are dropped."""
         if self._capture is None:
             return
+        while self._capture.loops:
+            try:
+                self._end_loop_capture(self._capture)
+            except Exception:  # (ending the whole capture below says what failed)
+                pass
         try:
             self._forks.join_capture()
         except Exception:  # (a capture already invalidated: ending it below says so)
@@ -319,11 +409,13 @@ class CudaMemory:
 
 
 class _Capture:
-    __slots__ = ("arena", "stream")
+    __slots__ = ("arena", "stream", "loops")
 
     def __init__(self, arena, stream):
         self.arena = arena
         self.stream = stream
+        self.loops: list = []
+        """The streams of the device loops' bodies being captured, innermost last."""
 
 
 class CudaGraph:

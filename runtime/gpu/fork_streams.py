@@ -74,6 +74,8 @@ class ForkStreams:
         self.main_stream: Any = None
         """The call's own thread's stream: None (the default stream) or the capture's."""
         self._threads: list[_Thread] = [_Thread()]
+        self._loops: list[Any] = []
+        """The streams a device loop's body is captured on, innermost last (enter_loop)."""
         self.joined: set[int] = set()
         """Keys of the pool streams that had work since `begin_capture`."""
         self.capturing = False
@@ -89,10 +91,12 @@ class ForkStreams:
     @property
     def active(self) -> bool:
         """Whether threads go on streams of their own now."""
-        return self.capturing or self.eager_streams
+        return (self.capturing or self.eager_streams) and not self._loops
 
     def current(self) -> Any:
         """The stream of the current thread's device work (placing it if it has none)."""
+        if self._loops:
+            return self._loops[-1]
         if len(self._threads) == 1 or not (self.capturing or self.eager_streams):
             return self.main_stream
         thread = self._threads[-1]
@@ -155,7 +159,7 @@ class ForkStreams:
 
     def resolve(self) -> Marks:
         """What a signal the current thread resolves now stands for."""
-        if not (self.capturing or self.eager_streams):
+        if not self.active:
             return {}  # one stream: its order is the program's
         thread = self._threads[-1]
         stream = thread.stream if len(self._threads) > 1 else self.main_stream
@@ -169,8 +173,8 @@ class ForkStreams:
 
     def wait(self, marks: Marks) -> None:
         """The current thread's later device work runs after what `marks` stands for."""
-        if not marks:
-            return
+        if not marks or self._loops:
+            return  # (in a loop's body: loop_parent joined everything before the loop)
         thread = self._threads[-1]
         main = len(self._threads) == 1
         stream = self.main_stream if main else thread.stream
@@ -209,6 +213,30 @@ class ForkStreams:
         for key in sorted(self.joined):
             self.main_stream.wait_for_event(self._record(self._pool[key]))
 
+    def loop_parent(self) -> Any:
+        """The stream a device loop's node is added on: the capture's own stream (every
+        stream that joined the capture joined it first, so the loop comes after all the
+        work before it) or the enclosing loop's body's."""
+        if self._loops:
+            return self._loops[-1]
+        self.join_capture()
+        return self.main_stream
+
+    def enter_loop(self, stream: Any) -> None:
+        """The loop's body is captured on `stream` from now on: every thread's work goes
+        there, in program order (a conditional node's body is one stream)."""
+        self._loops.append(stream)
+
+    def exit_loop(self) -> None:
+        """The body ends; after the outermost loop every stream that joined the capture
+        waits for the loop's node before its later work."""
+        self._loops.pop()
+        if not self._loops and self.joined:
+            event = self._record(self.main_stream)
+            for key in sorted(self.joined):
+                self._pool[key].wait_for_event(event)
+
     def end_capture(self) -> None:
+        self._loops.clear()
         self.reset()
         self.main_stream, self.capturing, self.joined = None, False, set()

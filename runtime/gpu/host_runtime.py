@@ -65,6 +65,15 @@ class DeviceMemory(Protocol):
     def wait(self, signal: Signal) -> None:
         """The current thread's later device work runs after what `signal` stands for."""
 
+    # Device loops (runtime/gpu/task_graphs.py): only under a task graph's capture.
+
+    def begin_loop(self, condition: int) -> Any:
+        """The device work from now on until end_loop is a loop's body, run while the
+        byte at `condition` is not zero (checked before each iteration)."""
+
+    def end_loop(self, loop: Any, condition: int) -> None:
+        """The body ends; the byte at `condition` says whether it runs again."""
+
 
 class Signal:
     """A fork.signal at run time: resolved once; `events` is the device's record of
@@ -195,6 +204,23 @@ class HostRuntime:
                     "so the threads cannot run in that order (convert-fork-to-gpu checks that they can)"
                 )
             self.memory.wait(signal)
+
+    # --- device loops ----------------------------------------------------------------------
+
+    def device_while(self, body, state: list, condition: int, indices: tuple, forwarded: tuple, varying: tuple) -> list:
+        """scf.while whose condition is a device value (lowering/emit_host.py emits this
+        for a loop whose before region only reads it): while `state[condition]` at
+        `indices` is true, `state = body(args)` with `args` the `forwarded` positions of
+        the state (the body clears the list, so that what it frees is freed). Returns
+        the forwarded values of the last state. `varying` are the positions a body may
+        change (the others it returns as they came), for task graphs' capture, where
+        the loop becomes a conditional node (CaptureRuntime.device_while); here each
+        iteration reads its condition, as the loop did."""
+        while self.load(state[condition], indices):
+            args = [state[i] for i in forwarded]
+            state = None  # type: ignore[assignment]
+            state = body(args)
+        return [state[i] for i in forwarded]
 
     # --- kernels -------------------------------------------------------------------------
 

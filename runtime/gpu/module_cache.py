@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
+import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -68,18 +71,19 @@ class ModuleCache:
     counters: CompileCounters = field(default_factory=CompileCounters)
     _loaded: dict[str, Any] = field(default_factory=dict)
 
-    def key(self, source: str) -> str:
+    def key(self, source: str, libraries: tuple[str, ...] = ()) -> str:
         h = hashlib.sha256()
-        for part in (source, self.arch, " ".join(self.options), nvcc_version()):
+        for part in (source, self.arch, " ".join(self.options), nvcc_version(), " ".join(libraries)):
             h.update(part.encode())
             h.update(b"\0")
         return h.hexdigest()
 
-    def load(self, source: str, program: str) -> Any:
-        """The loaded module of `source` (CUDA C of `program`, named in errors)."""
+    def load(self, source: str, program: str, libraries: tuple[str, ...] = ()) -> Any:
+        """The loaded module of `source` (CUDA C of `program`, named in errors), linked
+        with the device `libraries` where any are named (compile_linked)."""
         import pycuda.driver as cuda
 
-        key = self.key(source)
+        key = self.key(source, libraries)
         if key in self._loaded:
             self.counters.memory_hits += 1
             return self._loaded[key]
@@ -88,7 +92,13 @@ class ModuleCache:
             cubin = path.read_bytes()
             self.counters.disk_hits += 1
         except OSError:
-            cubin = self._compile(source, program)
+            if libraries:
+                started = time.perf_counter()
+                cubin = compile_linked(source, program, self.arch, self.options, libraries)
+                self.counters.compilations += 1
+                self.counters.compile_seconds += time.perf_counter() - started
+            else:
+                cubin = self._compile(source, program)
             self._store(path, cubin)
         try:
             module = cuda.module_from_buffer(cubin)
@@ -121,3 +131,31 @@ class ModuleCache:
             write_file(path, cubin)
         except OSError:
             pass
+
+
+def compile_linked(source: str, program: str, arch: str, options: Sequence[str], libraries: Sequence[str]) -> bytes:
+    """A cubin of `source` linked with device libraries (`cudadevrt`, whose
+    cudaGraphSetConditional a device loop's kernel calls): nvcc compiles relocatable
+    device code, nvlink links it with the libraries of the toolkit that nvcc is from.
+    PyCUDA's compile makes whole-program cubins only."""
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        raise ExecutionError(f"compiling {program} needs nvcc, which is not on the PATH")
+    toolkit = Path(nvcc).resolve().parent.parent
+    libdirs = [d for d in (toolkit / "lib64", toolkit / "lib", toolkit / "targets" / "x86_64-linux" / "lib") if d.is_dir()]
+    with tempfile.TemporaryDirectory(prefix="soacc-link-") as work:
+        here = Path(work)
+        (here / "module.cu").write_text(source)
+        steps = [
+            [nvcc, f"-arch={arch}", "-rdc=true", "-cubin", *options, "-o", str(here / "module.o"), str(here / "module.cu")],
+            [str(Path(nvcc).parent / "nvlink"), f"-arch={arch}", str(here / "module.o"),
+             *(f"-L{d}" for d in libdirs), *(f"-l{lib}" for lib in libraries), "-o", str(here / "module.cubin")],
+        ]
+        for step in steps:
+            try:
+                done = subprocess.run(step, capture_output=True, text=True)
+            except OSError as error:
+                raise ProgramError(f"compiling {program}: cannot run {step[0]}: {error.strerror}") from None
+            if done.returncode != 0:
+                raise ProgramError(f"the CUDA C of {program} does not compile and link:\n{(done.stderr or done.stdout).strip()}")
+        return (here / "module.cubin").read_bytes()

@@ -167,7 +167,7 @@ class TaskGraph:
             else:
                 np.copyto(destination, _typed(download.staging, download.destination))
         statistics.take_counters(self.statistics)
-        return tuple(_result(r, blocks, args) for r in self.results)
+        return tuple(_result(r, blocks, args, runtime) for r in self.results)
 
 
 _UNCOUNTED = Statistics()
@@ -186,8 +186,10 @@ def _typed(staging: np.ndarray, like: View | _Geometry) -> np.ndarray:
     return staging.view(like.dtype).reshape(like.shape)
 
 
-def _result(recipe: tuple, blocks: list, args: Sequence):
+def _result(recipe: tuple, blocks: list, args: Sequence, runtime: HostRuntime):
     kind = recipe[0]
+    if kind == "read":
+        return runtime.load(recipe[1], recipe[2])
     if kind == "block":
         return blocks[recipe[1]]
     if kind == "view":
@@ -197,6 +199,33 @@ def _result(recipe: tuple, blocks: list, args: Sequence):
     if kind == "argument view":
         return recipe[2].over(args[recipe[1]])
     return recipe[1]
+
+
+def _unsupported(self, *args, **kwargs):
+    raise GraphUnsupported("uses a device value the host read (a graph reads it after it ran)")
+
+
+class DeviceScalar:
+    """A device value the host code read while its call was captured. The read is done
+    after the graph has run, so the value may only be returned: any use of it on the
+    host (arithmetic, a condition, a store) stops the capture, and no device work may
+    follow the read."""
+
+    __slots__ = ("view", "indices")
+
+    def __init__(self, view: View, indices: tuple):
+        self.view = view
+        self.indices = indices
+
+    __array_ufunc__ = None  # NumPy gives up on it too
+
+
+for _name in (
+    "bool int float index complex array abs neg pos invert round trunc floor ceil "
+    "add radd sub rsub mul rmul truediv rtruediv floordiv rfloordiv mod rmod pow rpow lshift rlshift rshift rrshift "
+    "and rand or ror xor rxor lt le gt ge eq ne"
+).split():
+    setattr(DeviceScalar, f"__{_name}__", _unsupported)
 
 
 class _CapturingMemory:
@@ -218,6 +247,8 @@ class _CapturingMemory:
         raise GraphUnsupported("a synchronous read from the device")
 
     def _node(self) -> None:
+        if self._runtime.deferred:
+            raise GraphUnsupported("device work after a synchronous read")
         if self._runtime.pending:
             self._runtime.flush_downloads()
         self.nodes += 1
@@ -258,6 +289,14 @@ class _CapturingMemory:
         if self._runtime.pending:
             self._runtime.flush_downloads()
 
+    def begin_loop(self, condition: int):
+        self._node()
+        return self._memory.begin_loop(condition)
+
+    def end_loop(self, loop, condition: int) -> None:
+        self._flush()
+        self._memory.end_loop(loop, condition)
+
     def write_async(self, address: int, source: np.ndarray) -> None:
         if source.nbytes:
             self._node()
@@ -284,6 +323,8 @@ class CaptureRuntime(HostRuntime):
         """Host blocks the host code wrote into (never downloaded into as well)."""
         self.pending: list[tuple[View, View]] = []
         """Downloads with no node after them yet."""
+        self.deferred: list[DeviceScalar] = []
+        """Reads of device values, to be done after the graph (no node may follow)."""
 
     # --- host blocks -----------------------------------------------------------------------
 
@@ -312,7 +353,12 @@ class CaptureRuntime(HostRuntime):
 
     def load(self, view: View, indices: Sequence):
         if not isinstance(view.block, HostBlock):
-            raise GraphUnsupported("a synchronous read of a device value")
+            # read after the graph: the host code may only return it (DeviceScalar)
+            view.element_byte_offset(indices)  # (checked now, as the read would)
+            value = DeviceScalar(_kept(view), tuple(indices))
+            self.deferred.append(value)
+            self.statistics.sync_reads += 1
+            return value
         self._host_read(view.block)
         return super().load(view, indices)
 
@@ -360,6 +406,69 @@ class CaptureRuntime(HostRuntime):
             super()._from_host(values, dest)
         else:
             self._upload_constant(np.ascontiguousarray(values, dest.dtype), dest)
+
+    # --- device loops ----------------------------------------------------------------------
+
+    def device_while(self, body, state: list, condition: int, indices: tuple, forwarded: tuple, varying: tuple) -> list:
+        """The loop as a conditional node: its body's device work captured once (the host
+        code of the body runs once), run by the device while the condition is true.
+
+        Each iteration's body works on the same memory, so what changes lives in *slots*:
+        a private copy, made before the loop, of each varying array (the initial value
+        may still be used after the loop), which the body reads; at its end the body's
+        new values are copied into the slots, the condition among them. A host value
+        that changes from one iteration to the next cannot be a graph's."""
+        slots = list(state)
+        private: dict[int, DeviceBlock] = {}
+        taken: dict[int, list[tuple[int, int]]] = {}
+        """private block -> the byte ranges of the slots in it"""
+        for i in varying:
+            value = slots[i]
+            if isinstance(value, View):
+                if isinstance(value.block, HostBlock):
+                    raise GraphUnsupported("a loop that carries host data")
+                block = private.get(id(value.block))
+                extent = value.byte_extent() if value.count else (0, 0)
+                if block is not None and any(lo < extent[1] and extent[0] < hi for lo, hi in taken[id(block)]):
+                    block = None  # two values that start alike (one constant): a block each
+                if block is None:
+                    block = self.alloc_device(value.block.nbytes)
+                    private.setdefault(id(value.block), block)
+                    taken[id(block)] = []
+                taken[id(block)].append(extent)
+                slots[i] = _Geometry.of(value).over(block)
+                self._move(value, slots[i])
+            elif not isinstance(value, DeviceBlock):
+                raise GraphUnsupported("a loop whose host values change from one iteration to the next")
+        for i in varying:  # a carried block: its private copy (what its views were copied into)
+            if isinstance(slots[i], DeviceBlock):
+                slots[i] = private.get(id(slots[i]), slots[i])
+        flag = slots[condition]
+        if not isinstance(flag, View) or isinstance(flag.block, HostBlock) or flag.dtype.itemsize != 1:
+            raise GraphUnsupported("a loop whose condition is not a device flag")
+        address = flag.block.address + flag.element_byte_offset(indices)
+        loop = self.memory.begin_loop(address)
+        new = body([slots[i] for i in forwarded])
+        held = {id(slots[i].block) for i in varying if isinstance(slots[i], View)}
+        for i in varying:
+            old, value = slots[i], new[i]
+            if not isinstance(old, View) or value is old:
+                continue
+            if not isinstance(value, View) or isinstance(value.block, HostBlock):
+                raise GraphUnsupported("a loop that carries host data")
+            if value.block is old.block and _Geometry.of(value) == _Geometry.of(old):
+                continue  # updated in place
+            if value.shape != old.shape or value.dtype != old.dtype:
+                raise GraphUnsupported("a loop whose arrays change shape from one iteration to the next")
+            if id(value.block) in held:
+                raise GraphUnsupported("a loop whose next value is in memory the loop carries")
+            self._move(value, old)
+        for i, (old, value) in enumerate(zip(slots, new)):
+            if i not in varying and value is not old:
+                raise GraphUnsupported("a loop value the host code said would not change changed")
+        del new
+        self.memory.end_loop(loop, address)
+        return [slots[i] for i in forwarded]
 
     # --- uploads and downloads -------------------------------------------------------------
 
@@ -431,6 +540,8 @@ class CaptureRuntime(HostRuntime):
                     recipe.append(("argument view", argument, _Geometry.of(r)))
             elif isinstance(r, (DeviceBlock,)):
                 raise GraphUnsupported("returns an array in device memory")
+            elif isinstance(r, DeviceScalar):
+                recipe.append(("read", r.view, r.indices))
             else:
                 recipe.append(("value", r))
         graph = self.graph

@@ -5,7 +5,8 @@ ports of Futhark's tests/migration) and randomly generated programs give exactly
 same results before and after the passes, on the reference executor as written (level
 1) and bufferised (level 2). And the promise: the synchronous reads a run makes after
 the passes (counted by the level-2 executor) are exactly the cut's reads over that run
-(tests/support/sync_bound.py), and never more than before on the examples. Also the pipeline switch,
+(tests/support/sync_bound.py), and, with the study's cut alone (no device loops), never
+more than before on the examples. Also the pipeline switch,
 the DOT option, the CUDA C of every example through the passes, and that the analysis
 leaves the IR alone."""
 
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from xdsl.dialects import func
+from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType, TensorType
 
 import soacc
@@ -43,6 +44,9 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = load_examples(ROOT / "examples")
 BENCHMARK_PROGRAMS = benchmark_programs("device_syncs")
 SYNCS = "reduce-device-syncs,merge-gpu-bodies"
+STUDY_SYNCS = "reduce-device-syncs{device-loops=false},merge-gpu-bodies"
+"""The study's cut alone, without the device loops (which may read a few values more
+per call, eagerly, so that a task graph can run a loop whole)."""
 LIT = ROOT / "tests" / "filecheck" / "passes"
 LIT_PROGRAMS = sorted((LIT / "migration").glob("*.mlir")) + [LIT / "reduce-device-syncs.mlir"]
 
@@ -58,12 +62,12 @@ def check_same(before, after) -> None:
 class Runs:
     """One program before and after the passes, at level 1 and level 2."""
 
-    def __init__(self, source, prefix: str = ""):
+    def __init__(self, source, prefix: str = "", syncs: str = SYNCS):
         self.source = source
         self.before1 = compiled(source, prefix.rstrip(","))
-        self.after1 = compiled(source, prefix + SYNCS)
+        self.after1 = compiled(source, prefix + syncs)
         self.before2 = compiled(source, prefix + "convert-soac-to-mem")
-        self.after2 = compiled(source, prefix + SYNCS + ",convert-soac-to-mem")
+        self.after2 = compiled(source, prefix + syncs + ",convert-soac-to-mem")
 
     def run(self, entry: str, args, limit: float | None = None) -> tuple | None:
         """Runs all four on copies of `args`; they agree exactly, or all fail. Gives the
@@ -116,16 +120,20 @@ def _time_limit(seconds: float):
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])
 def test_examples_same_results_and_reads_at_the_bound(example):
+    """With device loops (the default) the reads are their bound; with the study's cut
+    alone they are its bound too, and never more than without the pass."""
     runs = Runs(example.program_path)
+    study = Runs(example.program_path, syncs=STUDY_SYNCS)
     source = example.program_path.read_text()
     for size in (0, 1, 6, 40):
         args = example.make_inputs(np.random.default_rng(size), size)
         reads = runs.run("main", args)
         assert reads is not None
-        before, after = reads
-        assert after == cut_bound(source, args), f"size {size}"
+        assert reads[1] == cut_bound(source, args), f"size {size}"
+        before, after = study.run("main", args)
+        assert after == cut_bound(source, args, device_loops=False), f"size {size}"
         assert after <= before
-        assert runs.after2.statistics.scalar_writes <= runs.before2.statistics.scalar_writes
+        assert study.after2.statistics.scalar_writes <= study.before2.statistics.scalar_writes
 
 
 @pytest.mark.parametrize("program", BENCHMARK_PROGRAMS, ids=[p.name for p in BENCHMARK_PROGRAMS])
@@ -193,7 +201,17 @@ def test_fused_programs_same_results_and_reads_at_the_bound(program):
     assert reads is not None
     assert mismatch(runs.after2.main(*args), program.reference(*args), program.rtol, program.atol) is None
     assert reads[1] == cut_bound(source, args)
-    assert reads[1] <= reads[0]
+    assert reads[1] <= reads[0] or with_device_loop(runs.after2.module)
+
+
+def with_device_loop(module) -> bool:
+    """The program has a device loop (its while reads its condition from the device at
+    the top of each iteration), which may read a few values more per call than the cut
+    alone (test_examples_same_results_and_reads_at_the_bound checks the cut's promise)."""
+    return any(
+        isinstance(op, scf.WhileOp) and any(isinstance(o, mem.LoadOp) for o in op.before_region.block.ops)
+        for op in module.walk()
+    )
 
 
 def test_the_examples_lose_reads_where_the_study_says():

@@ -257,7 +257,7 @@ def reads_an_argument_on_the_host(rt, a_mem, a):
 @pytest.mark.parametrize(
     "python, want, why",
     [
-        (reads_a_device_value, lambda a: a + 1 + (a[0] + 1), "a synchronous read of a device value"),
+        (reads_a_device_value, lambda a: a + 1 + (a[0] + 1), "uses a device value the host read (a graph reads it after it ran)"),
         (reads_an_argument_on_the_host, lambda a: a + np.float32(int(a[0])), "reads an argument's data on the host"),
     ],
 )
@@ -423,3 +423,270 @@ def test_a_graph_the_driver_will_not_end_runs_eagerly(monkeypatch):
         np.testing.assert_array_equal(out.array, 2 * _added(x, 1.0, 2))
         assert h.statistics.task_graph is None
     assert list(h.graphs.unsupported.values()) == ["the GPU reported an error instantiating a task graph: CUDA_ERROR_X"]
+
+
+# --- device loops: while loops whose condition is on the device (conditional nodes) ----
+
+
+def halve_step(device, grid, block, args):
+    """y = x / 2, flag = max(|y|) > limit, count += 1: args (y, x, n, flag, limit, count)."""
+    y, x, n, flag, limit, count = args
+    out = device.elements(y, n, np.float32)
+    out[:] = device.elements(x, n, np.float32) / np.float32(2)
+    device.element(flag, np.bool_)[0] = np.abs(out).max() > limit
+    device.element(count, np.int64)[0] += 1
+
+
+def check_above(device, grid, block, args):
+    """flag = max(|x|) > limit: args (flag, x, n, limit)."""
+    flag, x, n, limit = args
+    device.element(flag, np.bool_)[0] = np.abs(device.elements(x, n, np.float32)).max() > limit
+
+
+LOOP_KERNELS = {**KERNELS, "halve": halve_step, "check": check_above}
+
+
+class LoopHarness(Harness):
+    def __init__(self):
+        super().__init__()
+        self.graphs.kernels = LOOP_KERNELS
+
+    def call(self, python, *args):
+        self.statistics = Statistics()
+        runtime = HostRuntime(self.device, LOOP_KERNELS)
+        runtime.statistics = self.statistics
+
+        def counted(rt, *a):
+            self.host_runs += 1
+            return python(rt, *a)
+
+        return self.graphs.call(python.__name__, counted, list(args), self.statistics, lambda: counted(runtime, *args))
+
+
+def halve_until_small(rt, a_mem, a, limit):
+    """Halves the array until every |element| is at most `limit`: a device loop whose
+    state is (flag block, flag, array block, array, count); returns the array, the
+    input doubled (the input's device copy is used after the loop) and the count."""
+    n = a.shape[0]
+    x_mem = rt.alloc_device(4 * n)
+    x = x_mem.view(0, (n,), None, np.float32)
+    rt.copy(a, x)
+    flag_mem = rt.alloc_device(1)
+    flag = flag_mem.view(0, (1,), None, np.bool_)
+    rt.launch("check", (1, 1, 1), (1, 1, 1), flag.address, x.address, n, limit)
+    count_mem = rt.alloc_device(8)
+    count = count_mem.view(0, (1,), None, np.int64)
+    rt.store(np.int64(0), count, (0,))
+
+    def body(state):
+        (x_mem_1, x_1, count_1) = state
+        state.clear()
+        y_mem = rt.alloc_device(4 * n)
+        y = y_mem.view(0, (n,), None, np.float32)
+        next_flag_mem = rt.alloc_device(1)
+        next_flag = next_flag_mem.view(0, (1,), None, np.bool_)
+        rt.launch("halve", (1, 1, 1), (1, 1, 1), y.address, x_1.address, n, next_flag.address, limit, count_1.address)
+        return [next_flag_mem, next_flag, y_mem, y, count_1]
+
+    (y_mem, y, count_1) = rt.device_while(body, [flag_mem, flag, x_mem, x, count], 1, (0,), (2, 3, 4), (0, 1, 2, 3))
+    doubled = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
+    rt.launch("double", (1, 1, 1), (1, 1, 1), doubled.address, x.address, n)
+    out_mem = rt.alloc_host(4 * n)
+    out = out_mem.view(0, (n,), None, np.float32)
+    rt.copy(y, out)
+    twice_mem = rt.alloc_host(4 * n)
+    twice = twice_mem.view(0, (n,), None, np.float32)
+    rt.copy(doubled, twice)
+    steps = rt.load(count_1, (0,))
+    return (out_mem, out, twice_mem, twice, steps)
+
+
+def _halved(a: np.ndarray, limit: float) -> tuple[np.ndarray, int]:
+    x, steps = a.copy(), 0
+    while np.abs(x).max() > limit:
+        x, steps = x / np.float32(2), steps + 1
+    return x, steps
+
+
+def test_a_device_loop_is_one_conditional_node_that_runs_as_long_as_each_input_needs():
+    h = LoopHarness()
+    rng = np.random.default_rng(1)
+    states = []
+    for call, scale in enumerate([8.0, 100.0, 0.5, 3000.0, 1.0]):
+        a = (scale * rng.standard_normal(16)).astype(np.float32)
+        _, out, _, twice, steps = h.call(halve_until_small, *host_array(a), np.float32(1.0))
+        want, want_steps = _halved(a, 1.0)
+        np.testing.assert_array_equal(out.array, want)
+        np.testing.assert_array_equal(twice.array, 2 * a)  # the loop's input is intact
+        assert steps == want_steps and isinstance(steps, np.int64)
+        states.append(h.statistics.task_graph)
+        assert h.statistics.sync_reads == (want_steps + 2 if call == 0 else 1)
+    assert states == [None, "captured", "replayed", "replayed", "replayed"]
+    assert h.device.loops == 1 and h.host_runs == 2
+    assert not h.graphs.unsupported
+
+
+def counts_on_the_host(rt, a_mem, a, limit):
+    """A loop whose host value (a counter) changes every iteration: no device loop."""
+    n = a.shape[0]
+    x_mem = rt.alloc_device(4 * n)
+    x = x_mem.view(0, (n,), None, np.float32)
+    rt.copy(a, x)
+    flag_mem = rt.alloc_device(1)
+    flag = flag_mem.view(0, (1,), None, np.bool_)
+    rt.launch("check", (1, 1, 1), (1, 1, 1), flag.address, x.address, n, limit)
+    scratch = rt.alloc_device(8).view(0, (1,), None, np.int64)
+
+    def body(state):
+        (x_1, steps) = state
+        state.clear()
+        y_mem = rt.alloc_device(4 * n)
+        y = y_mem.view(0, (n,), None, np.float32)
+        next_flag = rt.alloc_device(1).view(0, (1,), None, np.bool_)
+        rt.launch("halve", (1, 1, 1), (1, 1, 1), y.address, x_1.address, n, next_flag.address, limit, scratch.address)
+        return [next_flag, y, steps + 1]
+
+    (y, steps) = rt.device_while(body, [flag, x, np.int64(0)], 0, (0,), (1, 2), (0, 1, 2))
+    out_mem = rt.alloc_host(4 * n)
+    out = out_mem.view(0, (n,), None, np.float32)
+    rt.copy(y, out)
+    return (out_mem, out, steps)
+
+
+def test_a_loop_whose_host_values_change_runs_eagerly_and_says_why():
+    h = LoopHarness()
+    for scale in (8.0, 100.0, 0.5):
+        a = (scale * np.random.default_rng(2).standard_normal(8)).astype(np.float32)
+        _, out, steps = h.call(counts_on_the_host, *host_array(a), np.float32(1.0))
+        want, want_steps = _halved(a, 1.0)
+        np.testing.assert_array_equal(out.array, want)
+        assert steps == want_steps
+        assert h.statistics.task_graph is None
+    assert list(h.graphs.unsupported.values()) == ["a loop whose host values change from one iteration to the next"]
+
+
+def nested_loops(rt, a_mem, a, limit, rounds):
+    """`rounds` times: halve until small, then multiply by 1000 (a loop in a loop);
+    the outer loop counts its rounds on the device."""
+    n = a.shape[0]
+    x = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
+    rt.copy(a, x)
+    left = rt.alloc_device(8).view(0, (1,), None, np.int64)
+    rt.store(rounds, left, (0,))
+    go = rt.alloc_device(1).view(0, (1,), None, np.bool_)
+    rt.launch("positive", (1, 1, 1), (1, 1, 1), go.address, left.address)
+    scratch = rt.alloc_device(8).view(0, (1,), None, np.int64)
+
+    def inner(state):
+        (x_1,) = state
+        state.clear()
+        y = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
+        flag = rt.alloc_device(1).view(0, (1,), None, np.bool_)
+        rt.launch("halve", (1, 1, 1), (1, 1, 1), y.address, x_1.address, n, flag.address, limit, scratch.address)
+        return [flag, y]
+
+    def outer(state):
+        (x_1, left_1) = state
+        state.clear()
+        flag = rt.alloc_device(1).view(0, (1,), None, np.bool_)
+        rt.launch("check", (1, 1, 1), (1, 1, 1), flag.address, x_1.address, n, limit)
+        (small,) = rt.device_while(inner, [flag, x_1], 0, (0,), (1,), (0, 1))
+        big = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
+        rt.launch("scale", (1, 1, 1), (1, 1, 1), big.address, small.address, n)
+        next_go = rt.alloc_device(1).view(0, (1,), None, np.bool_)
+        rt.launch("count_down", (1, 1, 1), (1, 1, 1), left_1.address, next_go.address)
+        return [next_go, big, left_1]
+
+    (y, _) = rt.device_while(outer, [go, x, left], 0, (0,), (1, 2), (0, 1))
+    out_mem = rt.alloc_host(4 * n)
+    out = out_mem.view(0, (n,), None, np.float32)
+    rt.copy(y, out)
+    return (out_mem, out)
+
+
+def positive(device, grid, block, args):
+    go, left = args
+    device.element(go, np.bool_)[0] = device.element(left, np.int64)[0] > 0
+
+
+def count_down(device, grid, block, args):
+    left, go = args
+    device.element(left, np.int64)[0] -= 1
+    device.element(go, np.bool_)[0] = device.element(left, np.int64)[0] > 0
+
+
+def scale_up(device, grid, block, args):
+    y, x, n = args
+    device.elements(y, n, np.float32)[:] = np.float32(1000) * device.elements(x, n, np.float32)
+
+
+def test_nested_device_loops():
+    LOOP_KERNELS.update(positive=positive, count_down=count_down, scale=scale_up)
+    h = LoopHarness()
+    for rounds in (3, 3, 3, 0):
+        a = (50 * np.random.default_rng(3).standard_normal(8)).astype(np.float32)
+        _, out = h.call(nested_loops, *host_array(a), np.float32(1.0), np.int64(rounds))
+        want = a.copy()
+        for _ in range(rounds):
+            want = np.float32(1000) * _halved(want, 1.0)[0]
+        np.testing.assert_array_equal(out.array, want)
+    assert not h.graphs.unsupported
+    assert h.device.loops == 2  # captured once each (rounds = 0 is another key, whose first call is eager)
+
+
+def test_a_value_read_after_the_graph_may_only_be_returned():
+    from soacc.runtime.gpu.task_graphs import DeviceScalar
+
+    h = LoopHarness()
+    with pytest.raises(GraphUnsupported, match="uses a device value"):
+        DeviceScalar(None, ()) + 1  # type: ignore[arg-type]
+    with pytest.raises(GraphUnsupported):
+        bool(DeviceScalar(None, ()))  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        np.add(DeviceScalar(None, ()), 1)  # type: ignore[arg-type]
+    del h
+
+
+def count_both(device, grid, block, args):
+    """a2 = a + 1, b2 = b + 2, flag = a2 < limit: args (a2, b2, a, b, flag, limit)."""
+    a2, b2, a, b, flag, limit = args
+    device.element(a2, np.int64)[0] = device.element(a, np.int64)[0] + 1
+    device.element(b2, np.int64)[0] = device.element(b, np.int64)[0] + 2
+    device.element(flag, np.bool_)[0] = device.element(a2, np.int64)[0] < limit
+
+
+def two_counters_from_one_constant(rt, limit):
+    """Two loop values whose initial value is the same device cell (a constant made
+    once): each must get a slot of its own."""
+    zero = rt.alloc_device(8).view(0, (1,), None, np.int64)
+    rt.store(np.int64(0), zero, (0,))
+    go = rt.alloc_device(1).view(0, (1,), None, np.bool_)
+    cell = _limit_cell(rt, limit)
+    rt.launch("positive", (1, 1, 1), (1, 1, 1), go.address, cell.address)
+
+    def body(state):
+        (a, b) = state
+        state.clear()
+        a2 = rt.alloc_device(8).view(0, (1,), None, np.int64)
+        b2 = rt.alloc_device(8).view(0, (1,), None, np.int64)
+        flag = rt.alloc_device(1).view(0, (1,), None, np.bool_)
+        rt.launch("count_both", (1, 1, 1), (1, 1, 1), a2.address, b2.address, a.address, b.address, flag.address, limit)
+        return [flag, a2, b2]
+
+    (a, b) = rt.device_while(body, [go, zero, zero], 0, (0,), (1, 2), (0, 1, 2))
+    return (rt.load(a, (0,)), rt.load(b, (0,)))
+
+
+def _limit_cell(rt, limit):
+    cell = rt.alloc_device(8).view(0, (1,), None, np.int64)
+    rt.store(limit, cell, (0,))
+    return cell
+
+
+def test_loop_values_that_start_in_one_cell_get_a_slot_each():
+    LOOP_KERNELS.update(positive=positive, count_both=count_both)
+    h = LoopHarness()
+    for limit in (5, 5, 5):
+        a, b = h.call(two_counters_from_one_constant, np.int64(limit))
+        assert (a, b) == (limit, 2 * limit)
+    assert h.statistics.task_graph == "replayed"

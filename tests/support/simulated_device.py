@@ -61,6 +61,10 @@ class SimulatedDevice:
         """Operations run on the device (copies and launches, captured ones when replayed)."""
         self._capture: list | None = None
         self._captured_buffers: list = []
+        self._loops: list[list] = []
+        """The captures that device loops' bodies interrupted, innermost last."""
+        self.loops = 0
+        """Device loops captured."""
         self.captures = 0
         self.fork_depth = 0
         self.resolves = 0
@@ -152,7 +156,26 @@ class SimulatedDevice:
         return SimulatedGraph([counted(o) for o in operations], buffers)
 
     def abort_capture(self) -> None:
-        self._capture, self._captured_buffers = None, []
+        self._capture, self._captured_buffers, self._loops = None, [], []
+
+    def begin_loop(self, condition: int):
+        assert self._capture is not None, "a device loop outside a capture"
+        self._loops.append(self._capture)
+        self._capture = []
+        return len(self._loops)
+
+    def end_loop(self, loop, condition: int) -> None:
+        assert loop == len(self._loops), "device loops ended out of order"
+        body, self._capture = self._capture, self._loops.pop()
+        self.loops += 1
+
+        def run():  # a while-type conditional node: the condition before each iteration
+            while self._bytes(condition, 1)[0]:
+                for operation in body:
+                    self.executed += 1
+                    operation()
+
+        self._capture.append(run)
 
     def pinned(self, nbytes: int) -> np.ndarray:
         return np.full(nbytes, 0xEE, np.uint8)

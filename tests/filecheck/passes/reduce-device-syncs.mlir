@@ -920,3 +920,92 @@ func.func @d4_slices_and_scalar_updates_keep_the_read(%a: tensor<?xf32>, %col: t
   %c = soac.update %b[%p] = %x : tensor<?xf32>, f32
   func.return %twice, %c : tensor<?xf32>, tensor<?xf32>
 }
+
+// Device loops (issue 18, passes/analysis/device_loops.py): a while loop that launches
+// kernels and needs nothing from the host in its body keeps every value that changes on
+// the device (the counter, the reduction, the condition); the one read per iteration
+// is the condition's, at the top of the loop (`go`, the loop's parameter), and the count
+// is read once after it. The first condition, computed before the loop from a reduction
+// that nothing else uses, moves with it (no read before the loop).
+// CUT: @device_loop_counter_and_reduction: device {s0, big, go, go, i, j, it, j1, s0, more, big, go} cut {go, it} reads 2
+// CHECK-LABEL: func.func @device_loop_counter_and_reduction
+// CHECK:         %s0 = soac.reduce
+// CHECK:         %big_dev = soac.gpu_body -> tensor<1xi1>
+// CHECK:         %go_dev = soac.gpu_body -> tensor<1xi1>
+// CHECK:         scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (tensor<1xi1>, tensor<?xf32>, tensor<1xindex>)
+// CHECK-NEXT:      %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:      %[[GO:.*]] = soac.index %{{.*}}[%[[C0]]] : tensor<1xi1>
+// CHECK-NEXT:      scf.condition(%[[GO]])
+// CHECK:         } do {
+// CHECK:           %j1_dev = soac.gpu_body -> tensor<1xindex>
+// CHECK:             %j1 = arith.addi
+// CHECK:           %s0_1 = soac.reduce
+// CHECK:           %big_dev_1 = soac.gpu_body -> tensor<1xi1>
+// CHECK-NEXT:        arith.cmpf ogt, %s0_1, %eps
+// CHECK:           %[[NEXT:go_dev_.*]] = soac.gpu_body -> tensor<1xi1>
+// CHECK:           scf.yield %[[NEXT]], %h, %j1_dev
+// CHECK:         %it = soac.index %{{.*}}[%{{.*}}] : tensor<1xindex>
+// CHECK-NEXT:    func.return %{{.*}}, %it
+func.func @device_loop_counter_and_reduction(%a: tensor<?xf32>, %eps: f32, %maxit: index) -> (tensor<?xf32>, index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %v, %it = scf.while (%u = %a, %i = %c0) : (tensor<?xf32>, index) -> (tensor<?xf32>, index) {
+    %s0 = soac.reduce(%u) neutral(%zero : f32) commutative : (tensor<?xf32>) -> f32 {
+    ^bb0(%l: f32, %r: f32):
+      %t = arith.addf %l, %r : f32
+      soac.yield %t : f32
+    }
+    %more = arith.cmpi ult, %i, %maxit : index
+    %big = arith.cmpf ogt, %s0, %eps : f32
+    %go = arith.andi %more, %big : i1
+    scf.condition(%go) %u, %i : tensor<?xf32>, index
+  } do {
+  ^bb0(%x: tensor<?xf32>, %j: index):
+    %h = soac.map(%x) : (tensor<?xf32>) -> tensor<?xf32> {
+    ^bb1(%e: f32):
+      %half = arith.constant 0.5 : f32
+      %y = arith.mulf %e, %half : f32
+      soac.yield %y : f32
+    }
+    %j1 = arith.addi %j, %c1 : index
+    scf.yield %h, %j1 : tensor<?xf32>, index
+  }
+  func.return %v, %it : tensor<?xf32>, index
+}
+
+// A counter the host needs (a slice's size) keeps the loop on the host as the cut has
+// it: the reduction's result is read every iteration and the counter stays there.
+// CUT: @host_loop_counter_is_a_size: device {} cut {read(s), read(s)} reads 2
+// CHECK-LABEL: func.func @host_loop_counter_is_a_size
+// CHECK:         scf.while (%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) : (i1, tensor<?xf32>, index)
+// CHECK:           %s_1 = soac.reduce
+// CHECK-NEXT:      ^bb0
+// CHECK:           %go_2 = arith.cmpf ogt, %s_1, %eps : f32
+// CHECK-NEXT:      scf.yield %go_2
+func.func @host_loop_counter_is_a_size(%a: tensor<?xf32>, %eps: f32) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %v, %it = scf.while (%u = %a, %i = %c1) : (tensor<?xf32>, index) -> (tensor<?xf32>, index) {
+    %s = soac.reduce(%u) neutral(%zero : f32) commutative : (tensor<?xf32>) -> f32 {
+    ^bb0(%l: f32, %r: f32):
+      %t = arith.addf %l, %r : f32
+      soac.yield %t : f32
+    }
+    %go = arith.cmpf ogt, %s, %eps : f32
+    scf.condition(%go) %u, %i : tensor<?xf32>, index
+  } do {
+  ^bb0(%x: tensor<?xf32>, %j: index):
+    %head = soac.slice %x[%c0:%j] : tensor<?xf32> -> tensor<?xf32>
+    %h = soac.map(%head) : (tensor<?xf32>) -> tensor<?xf32> {
+    ^bb1(%e: f32):
+      %half = arith.constant 0.5 : f32
+      %y = arith.mulf %e, %half : f32
+      soac.yield %y : f32
+    }
+    %j1 = arith.addi %j, %c1 : index
+    scf.yield %h, %j1 : tensor<?xf32>, index
+  }
+  func.return %v : tensor<?xf32>
+}
