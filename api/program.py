@@ -346,8 +346,9 @@ class Program:
 
     @property
     def profiling(self) -> bool:
-        """Whether calls time every kernel on the device (`statistics.kernel_time_s`);
-        the cuda backend only."""
+        """Whether calls time every kernel on the device (`statistics.kernel_time_s`,
+        and `statistics.kernel_launch_counts` its launches); the cuda backend only. A
+        profiled call runs eagerly (no task graph), each launch between two CUDA events."""
         return getattr(self.executor, "profiling", False)
 
     @profiling.setter

@@ -64,8 +64,11 @@ class HostCodeExecutor:
         self.compile_seconds: float | None = None
         self.last_statistics = Statistics()
         self.profiling = False
-        """Time every kernel launch on the device (Statistics.kernel_time_s); the memory
-        must be able to (`start_profiling`/`stop_profiling`)."""
+        """Time every kernel launch on the device (Statistics.kernel_time_s and
+        kernel_launch_counts); the memory must be able to (`start_profiling`, then
+        `stop_profiling`: each launch's kernel name and device seconds, or
+        `discard_profile` after a failure). A profiled call runs its host code, never a
+        task graph."""
         self.task_graphs: TaskGraphs | None = None
         """Calls captured as task graphs and replayed (runtime/gpu/task_graphs.py);
         None: the host code runs every call. The memory must be able to capture."""
@@ -91,7 +94,7 @@ class HostCodeExecutor:
                 else:
                     results = self._eager(function, args)
             if profiling:
-                statistics.kernel_time_s = self.memory.stop_profiling()
+                statistics.record_profile(self.memory.stop_profiling())
         except Exception as error:
             if profiling:
                 self.memory.discard_profile()

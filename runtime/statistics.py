@@ -3,11 +3,13 @@
 Per memory space: allocations, bytes allocated, peak bytes live. Per direction
 (host→device, device→host, device→device, host→host): copies and their bytes.
 Synchronous device→host scalar reads, host→device scalar writes, and kernel launches.
-On the GPU, also the seconds spent compiling the program's CUDA C.
+On the GPU, also the seconds spent compiling the program's CUDA C and, where the call
+was profiled, each kernel's device time and launches.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
@@ -51,6 +53,21 @@ class Statistics:
     """Device time of each kernel, summed over its launches in the call (CUDA events
     around every launch), where the program was profiled (`program.profiling = True`,
     `soacc-run --profile`); None otherwise."""
+    kernel_launch_counts: dict[str, int] | None = None
+    """Launches of each kernel in the call, by the names kernel_time_s has, where the
+    program was profiled; None otherwise. soacc's strided copy kernels
+    (soacc_copy_strided_*) are among them, but not among kernel_launches, which counts
+    the program's own launches."""
+
+    def record_profile(self, launches: Iterable[tuple[str, float]]) -> None:
+        """kernel_time_s and kernel_launch_counts from a profiled call's launches, each
+        (kernel name, device seconds)."""
+        seconds: dict[str, float] = {}
+        counts: dict[str, int] = {}
+        for name, duration in launches:
+            seconds[name] = seconds.get(name, 0.0) + duration
+            counts[name] = counts.get(name, 0) + 1
+        self.kernel_time_s, self.kernel_launch_counts = seconds, counts
 
     def take_counters(self, other: Statistics) -> None:
         """This run's counters become `other`'s (a replayed task graph's are those of
@@ -62,6 +79,7 @@ class Statistics:
         self.kernel_launches = other.kernel_launches
         self.task_graph = other.task_graph
         self.kernel_time_s = None if other.kernel_time_s is None else dict(other.kernel_time_s)
+        self.kernel_launch_counts = None if other.kernel_launch_counts is None else dict(other.kernel_launch_counts)
 
     def space(self, name: str) -> SpaceCounters:
         counters = self.spaces.get(name)  # (hot: every allocation and free asks)
@@ -94,6 +112,7 @@ class Statistics:
             "kernel_launches": self.kernel_launches,
             "gpu_compile_seconds": self.gpu_compile_seconds,
             "kernel_time_s": None if self.kernel_time_s is None else dict(self.kernel_time_s),
+            "kernel_launch_counts": None if self.kernel_launch_counts is None else dict(self.kernel_launch_counts),
         }
 
     def table(self) -> str:
@@ -113,9 +132,10 @@ class Statistics:
         if self.task_graph is not None:
             lines.append(f"task graph: {self.task_graph}")
         if self.kernel_time_s is not None:
-            lines.append("kernel           device time")
+            counts = self.kernel_launch_counts or {}
+            lines.append("kernel           device time  launches")
             for name, seconds in sorted(self.kernel_time_s.items(), key=lambda item: -item[1]):
-                lines.append(f"{name:16} {seconds * 1e3:>9.3f} ms")
+                lines.append(f"{name:16} {seconds * 1e3:>9.3f} ms  {counts.get(name, '-'):>8}")
         return "\n".join(lines)
 
 

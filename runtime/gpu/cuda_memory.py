@@ -358,15 +358,13 @@ class CudaMemory:
         """From now on, time every launch on the device (CUDA events around it)."""
         self._profile = []
 
-    def stop_profiling(self) -> dict[str, float]:
-        """Device seconds per kernel name since start_profiling, summed over launches;
-        waits for the device."""
+    def stop_profiling(self) -> list[tuple[str, float]]:
+        """(kernel name, device seconds) of every launch since start_profiling, in
+        launch order (Statistics.record_profile sums them per kernel); waits for the
+        device."""
         self.synchronize()
         launches, self._profile = self._profile or [], None
-        seconds: dict[str, float] = {}
-        for name, start, end in launches:
-            seconds[name] = seconds.get(name, 0.0) + end.time_since(start) / 1e3
-        return seconds
+        return [(name, end.time_since(start) / 1e3) for name, start, end in launches]
 
     def discard_profile(self) -> None:
         """Stops profiling without waiting (after a failure)."""

@@ -395,7 +395,9 @@ def test_take_counters_takes_every_counter_but_the_compile_time():
     field added later is not silently left out of replays."""
     import dataclasses
 
-    source = Statistics(gpu_compile_seconds=1.0, task_graph="captured", kernel_time_s={"k": 1.0})
+    source = Statistics(
+        gpu_compile_seconds=1.0, task_graph="captured", kernel_time_s={"k": 1.0}, kernel_launch_counts={"k": 2}
+    )
     source.allocated("device", 8)
     source.copied("host", "device", 8)
     source.sync_reads, source.scalar_writes, source.kernel_launches = 1, 2, 3

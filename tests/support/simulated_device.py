@@ -4,6 +4,8 @@ buffers at made-up addresses, so the host code's views, copies (dense, strided,
 staged, overlapping), reads, writes and statistics are checked against the reference
 executor. It cannot run kernels: a launch is an error, so only programs without
 kernels run on it; the GPU tests (tests/runtime/gpu) run the rest on a real device.
+Tests may give kernels as Python functions, for host code written by hand; it profiles
+their launches as CudaMemory does, with made-up device times.
 
 Tests import it as `tests.support.simulated_device`."""
 
@@ -50,7 +52,11 @@ class SimulatedGraph:
 
 class SimulatedDevice:
     """`kernels`: name -> a Python function (device, grid, block, args) that does what
-    the kernel would, for host code written by hand in tests."""
+    the kernel would, for host code written by hand in tests. Profiled, a launch is
+    named by the function's `name` attribute, else its `__name__`, and takes its
+    `seconds` attribute on the device, else LAUNCH_SECONDS (nothing is timed)."""
+
+    LAUNCH_SECONDS = 1e-6
 
     def __init__(self) -> None:
         self._buffers: weakref.WeakValueDictionary[int, SimulatedBuffer] = weakref.WeakValueDictionary()
@@ -68,6 +74,8 @@ class SimulatedDevice:
         self.captures = 0
         self.fork_depth = 0
         self.resolves = 0
+        self._profile: list[tuple[str, float]] | None = None
+        self.profiles_discarded = 0
 
     # --- DeviceMemory ----------------------------------------------------------------
 
@@ -111,6 +119,10 @@ class SimulatedDevice:
         if not callable(kernel):
             raise ExecutionError("the simulated device cannot run kernels")
         args = tuple(args)
+        if self._profile is not None:
+            assert self._capture is None, "a launch profiled while capturing"
+            name = getattr(kernel, "name", None) or kernel.__name__
+            self._profile.append((name, getattr(kernel, "seconds", self.LAUNCH_SECONDS)))
         self._do(lambda: kernel(self, grid, block, args))
 
     def _do(self, operation) -> None:
@@ -119,6 +131,22 @@ class SimulatedDevice:
         else:
             self.executed += 1
             operation()
+
+    # --- profiling, as CudaMemory's ---------------------------------------------------
+
+    def start_profiling(self) -> None:
+        self._profile = []
+
+    def stop_profiling(self) -> list[tuple[str, float]]:
+        """(kernel name, made-up device seconds) of every launch since start_profiling."""
+        assert self._profile is not None, "stop_profiling without start_profiling"
+        self.synchronize()
+        launches, self._profile = self._profile, None
+        return launches
+
+    def discard_profile(self) -> None:
+        self._profile = None
+        self.profiles_discarded += 1
 
     # --- forks: one device that runs everything in the order the host issues it ----
 

@@ -272,15 +272,17 @@ def test_profiling_times_every_kernel_on_the_device(capsys):
     assert times and len(times) <= launched
     assert all(seconds > 0 for seconds in times.values())
     assert any(name.startswith(("reduce", "redomap")) for name in times)
+    counts = program.statistics.kernel_launch_counts
+    assert set(counts) == set(times) and all(n >= 1 for n in counts.values())
     program.profiling = False
     program.main(a, a)
-    assert program.statistics.kernel_time_s is None
+    assert program.statistics.kernel_time_s is None and program.statistics.kernel_launch_counts is None
 
     from soacc.tools.soacc_run import main
 
     assert main([str(ROOT / "examples" / "dot_product.mlir"), "--arg", "[1, 2]", "--arg", "[3, 4]", "--profile"]) == 0
     out = capsys.readouterr().out
-    assert "kernel           device time" in out and " ms" in out
+    assert "kernel           device time  launches" in out and " ms" in out
 
 
 BIG = """
