@@ -37,6 +37,11 @@ Each rule has its legality condition, checked by passes/analysis/block_dataflow.
 - the fused form must exist: operands of the combinator part are scalars (a reduce of
   arrays of rows stays a soac.reduce), and scatter, hist and scan do not combine with each
   other or with a reduce;
+- a host-level map whose lambda runs a combinator over each row (row sums) is not fused
+  into a reduce or scan: as a map of its own its rows go to blocks or warps
+  (lowering/gpu_segmented.py), in a redomap each row would be one thread's loop (srad's
+  image statistics took 78 µs a sweep so, on an H200); inside a lambda, where all of it
+  is one thread's work, it is;
 - producer and consumer are in the same block: nothing is fused into a loop or a lambda
   (that would compute the producer again in every iteration or row).
 
@@ -64,6 +69,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.transforms.dead_code_elimination import region_dce
 
 from soacc.dialects import soac
+from soacc.dialects.shared.traits import runs_on_device
 from soacc.passes.analysis.block_dataflow import BlockOrder, captured_values, consumed_values, read_values
 from soacc.passes.utils.size_checks import insert_size_check
 
@@ -291,6 +297,18 @@ def _drop_unused_inputs(block: Block, inputs: list[SSAValue]) -> None:
             del inputs[i]
 
 
+def _row_combinator(s: Screma) -> Operation | None:
+    """A combinator over a row in the screma's map lambda (a map of rows that reduces
+    each, say). Fused into a reduction or scan, its rows would each be one thread's
+    sequential loop, reading addresses a row apart; as a map of its own the rows go to
+    blocks or warps (lowering/gpu_segmented.py), which reads them coalesced and fills
+    the GPU however few rows there are, for the price of one value per row in memory."""
+    for op in s.pre.walk():
+        if _is_combinator(op):
+            return op
+    return None
+
+
 def _check_scalar_operands(s: Screma) -> None:
     """Fused combinators take scalar operands: a reduce, scan, scatter or hist of rows
     (arrays) has no fused form."""
@@ -314,6 +332,14 @@ def merge(p: Screma, c: Screma, connected: dict[int, OpResult], keep: set[SSAVal
         )
     for s in (p, c):
         _check_scalar_operands(s)
+    if kind in (REDUCE, SCAN) and not runs_on_device(c.op):  # (in a lambda all is one thread's anyway)
+        for s in (p, c):
+            nested = _row_combinator(s)
+            if nested is not None:
+                raise Refused(
+                    f"{_describe(s.op)} {nested.name.removeprefix('soac.')}s each row: as a map it gets a block "
+                    f"or a warp per row (gpu_segmented), in a {kind} one thread per row"
+                )
     for i, r in connected.items():
         # the lambda may yield a row of a less static type than the array's (tensor<?xf32>
         # for rows of tensor<8xf32>): the consumer's lambda must not get another type

@@ -1011,3 +1011,63 @@ func.func @unread_input_proven(%a: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf3
   }
   func.return %c, %b : tensor<?xf32>, tensor<?xf32>
 }
+
+// -----
+
+// Refused at host level: the sum of the row sums. As a map, the rows' sums get a block
+// or a warp per row (gpu_segmented); fused into a redomap each row would be one thread's
+// loop. In a lambda (one thread's work anyway) the same pair fuses: see
+// @row_sums_in_a_lambda.
+// CHECK-LABEL: func.func @sum_of_row_sums
+// CHECK:         %rowsums = soac.map(%m)
+// CHECK:         %total = soac.reduce(%rowsums)
+// REPORT: soac-fusion: did not fuse soac.map %rowsums into soac.reduce %total: soac.map %rowsums reduces each row: as a map it gets a block or a warp per row (gpu_segmented), in a reduce one thread per row
+func.func @sum_of_row_sums(%m: tensor<?x?xf32>) -> f32 {
+  %zero = arith.constant 0.0 : f32
+  %rowsums = soac.map(%m) : (tensor<?x?xf32>) -> tensor<?xf32> {
+  ^bb0(%row: tensor<?xf32>):
+    %s = soac.reduce(%row) neutral(%zero : f32) commutative : (tensor<?xf32>) -> f32 {
+    ^bb1(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      soac.yield %t : f32
+    }
+    soac.yield %s : f32
+  }
+  %total = soac.reduce(%rowsums) neutral(%zero : f32) commutative : (tensor<?xf32>) -> f32 {
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.addf %a, %b : f32
+    soac.yield %t : f32
+  }
+  func.return %total : f32
+}
+
+// -----
+
+// CHECK-LABEL: func.func @row_sums_in_a_lambda
+// CHECK:         soac.map(%t)
+// CHECK:           soac.redomap(%m)
+// CHECK:             soac.reduce(%row)
+// CHECK-NOT:       soac.reduce(%rowsums)
+// REPORT: soac-fusion: fused soac.map %rowsums into soac.reduce %total: soac.redomap
+func.func @row_sums_in_a_lambda(%t: tensor<?x?x?xf32>) -> tensor<?xf32> {
+  %zero = arith.constant 0.0 : f32
+  %totals = soac.map(%t) : (tensor<?x?x?xf32>) -> tensor<?xf32> {
+  ^bb0(%m: tensor<?x?xf32>):
+    %rowsums = soac.map(%m) : (tensor<?x?xf32>) -> tensor<?xf32> {
+    ^bb1(%row: tensor<?xf32>):
+      %s = soac.reduce(%row) neutral(%zero : f32) commutative : (tensor<?xf32>) -> f32 {
+      ^bb2(%a: f32, %b: f32):
+        %u = arith.addf %a, %b : f32
+        soac.yield %u : f32
+      }
+      soac.yield %s : f32
+    }
+    %total = soac.reduce(%rowsums) neutral(%zero : f32) commutative : (tensor<?xf32>) -> f32 {
+    ^bb1(%a: f32, %b: f32):
+      %u = arith.addf %a, %b : f32
+      soac.yield %u : f32
+    }
+    soac.yield %total : f32
+  }
+  func.return %totals : tensor<?xf32>
+}
