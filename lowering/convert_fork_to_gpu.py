@@ -22,8 +22,12 @@ Two conditions make this sound, and this pass establishes them:
 2. **No thread that needs no stream takes one.** A thread with no device work (it
    computes sizes, reads a reference, allocates) gains nothing from a stream; its body
    is put in place of its `fork.fork`, in the thread that forked it, with its signals
-   and references as they were (they cost the host a few list operations, and a
-   signal it resolves stands for what it waited for).
+   and references as they were (a signal it resolves stands for what it waited for).
+3. **No bookkeeping that one thread's order already gives.** Then a signal whose
+   resolves and waits are all in one thread is dropped (its waits come after its
+   resolve in program order, on the thread's own stream), and a reference written once
+   and read after the write in the same block becomes the written value: each was a
+   runtime call per use, in a loop per iteration.
 
 Memory the host frees while several streams have work in flight is held by the pool
 until the device is waited for (a block is reused only by work ordered after its last
@@ -236,3 +240,59 @@ class ConvertForkToGpuPass(ModulePass):
             for candidate in reversed([o for o in function.walk() if isinstance(o, fork.ForkOp)]):
                 if not does_device_work(candidate):
                     inline_fork(candidate)
+            drop_thread_local(function)
+
+
+def _thread_of(op: Operation) -> Operation | None:
+    """The innermost fork.fork around `op` (None: the function's own thread)."""
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, fork.ForkOp | func.FuncOp):
+        parent = parent.parent_op()
+    return parent if isinstance(parent, fork.ForkOp) else None
+
+
+def drop_thread_local(function: func.FuncOp) -> None:
+    """Signals and references that never leave one thread (after threads without device
+    work were put in place, most of introduce-forks' are such): a wait for a signal its
+    own thread resolved earlier in program order (the schedule above checked it is
+    earlier) waits for nothing the thread's stream does not order already, and a
+    reference written once and read after the write in the same block is the written
+    value. Each such signal costs the host code a runtime call per resolve and wait
+    (in a loop, every iteration: srad's forked sweep made 108 resolves and 90 waits)."""
+    for signal in [o for o in function.walk() if isinstance(o, fork.SignalOp)]:
+        uses = list(signal.signal.uses)
+        users = [u.operation for u in uses]
+        if not all(isinstance(u, fork.ResolveOp | fork.WaitOp) for u in users):
+            continue  # carried by a loop or a branch, or returned
+        if len({_thread_of(u) for u in users} | {_thread_of(signal)}) != 1:
+            continue
+        for user in users:
+            rest = [v for v in user.signals if v is not signal.signal]
+            if rest:
+                user.parent_block().insert_op_before(type(user)(rest), user)
+            user.detach()
+            user.erase()
+        signal.detach()
+        signal.erase()
+    for ref in [o for o in function.walk() if isinstance(o, fork.RefOp)]:
+        users = [u.operation for u in ref.ref.uses]
+        writes = [u for u in users if isinstance(u, fork.WriteOp)]
+        reads = [u for u in users if isinstance(u, fork.ReadOp)]
+        if len(writes) != 1 or len(writes) + len(reads) != len(users):
+            continue
+        write = writes[0]
+        block = write.parent_block()
+        if block is None or block is not ref.parent_block():
+            continue
+        ops = list(block.ops)
+        at = ops.index(write)
+        if not all(r.parent_block() is block and ops.index(r) > at for r in reads):
+            continue
+        for read in reads:
+            read.value.replace_all_uses_with(write.value)
+            read.detach()
+            read.erase()
+        write.detach()
+        write.erase()
+        ref.detach()
+        ref.erase()

@@ -5,7 +5,7 @@
 // before the threads that resolve them: it moves after them, so that the host, which
 // issues every thread where it is forked, never waits for a signal not yet resolved.
 // The threads with device work (the copies) stay threads; the helper, with none, runs
-// in place.
+// in place, and then %done, resolved and awaited in one thread, is dropped.
 
 // CHECK-LABEL: func.func @helper_before_its_signals
 // CHECK:        fork.fork {
@@ -19,8 +19,6 @@
 // CHECK-NEXT:     fork.end
 // CHECK-NEXT:   }
 // CHECK-NEXT:   fork.wait %s1, %s2
-// CHECK-NEXT:   fork.resolve %done
-// CHECK-NEXT:   fork.wait %done
 // CHECK-NEXT:   func.return
 
 // HOST-LABEL: def helper_before_its_signals(rt, a, b, c):
@@ -33,8 +31,7 @@
 // HOST-NEXT:    rt.resolve(s2)
 // HOST-NEXT:    rt.end_fork()
 // HOST:         rt.wait(s1, s2)
-// HOST-NEXT:    rt.resolve(done)
-// HOST-NEXT:    rt.wait(done)
+// HOST-NEXT:    return
 func.func @helper_before_its_signals(%a: memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>,
                                      %b: memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>,
                                      %c: memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>) {
@@ -62,16 +59,12 @@ func.func @helper_before_its_signals(%a: memref<4xf32, strided<[?], offset: ?>, 
 
 // -----
 
-// A thread that only computes a size runs in place; its reference and signal stay.
+// A thread that only computes a size runs in place; then its signal and reference
+// never leave the function's own thread: both go, the read is the size itself.
 
 // CHECK-LABEL: func.func @host_only_thread
-// CHECK-NEXT:    %s = fork.signal
-// CHECK-NEXT:    %r = fork.ref : !fork.ref<index>
 // CHECK-NEXT:    %n = mem.size %a[0]
-// CHECK-NEXT:    fork.write %r, %n
-// CHECK-NEXT:    fork.resolve %s
-// CHECK-NOT:     fork.fork
-// CHECK:         func.return
+// CHECK-NEXT:    func.return %n : index
 func.func @host_only_thread(%a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) -> index {
   %s = fork.signal
   %r = fork.ref : !fork.ref<index>
