@@ -11,6 +11,7 @@ import json
 
 import pytest
 
+from tests.support.negated_reference import NegatedReference
 from tests.support.scripts import load_benchmark
 
 THREE = ["srad", "crypt", "nbody"]
@@ -158,21 +159,10 @@ def test_no_profile_mode_times_graphs_against_eager(harness, profiled_gpu, tmp_p
 
 
 def test_a_wrong_result_is_a_row_and_the_exit_status(harness, monkeypatch, capsys):
-    class WrongReference:
-        """srad's definition with its result negated: soacc now disagrees."""
-
-        def __init__(self, example):
-            self.example = example
-
-        def __getattr__(self, name):
-            return getattr(self.example, name)
-
-        def reference(self, *args):
-            return -self.example.reference(*args)
-
+    """srad's definition negated (NegatedReference): soacc now disagrees."""
     load = harness.load_programs
     monkeypatch.setattr(
-        harness, "load_programs", lambda: {k: WrongReference(v) if k[1] == "srad" else v for k, v in load().items()}
+        harness, "load_programs", lambda: {k: NegatedReference(v) if k[1] == "srad" else v for k, v in load().items()}
     )
     assert harness.main(["--backend", "numpy", "--small", "--repeat", "1", "--programs", "srad,crypt"]) == 1
     out = capsys.readouterr().out

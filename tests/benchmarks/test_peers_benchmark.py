@@ -12,6 +12,7 @@ import json
 import numpy as np
 import pytest
 
+from tests.support.negated_reference import NegatedReference
 from tests.support.scripts import load_benchmark
 
 TWO = "dot_product,gauss_jordan"
@@ -129,20 +130,9 @@ def test_a_peer_that_changes_its_arguments_is_reported_and_not_timed(peers, monk
 
 
 def test_a_wrong_soacc_result_is_the_exit_status(peers, monkeypatch, capsys):
-    class WrongReference:
-        """gauss_jordan's definition with its result negated: soacc now disagrees."""
-
-        def __init__(self, example):
-            self.example = example
-
-        def __getattr__(self, name):
-            return getattr(self.example, name)
-
-        def reference(self, *args):
-            return -self.example.reference(*args)
-
+    """gauss_jordan's definition negated (NegatedReference): soacc now disagrees."""
     load = peers.load_programs
-    monkeypatch.setattr(peers, "load_programs", lambda: {k: WrongReference(v) for k, v in load().items()})
+    monkeypatch.setattr(peers, "load_programs", lambda: {k: NegatedReference(v) for k, v in load().items()})
     assert peers.main(["--backend", "numpy", "--small", "--repeat", "1", "--programs", "gauss_jordan"]) == 1
     row = rows(capsys.readouterr().out, ["gauss_jordan"])["gauss_jordan"]
     assert row[2] == "WRONG" and row[3] == "WRONG"

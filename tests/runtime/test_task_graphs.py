@@ -43,15 +43,16 @@ def host_array(values: np.ndarray) -> tuple[HostBlock, View]:
 class Harness:
     """A device, a TaskGraphs on it, and the host functions' runs counted."""
 
-    def __init__(self, min_nodes: int = 1, capacity: int = 8):
+    def __init__(self, min_nodes: int = 1, capacity: int = 8, kernels: dict | None = None):
         self.device = SimulatedDevice()
-        self.graphs = TaskGraphs(self.device, KERNELS, min_nodes=min_nodes, capacity=capacity)
+        self.kernels = KERNELS if kernels is None else kernels
+        self.graphs = TaskGraphs(self.device, self.kernels, min_nodes=min_nodes, capacity=capacity)
         self.host_runs = 0
         self.statistics = Statistics()
 
     def call(self, python, *args):
         self.statistics = Statistics()
-        runtime = HostRuntime(self.device, KERNELS)
+        runtime = HostRuntime(self.device, self.kernels)
         runtime.statistics = self.statistics
 
         def counted(rt, *a):
@@ -448,27 +449,12 @@ def check_above(device, grid, block, args):
 LOOP_KERNELS = {**KERNELS, "halve": halve_step, "check": check_above}
 
 
-class LoopHarness(Harness):
-    def __init__(self):
-        super().__init__()
-        self.graphs.kernels = LOOP_KERNELS
-
-    def call(self, python, *args):
-        self.statistics = Statistics()
-        runtime = HostRuntime(self.device, LOOP_KERNELS)
-        runtime.statistics = self.statistics
-
-        def counted(rt, *a):
-            self.host_runs += 1
-            return python(rt, *a)
-
-        return self.graphs.call(python.__name__, counted, list(args), self.statistics, lambda: counted(runtime, *args))
+def LoopHarness() -> Harness:
+    return Harness(kernels=LOOP_KERNELS)
 
 
-def halve_until_small(rt, a_mem, a, limit):
-    """Halves the array until every |element| is at most `limit`: a device loop whose
-    state is (flag block, flag, array block, array, count); returns the array, the
-    input doubled (the input's device copy is used after the loop) and the count."""
+def _on_device_and_checked(rt, a, limit):
+    """`a` copied to the device, and the flag `max(|a|) > limit` beside it."""
     n = a.shape[0]
     x_mem = rt.alloc_device(4 * n)
     x = x_mem.view(0, (n,), None, np.float32)
@@ -476,6 +462,15 @@ def halve_until_small(rt, a_mem, a, limit):
     flag_mem = rt.alloc_device(1)
     flag = flag_mem.view(0, (1,), None, np.bool_)
     rt.launch("check", (1, 1, 1), (1, 1, 1), flag.address, x.address, n, limit)
+    return x_mem, x, flag_mem, flag
+
+
+def halve_until_small(rt, a_mem, a, limit):
+    """Halves the array until every |element| is at most `limit`: a device loop whose
+    state is (flag block, flag, array block, array, count); returns the array, the
+    input doubled (the input's device copy is used after the loop) and the count."""
+    n = a.shape[0]
+    x_mem, x, flag_mem, flag = _on_device_and_checked(rt, a, limit)
     count_mem = rt.alloc_device(8)
     count = count_mem.view(0, (1,), None, np.int64)
     rt.store(np.int64(0), count, (0,))
@@ -531,12 +526,7 @@ def test_a_device_loop_is_one_conditional_node_that_runs_as_long_as_each_input_n
 def counts_on_the_host(rt, a_mem, a, limit):
     """A loop whose host value (a counter) changes every iteration: no device loop."""
     n = a.shape[0]
-    x_mem = rt.alloc_device(4 * n)
-    x = x_mem.view(0, (n,), None, np.float32)
-    rt.copy(a, x)
-    flag_mem = rt.alloc_device(1)
-    flag = flag_mem.view(0, (1,), None, np.bool_)
-    rt.launch("check", (1, 1, 1), (1, 1, 1), flag.address, x.address, n, limit)
+    x_mem, x, flag_mem, flag = _on_device_and_checked(rt, a, limit)
     scratch = rt.alloc_device(8).view(0, (1,), None, np.int64)
 
     def body(state):
