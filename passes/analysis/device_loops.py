@@ -156,18 +156,18 @@ def find_device_loop(loop: scf.WhileOp) -> DeviceLoop | None:
         return None
     if term.condition not in seen:
         return None  # a condition that never changes: nothing to gain
-    found.initial = _initial_values_on_device(loop, [loop.arguments[k] for k, p in enumerate(before.args) if p in seen])
+    found.initial = _initial_values_on_device(loop, {k for k, p in enumerate(before.args) if p in seen})
     return found
 
 
-def _initial_values_on_device(loop: scf.WhileOp, inits: list[SSAValue]) -> list[SSAValue]:
+def _initial_values_on_device(loop: scf.WhileOp, varying: set[int]) -> list[SSAValue]:
     """The scalars computed right before the loop, from reads, that only make the
     initial values of its varying parameters (its first condition, say): computed on
     the device too, their reads go, and a task graph can capture the call whole. Those
     that anything else on the host uses stay as the table has them."""
     block = loop.parent_block()
     candidates: set[SSAValue] = set()
-    stack = [v for v in inits if is_scalar(v)]
+    stack = [loop.arguments[k] for k in varying if is_scalar(loop.arguments[k])]
     while stack:
         value = stack.pop()
         op = value.owner
@@ -191,8 +191,8 @@ def _initial_values_on_device(loop: scf.WhileOp, inits: list[SSAValue]) -> list[
     for value in from_reads:
         for use in value.uses:
             user = use.operation
-            if user is loop or runs_on_device(user):
-                continue
+            if (user is loop and use.index in varying) or runs_on_device(user):
+                continue  # the initial value of a varying parameter, or device code
             if not any(r in from_reads for r in user.results):
                 return []
     return [r for op in block.ops for r in op.results if r in from_reads]
