@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from soacc.runtime.errors import ExecutionError
+from soacc.runtime.gpu.staged_copies import StagedCopies, cuda_device, staged
 
 MAX_COPY_RANK = 8
 """The most dimensions the strided copy kernel takes (after merging dimensions)."""
@@ -119,6 +120,11 @@ class CudaMemory:
         """Fork threads' streams and events (convert-fork-to-gpu)."""
         self._forks.eager_streams = os.environ.get("SOACC_FORK_STREAMS", "capture") == "always"
         self._module_cache = module_cache
+        self._staged: StagedCopies | None = None
+        self.staging_on = os.environ.get("SOACC_STAGED_COPIES", "1") != "0"
+        """Copies of 2 MB and more between pageable host memory and the device go
+        through page-locked chunks (runtime/gpu/staged_copies.py); SOACC_STAGED_COPIES=0:
+        the driver's own way."""
         self._set_condition = None
         """soacc_set_condition, compiled at the first device loop."""
         self._loop_streams: list = []
@@ -135,15 +141,25 @@ class CudaMemory:
     def write(self, address: int, source: np.ndarray) -> None:
         if self._capture is not None:
             raise ExecutionError("a synchronous write to the device while a task graph is captured (a bug in soacc)")
-        if source.nbytes:
+        if staged(source.nbytes) and self.staging_on:
+            self._do(self._staging().write, address, source)
+        elif source.nbytes:
             self._do(self._cuda.memcpy_htod, address, source)
 
     def read(self, destination: np.ndarray, address: int) -> None:
         if self._capture is not None:
             raise ExecutionError("a synchronous read from the device while a task graph is captured (a bug in soacc)")
-        if destination.nbytes:
+        if staged(destination.nbytes) and self.staging_on:
+            self._do(self._staging().read, destination, address)
+        elif destination.nbytes:
             self._do(self._cuda.memcpy_dtoh, destination, address)
         self._waited()
+
+    def _staging(self) -> StagedCopies:
+        """Large copies of pageable memory through page-locked chunks, made at the first."""
+        if self._staged is None:
+            self._staged = StagedCopies(cuda_device(self._cuda, self._cuda.Stream, self.pinned))
+        return self._staged
 
     def copy(self, destination: int, source: int, nbytes: int) -> None:
         if nbytes:

@@ -260,6 +260,35 @@ def test_results_are_the_callers_own_numpy_values():
         assert isinstance(k, np.int32) and k == 3 and isinstance(size, np.int64) and size == n
 
 
+@pytest.mark.parametrize("n", [(2 << 20) // 8 - 1, (2 << 20) // 8, 1_234_567, 9_000_003])
+def test_large_arguments_and_results_through_the_staging_chunks(n):
+    """Arrays of 2 MB and more go through page-locked chunks (runtime/gpu/staged_copies.py):
+    every byte arrives, either side of the threshold and of a chunk's end, and a
+    program calls on them like the driver's own copies do."""
+    source = """func.func @main(%a: tensor<?xf64>) -> (tensor<?xf64>, f64) {
+  %zero = arith.constant 0.0 : f64
+  %b = soac.map(%a) : (tensor<?xf64>) -> tensor<?xf64> {
+  ^bb0(%x: f64):
+    %y = arith.addf %x, %x : f64
+    soac.yield %y : f64
+  }
+  %s = soac.reduce(%a) neutral(%zero : f64) : (tensor<?xf64>) -> f64 {
+  ^bb0(%l: f64, %r: f64):
+    %t = arith.maximumf %l, %r : f64
+    soac.yield %t : f64
+  }
+  func.return %b, %s : tensor<?xf64>, f64
+}"""
+    program = soacc.compile(source, backend="cuda")
+    a = np.random.default_rng(n).standard_normal(n)
+    b, top = program.main(a)
+    np.testing.assert_array_equal(b, 2 * a)
+    assert top == a.max()
+    program.executor.memory.staging_on = False
+    b_direct, _ = program.main(a)
+    np.testing.assert_array_equal(b_direct, b)
+
+
 def test_profiling_times_every_kernel_on_the_device(capsys):
     program = soacc.compile(ROOT / "examples" / "dot_product.mlir", backend="cuda")
     a = np.ones(1 << 20, np.float32)
