@@ -25,7 +25,6 @@ interval of the rounds' own ratios. Not a test: nothing about times is asserted.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -37,6 +36,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE / "device_syncs"))  # crypt's definition imports keys
 
 from paired_timing import paired_summary  # noqa: E402
+from report_files import write_report  # noqa: E402
 
 from soacc.runtime.errors import SoaccError  # noqa: E402
 from soacc.tools.examples import as_tuple, load_examples, mismatch  # noqa: E402
@@ -166,13 +166,8 @@ def main(argv: list[str] | None = None) -> int:
         print(lines[-1], file=sys.stderr, flush=True)  # (progress: a long run shows each row as it comes)
     print(f"backend {options.backend}; median of {options.repeat} paired rounds; ratios sequential/configuration (above 1: faster)")
     print("\n".join(lines))
-    if options.json is not None:
-        try:
-            options.json.write_text(json.dumps(report, indent=1))
-        except OSError as error:
-            print(f"forks: error: cannot write {options.json}: {error.strerror}", file=sys.stderr)
-            return 2
-        print(f"wrote {options.json}")
+    if options.json is not None and not write_report(options.json, report, "forks"):
+        return 2
     return 1 if failed else 0
 
 

@@ -42,7 +42,6 @@ line or no GPU.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -55,6 +54,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # the sibling modules, however this script is loaded
 import peers  # noqa: E402
 from paired_timing import paired_summary  # noqa: E402
+from report_files import write_report  # noqa: E402
 
 from soacc.runtime.errors import SoaccError  # noqa: E402
 from soacc.tools.examples import as_tuple, mismatch  # noqa: E402
@@ -467,13 +467,8 @@ def main(argv: list[str] | None = None) -> int:
     print("\n".join(rows))
     if not options.no_profile:
         print(PROFILE_LEGEND)
-    if options.json is not None:
-        try:
-            options.json.write_text(json.dumps(report, indent=1) + "\n")
-        except OSError as error:
-            print(f"kernel_profile: error: cannot write {options.json}: {error.strerror}", file=sys.stderr)
-            return 2
-        print(f"wrote {options.json}")
+    if options.json is not None and not write_report(options.json, report, "kernel_profile"):
+        return 2
     return 1 if failed else 0
 
 

@@ -38,7 +38,6 @@ a bad command line or no GPU.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import statistics
@@ -54,6 +53,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # the sibling modules, however this script is loaded
 from paired_timing import paired_summary  # noqa: E402
+from report_files import write_report  # noqa: E402
 from peers_eager import PROGRAMS as EAGER_PROGRAMS  # noqa: E402
 
 from soacc.tools.examples import as_tuple  # noqa: E402
@@ -488,13 +488,8 @@ def main(argv: list[str] | None = None) -> int:
         if iterative is not None:
             line += f" (issue 18's iterative ones: {iterative:.2f}x over {sum(it for _, it in values)})"
         print(line + " (above 1: soacc is faster)")
-    if options.json:
-        try:
-            options.json.write_text(json.dumps(report, indent=1) + "\n")
-        except OSError as error:
-            print(f"peers: error: cannot write {options.json}: {error.strerror}", file=sys.stderr)
-            return 2
-        print(f"wrote {options.json}")
+    if options.json and not write_report(options.json, report, "peers"):
+        return 2
     return 1 if soacc_failed else 0
 
 
