@@ -475,7 +475,6 @@ def _device_while(e: _ModuleEmitter, op: scf.WhileOp, load: mem.LoadOp) -> None:
     params = [e.define(a) for a in after.args]
     if params:
         e.line(f"{_tuple(params)} = state", op)
-    e.line("state.clear()  # the body's own: what it frees is freed", op)
     following = e.fresh("following")
     e.emit_block(after, lambda term: e.line(f"{following} = [{', '.join(e.operands(term.operands))}]", term))
     e.line(f"return {following}", op)

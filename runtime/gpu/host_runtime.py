@@ -211,15 +211,16 @@ class HostRuntime:
         """scf.while whose condition is a device value (lowering/emit_host.py emits this
         for a loop whose before region only reads it): while `state[condition]` at
         `indices` is true, `state = body(args)` with `args` the `forwarded` positions of
-        the state (the body clears the list, so that what it frees is freed). Returns
+        the state (each state lives until the next is made, as the loop's values do in
+        the reference executor, whose memory counts the host code's must equal). Returns
         the forwarded values of the last state. `varying` are the positions a body may
         change (the others it returns as they came), for task graphs' capture, where
         the loop becomes a conditional node (CaptureRuntime.device_while); here each
         iteration reads its condition, as the loop did."""
         while self.load(state[condition], indices):
-            args = [state[i] for i in forwarded]
-            state = None  # type: ignore[assignment]
-            state = body(args)
+            # the state before stays alive through the body, as the loop's values do in
+            # the reference executor (whose memory counts the host code's must equal)
+            state = body([state[i] for i in forwarded])
         return [state[i] for i in forwarded]
 
     # --- kernels -------------------------------------------------------------------------

@@ -477,7 +477,6 @@ def halve_until_small(rt, a_mem, a, limit):
 
     def body(state):
         (x_mem_1, x_1, count_1) = state
-        state.clear()
         y_mem = rt.alloc_device(4 * n)
         y = y_mem.view(0, (n,), None, np.float32)
         next_flag_mem = rt.alloc_device(1)
@@ -531,7 +530,6 @@ def counts_on_the_host(rt, a_mem, a, limit):
 
     def body(state):
         (x_1, steps) = state
-        state.clear()
         y_mem = rt.alloc_device(4 * n)
         y = y_mem.view(0, (n,), None, np.float32)
         next_flag = rt.alloc_device(1).view(0, (1,), None, np.bool_)
@@ -571,7 +569,6 @@ def nested_loops(rt, a_mem, a, limit, rounds):
 
     def inner(state):
         (x_1,) = state
-        state.clear()
         y = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
         flag = rt.alloc_device(1).view(0, (1,), None, np.bool_)
         rt.launch("halve", (1, 1, 1), (1, 1, 1), y.address, x_1.address, n, flag.address, limit, scratch.address)
@@ -579,7 +576,6 @@ def nested_loops(rt, a_mem, a, limit, rounds):
 
     def outer(state):
         (x_1, left_1) = state
-        state.clear()
         flag = rt.alloc_device(1).view(0, (1,), None, np.bool_)
         rt.launch("check", (1, 1, 1), (1, 1, 1), flag.address, x_1.address, n, limit)
         (small,) = rt.device_while(inner, [flag, x_1], 0, (0,), (1,), (0, 1))
@@ -658,7 +654,6 @@ def two_counters_from_one_constant(rt, limit):
 
     def body(state):
         (a, b) = state
-        state.clear()
         a2 = rt.alloc_device(8).view(0, (1,), None, np.int64)
         b2 = rt.alloc_device(8).view(0, (1,), None, np.int64)
         flag = rt.alloc_device(1).view(0, (1,), None, np.bool_)

@@ -39,7 +39,6 @@ func.func @device_loop_counter_and_reduction(%a: tensor<?xf32>, %eps: f32, %maxi
 // CHECK-NOT:  rt.load
 // CHECK:          def loop_body(state):
 // CHECK-NEXT:         (x_mem, x, j_dev_mem, j_dev) = state
-// CHECK-NEXT:         state.clear()
 // CHECK-NOT:          rt.load
 // CHECK:              rt.launch('map{{[0-9]+}}'
 // CHECK:              following = [go_dev_mem_1, go_dev_1, h_mem, h, j1_dev_mem, j1_dev]
