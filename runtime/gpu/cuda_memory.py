@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from soacc.runtime.errors import ExecutionError
-from soacc.runtime.gpu.staged_copies import StagedCopies, cuda_device, staged
+from soacc.runtime.gpu.staged_copies import CudaStaging, StagedCopies, staged
 
 MAX_COPY_RANK = 8
 """The most dimensions the strided copy kernel takes (after merging dimensions)."""
@@ -158,7 +158,7 @@ class CudaMemory:
     def _staging(self) -> StagedCopies:
         """Large copies of pageable memory through page-locked chunks, made at the first."""
         if self._staged is None:
-            self._staged = StagedCopies(cuda_device(self._cuda, self._cuda.Stream, self.pinned))
+            self._staged = StagedCopies(CudaStaging(self._cuda, self._cuda.Stream(), self.pinned))
         return self._staged
 
     def copy(self, destination: int, source: int, nbytes: int) -> None:

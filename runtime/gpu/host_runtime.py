@@ -218,8 +218,6 @@ class HostRuntime:
         the loop becomes a conditional node (CaptureRuntime.device_while); here each
         iteration reads its condition, as the loop did."""
         while self.load(state[condition], indices):
-            # the state before stays alive through the body, as the loop's values do in
-            # the reference executor (whose memory counts the host code's must equal)
             state = body([state[i] for i in forwarded])
         return [state[i] for i in forwarded]
 

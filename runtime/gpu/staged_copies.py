@@ -146,35 +146,31 @@ def staged(nbytes: int) -> bool:
     return nbytes >= STAGED_FROM
 
 
-def cuda_device(cuda: Any, stream_factory: Callable[[], Any], pinned: Callable[[int], np.ndarray]) -> Device:
-    """The Device of the PyCUDA runtime: one stream of its own for the copies, which
-    first waits for an event on the legacy default stream (after everything issued
-    before on every blocking stream, fork streams included)."""
+class CudaStaging:
+    """The Device of the PyCUDA runtime: a stream of its own for the copies, which first
+    waits for an event on the legacy default stream (after everything issued before on
+    every blocking stream, fork streams included)."""
 
-    class _Cuda:
-        def __init__(self) -> None:
-            self.stream = stream_factory()
-            self._marker = cuda.Event(cuda.event_flags.DISABLE_TIMING)
+    def __init__(self, cuda: Any, stream: Any, pinned: Callable[[int], np.ndarray]):
+        self._cuda = cuda
+        self.stream = stream
+        self.pinned = pinned
+        self._marker = cuda.Event(cuda.event_flags.DISABLE_TIMING)
 
-        def pinned(self, nbytes: int) -> np.ndarray:
-            return pinned(nbytes)
+    def begin(self) -> None:
+        self._marker.record()  # on the legacy default stream
+        self.stream.wait_for_event(self._marker)
 
-        def begin(self) -> None:
-            self._marker.record()  # on the legacy default stream
-            self.stream.wait_for_event(self._marker)
+    def upload(self, address: int, source: np.ndarray) -> None:
+        self._cuda.memcpy_htod_async(address, source, self.stream)
 
-        def upload(self, address: int, source: np.ndarray) -> None:
-            cuda.memcpy_htod_async(address, source, self.stream)
+    def download(self, destination: np.ndarray, address: int) -> None:
+        self._cuda.memcpy_dtoh_async(destination, address, self.stream)
 
-        def download(self, destination: np.ndarray, address: int) -> None:
-            cuda.memcpy_dtoh_async(destination, address, self.stream)
+    def record(self) -> Any:
+        event = self._cuda.Event(self._cuda.event_flags.DISABLE_TIMING)
+        event.record(self.stream)
+        return event
 
-        def record(self) -> Any:
-            event = cuda.Event(cuda.event_flags.DISABLE_TIMING)
-            event.record(self.stream)
-            return event
-
-        def finish(self) -> None:
-            self.stream.synchronize()
-
-    return _Cuda()
+    def finish(self) -> None:
+        self.stream.synchronize()

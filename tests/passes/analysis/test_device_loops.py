@@ -8,7 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from xdsl.context import Context
 from xdsl.dialects import func, scf
+from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 
 from soacc.passes.analysis.device_loops import find_device_loop, with_device_loops
 from soacc.passes.analysis.migration_table import Placement, analyse_module
@@ -119,9 +121,6 @@ def test_a_read_before_the_loop_that_the_host_also_uses_stays():
     # cse (as the pipeline runs it first) would make the rotated reduction the returned
     # one; here they are two, so the first condition's still moves
     assert names(found.initial) == {"s", "big", "go"}
-    from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
-    from xdsl.context import Context
-
     module = f.parent_op()
     CommonSubexpressionElimination().apply(Context(), module)
     loop = next(op for op in f.walk() if isinstance(op, scf.WhileOp))
