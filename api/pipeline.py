@@ -63,6 +63,12 @@ class SoaccPipelinePass(ModulePass):
     """Task parallelism: introduce-forks (with its three optimisations) after memory
     planning, and convert-fork-to-gpu after convert-mem-to-gpu."""
 
+    forked_copies: bool = True
+    """Where `forks` is off: introduce-forks{beside} gives each function a forked copy
+    beside it, which task graphs measure against the function and keep where it is
+    faster (runtime/gpu/task_graphs.py); eager calls run the function itself, so forks
+    never slow a call down. Not in level2_passes: the reference executor has no graphs."""
+
     def level2_passes(self) -> list[ModulePass]:
         """The passes before convert-mem-to-gpu: the same program at level 2, which the
         reference executor runs."""
@@ -85,10 +91,12 @@ class SoaccPipelinePass(ModulePass):
         canonicalize, cse and licm on level 3 (the lowerings leave index arithmetic of
         constants, and views that do not change, inside loops, which the host code would
         otherwise redo in every iteration)."""
+        copies = self.forked_copies and not self.forks
         return [
             *self.level2_passes(),
+            *([IntroduceForksPass(trivial=True, combine=True, fork_returns=True, beside=True)] if copies else []),
             ConvertMemToGpuPass(),
-            *([ConvertForkToGpuPass()] if self.forks else []),
+            *([ConvertForkToGpuPass()] if self.forks or copies else []),
             CanonicalizePass(),
             CommonSubexpressionElimination(),
             LoopInvariantCodeMotionPass(),

@@ -360,6 +360,21 @@ def has_forks(root: Operation) -> bool:
     return any(op.dialect_name() == "fork" for op in root.walk())
 
 
+FORKED_SUFFIX = "__forked"
+"""The name of a function's forked copy (introduce-forks{beside}) is its own and this."""
+
+FORKED_VARIANT_OF = "soacc.forked_variant_of"
+"""On a function's forked copy: the name of the function it is a copy of (the runtime
+measures both under task graphs and keeps the faster; convert-mem-to-gpu gives the
+copy the original's kernels)."""
+
+
+def forked_variant_of(function: Operation) -> str | None:
+    """The name of the function `function` is the forked copy of, else None."""
+    attribute = function.attributes.get(FORKED_VARIANT_OF)
+    return attribute.data if attribute is not None else None  # type: ignore[union-attr]
+
+
 FORK = Dialect(
     "fork",
     [SignalOp, RefOp, WriteOp, ReadOp, WaitOp, ResolveOp, ForkOp, EndOp],

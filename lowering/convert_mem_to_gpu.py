@@ -46,7 +46,7 @@ from xdsl.utils.exceptions import PassFailedException
 from soacc.dialects.shared.provenance import record_origin
 from soacc.dialects.shared.utils import located_failure
 from soacc.dialects.shared.utils import captured_values
-from soacc.dialects import mem, soacc_gpu
+from soacc.dialects import fork, mem, soacc_gpu
 from soacc.dialects.shared.traits import runs_on_device
 
 from soacc.lowering.kernel_body import (
@@ -353,10 +353,52 @@ class ConvertMemToGpuPass(ModulePass):
                 Rewriter.erase_op(k)
         except CannotLower as error:
             raise _fail(error) from None
+        kernels = _share_kernels_with_forked_copies(op, kernels)
         if kernels:
             # (gpu.ModuleOp.__init__ takes a SymbolRefAttr, but its verifier wants a StringAttr)
             Rewriter.insert_op(gpu.ModuleOp(StringAttr("kernels"), Region(Block(kernels))), InsertPoint.at_end(op.body.block))  # type: ignore[arg-type]
             op.attributes["gpu.container_module"] = UnitAttr()
+
+
+def _share_kernels_with_forked_copies(module: ModuleOp, kernels: list[gpu.FuncOp]) -> list[gpu.FuncOp]:
+    """A function's forked copy (introduce-forks{beside}) launches the kernels of the
+    function itself where they are the same (they are, but for their names: forks
+    change the host code only), so the program's kernels are compiled once; the
+    kernels left to keep."""
+    launches: dict[str, list[gpu.LaunchFuncOp]] = {}
+    in_copies: set[str] = set()
+    for f in module.ops:
+        if not isinstance(f, func.FuncOp):
+            continue
+        for launch in f.walk():
+            if isinstance(launch, gpu.LaunchFuncOp):
+                name = launch.kernel.nested_references.data[-1].data
+                launches.setdefault(name, []).append(launch)
+                if fork.forked_variant_of(f) is not None:
+                    in_copies.add(name)
+    originals: dict[tuple, list[gpu.FuncOp]] = {}
+    for kernel in kernels:
+        name = kernel.sym_name.data
+        if name not in in_copies:
+            originals.setdefault(_kernel_shape(kernel), []).append(kernel)
+    kept = []
+    for kernel in kernels:
+        name = kernel.sym_name.data
+        twin = None
+        if name in in_copies:
+            candidates = originals.get(_kernel_shape(kernel), [])
+            twin = next((o for o in candidates if o.body.is_structurally_equivalent(kernel.body)), None)
+        if twin is None:
+            kept.append(kernel)
+            continue
+        for launch in launches.get(name, []):
+            launch.kernel = SymbolRefAttr("kernels", [twin.sym_name.data])
+    return kept
+
+
+def _kernel_shape(kernel: gpu.FuncOp) -> tuple:
+    """What two equal kernels have alike (cheap to compare before their bodies)."""
+    return (kernel.function_type, sum(1 for _ in kernel.walk()))
 
 
 def _one_kernel(build, rows_of, allocates: bool = False):
@@ -383,7 +425,7 @@ def _one_kernel(build, rows_of, allocates: bool = False):
             blocks = grid_blocks(b, needed, plan)
             gpu_launch(b, name, blocks, [*operands, rows, *scratch_operands(b, plan, blocks, k)])
 
-        if isinstance(k, mem.MapOp) and plan is None and lower_segmented_map(k, name, b, add_kernel, launch, sharing):
+        if isinstance(k, mem.MapOp) and lower_segmented_map(k, name, b, add_kernel, launch, sharing, plan):
             return
         launch(b)
 

@@ -47,8 +47,8 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, memref, scf
-from xdsl.dialects.builtin import IndexType, MemRefType, SymbolRefAttr
-from xdsl.ir import Block, Region, SSAValue
+from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, SymbolRefAttr
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from soacc.dialects.shared.utils import captured_values
@@ -69,6 +69,15 @@ from soacc.lowering.gpu_cooperation import (
 )
 from soacc.lowering.gpu_reduce import all_vectorizable, fold_vectors
 from soacc.lowering.kernel_elements import Elements, combiner, is_commutative
+from soacc.lowering.kernel_scratch import (
+    ScratchPlan,
+    _HostEvaluator,
+    _NotOnHost,
+    bind_scratch_per_thread,
+    scratch_blocks,
+    scratch_operands,
+    scratch_parameters,
+)
 from soacc.lowering.kernel_body import (
     MAX_BLOCKS,
     THREADS_PER_BLOCK,
@@ -96,10 +105,8 @@ def nested_reductions(op: mem.MapOp) -> list[mem.ReduceOp | mem.RedomapOp] | Non
     if any(isinstance(o.type, MemRefType) and o.type.get_num_dims() > 1 for o in op.outputs):
         return None
     for o in lam.ops:
-        if isinstance(o, mem.ReduceOp) and not o.outputs and all(v.type.get_num_dims() == 1 for v in o.inputs):
-            reductions.append(o)
-        elif isinstance(o, mem.RedomapOp) and o.results_ and not o.outputs and o.row_count is None:
-            reductions.append(o)  # a fused map-reduce of the row (its lambda runs per element)
+        if (reduction := _cooperative_reduction(o)) is not None:
+            reductions.append(reduction)  # (a redomap: a fused map-reduce of the row)
         elif isinstance(o, mem.YieldOp):
             if any(isinstance(v.type, MemRefType) for v in o.operands):
                 return None
@@ -129,12 +136,22 @@ def nested_scan(op: mem.MapOp) -> mem.ScanOp | None:
     return scan
 
 
+LOCAL_ARRAY_BYTES = 256
+"""A lambda that shares its rows with a group may build arrays of its own this small (an
+array literal, say): every thread of the group builds its own copy, so the group repeats
+that work in each thread and it must stay small."""
+
+
 def row_writers(op: mem.MapOp) -> list[mem.MapOp | mem.CopyOp] | None:
     """The nested maps and copies that write the lambda's output rows, when the map is a
     map of maps this strategy handles, else None: the lambda is scalar code (arith,
-    math, mem.size, mem.load), `scf.if`s without results of the same, and maps of
-    rank-1 rows and copies of rank-1 rows into its output rows, which it yields; the
-    output rows are used by nothing else (so no thread reads what another writes)."""
+    math, mem.size, mem.load), `scf.if`s without results of the same, reductions of
+    rank-1 arrays to scalars (at its top level: the group folds them together, nbody's
+    sum over every body), small arrays of its own (LOCAL_ARRAY_BYTES: allocations, their
+    views, array literals and maps and copies into them, which every thread of the group
+    builds alike), and maps of rank-1 rows and copies of rank-1 rows into its output
+    rows, which it yields; the output rows are used by nothing else (so no thread reads
+    what another writes)."""
     lam = op.body.block
     k = len(op.inputs)
     if not op.outputs or any(v.type.get_num_dims() != 2 for v in op.outputs):
@@ -144,19 +161,37 @@ def row_writers(op: mem.MapOp) -> list[mem.MapOp | mem.CopyOp] | None:
     if not isinstance(terminator, mem.YieldOp) or list(terminator.operands) != out_rows:
         return None
     writers: list[mem.MapOp | mem.CopyOp] = []
+    own: set[SSAValue] = set()  # the lambda's own small arrays: their blocks and views
 
-    def eligible(block: Block) -> bool:
+    def eligible(block: Block, top: bool) -> bool:
         for o in block.ops:
-            if isinstance(o, mem.MapOp):
-                if any(v.type.get_num_dims() != 1 for v in (*o.inputs, *o.outputs)):
+            if isinstance(o, mem.AllocOp):
+                size = _constant_index(o.bytes)
+                if not top or size is None or size > LOCAL_ARRAY_BYTES:
                     return False
-                writers.append(o)
-            elif isinstance(o, mem.CopyOp):
-                if o.source.type.get_num_dims() != 1:
+                own.add(o.block)
+            elif isinstance(o, mem.ViewOp):
+                if o.block not in own:
+                    return False
+                own.add(o.result)
+            elif isinstance(o, mem.ArrayOp):
+                if o.output not in own:
+                    return False
+            elif isinstance(o, mem.ReduceOp | mem.RedomapOp):
+                if not top or _cooperative_reduction(o) is None:
+                    return False
+            elif isinstance(o, mem.MapOp | mem.CopyOp):
+                sources = [o.source] if isinstance(o, mem.CopyOp) else o.inputs
+                targets = [o.dest] if isinstance(o, mem.CopyOp) else o.outputs
+                if any(v.type.get_num_dims() != 1 for v in (*sources, *targets)):
+                    return False
+                if all(v in own for v in targets):
+                    continue  # into an array of its own: every thread builds it whole
+                if not all(v in out_rows for v in targets):
                     return False
                 writers.append(o)
             elif isinstance(o, scf.IfOp):
-                if o.results or not all(eligible(r.block) for r in o.regions if r.blocks):
+                if o.results or not all(eligible(r.block, False) for r in o.regions if r.blocks):
                     return False
             elif isinstance(o, mem.SizeOp | mem.LoadOp | mem.YieldOp | scf.YieldOp):
                 continue
@@ -164,17 +199,37 @@ def row_writers(op: mem.MapOp) -> list[mem.MapOp | mem.CopyOp] | None:
                 return False
         return True
 
-    if not eligible(lam) or not writers:
+    if not eligible(lam, True) or not writers:
         return None
-    for w in writers:
-        if any(v not in out_rows for v in ([w.dest] if isinstance(w, mem.CopyOp) else w.outputs)):
-            return None
     for row in out_rows:
         for use in row.uses:
             if use.operation is terminator or (use.operation in writers and not _reads(use)):
                 continue
             return None  # read (or captured by a lambda): another thread may be writing it
     return writers
+
+
+def _cooperative_reduction(o: Operation) -> mem.ReduceOp | mem.RedomapOp | None:
+    """The reduction, when a group of threads can fold it together: of rank-1 arrays
+    to scalars (a redomap: each element is what its map lambda yields)."""
+    if isinstance(o, mem.ReduceOp) and not o.outputs and all(v.type.get_num_dims() == 1 for v in o.inputs):
+        return o
+    if isinstance(o, mem.RedomapOp) and o.results_ and not o.outputs and o.row_count is None:
+        return o
+    return None
+
+
+def _constant_index(v: SSAValue) -> int | None:
+    """The value of an index computed from constants alone (products and sums), else None."""
+    owner = v.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    if isinstance(owner, arith.MuliOp | arith.AddiOp):
+        a, b = _constant_index(owner.lhs), _constant_index(owner.rhs)
+        if a is None or b is None:
+            return None
+        return a * b if isinstance(owner, arith.MuliOp) else a + b
+    return None
 
 
 def _reads(use) -> bool:
@@ -321,15 +376,19 @@ class _Group:
 
 
 def build_group_per_row_kernel(
-    op: mem.MapOp, name: str, group: _Group, sharing: RowSharing | None = None
+    op: mem.MapOp, name: str, group: _Group, sharing: RowSharing | None = None, plan: ScratchPlan | None = None
 ) -> tuple[gpu.FuncOp, list[SSAValue]]:
+    """The kernel in which each group takes rows of the map; its parameters are the
+    returned operands, the row count and then `plan`'s scratch memory (every thread of
+    the grid has its own region: each builds the lambda's small arrays itself)."""
     captured = [v for v in captured_values(op) if v not in op.inputs and v not in op.outputs]
     operands = [*captured, *op.inputs, *op.outputs]
     k = len(op.inputs)
     lam = op.body.block
 
     def build(kb: KernelBody, params, extra) -> None:
-        (rows,) = extra
+        rows, *scratch = extra
+        bind_scratch_per_thread(kb, plan, scratch)
         writers = sharing.writers if sharing is not None else ()
         for writer in writers:
             kb.shared[writer] = lambda: (group.rank(kb), kb.constant(group.size))
@@ -380,7 +439,7 @@ def build_group_per_row_kernel(
         first, stride = group.first_and_stride(kb)
         kb.range_loop(first, rows, stride, row_body)
 
-    kernel = kernel_function(name, operands, [("rows", IndexType())], build)
+    kernel = kernel_function(name, operands, [("rows", IndexType()), *scratch_parameters(op, plan)], build)
     return kernel, operands
 
 
@@ -455,46 +514,63 @@ def _cooperative_scan(kb: KernelBody, op: mem.ScanOp, group: _Group) -> None:
 
 
 def lower_segmented_map(
-    op: mem.MapOp, name: str, b: Builder, add_kernel, thread_per_row, sharing: RowSharing | None = None
+    op: mem.MapOp,
+    name: str,
+    b: Builder,
+    add_kernel,
+    thread_per_row,
+    sharing: RowSharing | None = None,
+    plan: ScratchPlan | None = None,
 ) -> bool:
     """Lowers a segmented reduction, scan or map with every strategy and a host-side
     choice by row length; False (nothing done) when the map is not one. A map of maps
-    takes the group strategies only where `sharing` says how (row_sharing)."""
-    from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost
-
+    takes the group strategies only where `sharing` says how (row_sharing); there the
+    length that chooses is the longest of its rows and of the arrays its reductions fold
+    (nbody writes rows of 3 after folding n bodies). `plan` is the scratch memory of the
+    lambda's own arrays, which only a map of maps has."""
     reductions = nested_reductions(op)
     scan = nested_scan(op) if reductions is None else None
     if reductions is not None:
-        first_row = reductions[0].inputs[0]
+        spans = [reductions[0].inputs[0]]
     elif scan is not None:
-        first_row = scan.inputs[0]
+        spans = [scan.inputs[0]]
     elif sharing is not None:
         first = sharing.writers[0]
-        first_row = first.dest if isinstance(first, mem.CopyOp) else first.outputs[0]
+        folded = [o.inputs[0] for o in op.body.block.ops if _cooperative_reduction(o) is not None]
+        spans = [first.dest if isinstance(first, mem.CopyOp) else first.outputs[0], *folded]
     else:
         return False
+    if plan is not None and (reductions is not None or scan is not None):
+        return False  # (their lambdas allocate nothing: nested_reductions, nested_scan)
+    evaluator = _HostEvaluator(b, set(op.walk()))
     try:
-        length = _HostEvaluator(b, set(op.walk())).size(first_row, 0)
+        lengths = [evaluator.size(v, 0) for v in spans]
     except _NotOnHost:
         return False
+    length = lengths[0]
+    for other in lengths[1:]:
+        length = b.insert(arith.MaxUIOp(length, other)).results[0]
     rows = b.insert(mem.SizeOp(op.rows_of, 0)).result
 
     def launcher(group: _Group):
-        kernel, operands = build_group_per_row_kernel(op, f"{name}_{group.kind}_per_row", group, sharing)
+        kernel, operands = build_group_per_row_kernel(op, f"{name}_{group.kind}_per_row", group, sharing, plan)
         add_kernel(kernel)
 
         def launch(inner: Builder) -> None:
             one = index_constant(inner, 1)
             per_block = 1 if group.kind == "block" else WARPS
             wanted = inner.insert(arith.CeilDivUIOp(rows, index_constant(inner, per_block))).results[0]
-            capped = inner.insert(arith.MinUIOp(wanted, index_constant(inner, MAX_BLOCKS))).results[0]
-            blocks = inner.insert(arith.MaxUIOp(capped, one)).results[0]
+            if plan is not None:
+                blocks = scratch_blocks(inner, plan, wanted, THREADS_PER_BLOCK)
+            else:
+                capped = inner.insert(arith.MinUIOp(wanted, index_constant(inner, MAX_BLOCKS))).results[0]
+                blocks = inner.insert(arith.MaxUIOp(capped, one)).results[0]
             inner.insert(
                 gpu.LaunchFuncOp(
                     SymbolRefAttr("kernels", [kernel.sym_name.data]),
                     [blocks, one, one],
                     [index_constant(inner, THREADS_PER_BLOCK), one, one],
-                    kernelOperands=[*operands, rows],
+                    kernelOperands=[*operands, rows, *scratch_operands(inner, plan, blocks, op)],
                 )
             )
 

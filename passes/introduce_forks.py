@@ -38,14 +38,14 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import func, scf
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator
 
 from soacc.dialects import fork
-from soacc.dialects.shared.traits import runs_on_device
+from soacc.dialects.shared.traits import is_kernel, runs_on_device
 from soacc.dialects.shared.utils import located_failure
 from soacc.passes.analysis.usage import Content, Mode, UsageAnalysis, Used, Variable, gives_content, join
 from soacc.passes.utils.fork_environment import Entry, Helper, Lock, keep_in_branch, split
@@ -765,6 +765,11 @@ class IntroduceForksPass(ModulePass):
     """The While rule (4.9): iterations overlap; false: they run in turn."""
     report: bool = False
     """Print what each function got (forks, helpers, signals, references) to stderr."""
+    beside: bool = False
+    """Each function keeps its form and gains a private forked copy beside it (named
+    with fork.FORKED_SUFFIX, marked fork.FORKED_VARIANT_OF), for the runtime to choose between
+    by measuring both (task graphs, runtime/gpu/task_graphs.py); a copy in which no
+    kernel may overlap another (_may_overlap_kernels) is not kept."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         # level 2 only: at level 1 nothing says what an op writes (values, not memory)
@@ -773,12 +778,44 @@ class IntroduceForksPass(ModulePass):
             return
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp) and f.body.blocks]:
             # a function with forks already has them
-            if runs_on_device(function) or fork.has_forks(function):
+            if runs_on_device(function) or fork.has_forks(function) or fork.forked_variant_of(function) is not None:
                 continue
             if len(function.body.blocks) != 1:
                 raise located_failure(function, "introduce-forks: a function of one block is expected (structured control flow)")
-            forks = _Forks(function, self.trivial, self.combine, self.fork_returns, self.loops)
+            target = _forked_copy(function) if self.beside else function
+            forks = _Forks(target, self.trivial, self.combine, self.fork_returns, self.loops)
             forks.run()
-            remove_dead_signals(function)
+            remove_dead_signals(target)
+            if self.beside and not _may_overlap_kernels(target):
+                Rewriter.erase_op(target)  # nothing to choose between
+                continue
             if self.report:
-                print(f"introduce-forks: @{function.sym_name.data}: {counts(function, forks.destinations)}", file=sys.stderr)
+                print(f"introduce-forks: @{target.sym_name.data}: {counts(target, forks.destinations)}", file=sys.stderr)
+
+
+def _may_overlap_kernels(function: func.FuncOp) -> bool:
+    """Some kernel of the function's host code runs in a forked thread, and there is
+    another kernel it might overlap (only kernels overlap on the device: a function
+    whose forks hold host code alone, or with one kernel, cannot gain from them)."""
+    kernels = [o for o in function.walk() if is_kernel(o) and not runs_on_device(o)]
+
+    def forked(op: Operation) -> bool:
+        parent = op.parent_op()
+        while parent is not None and parent is not function:
+            if isinstance(parent, fork.ForkOp):
+                return True
+            parent = parent.parent_op()
+        return False
+
+    return len(kernels) >= 2 and any(forked(k) for k in kernels)
+
+
+def _forked_copy(function: func.FuncOp) -> func.FuncOp:
+    """A private copy of the function right after it, to be forked."""
+    name = function.sym_name.data
+    copy = function.clone()
+    copy.sym_name = StringAttr(name + fork.FORKED_SUFFIX)
+    copy.sym_visibility = StringAttr("private")
+    copy.attributes[fork.FORKED_VARIANT_OF] = StringAttr(name)
+    Rewriter.insert_op(copy, InsertPoint.after(function))
+    return copy

@@ -25,6 +25,7 @@ from soacc.runtime.errors import ExecutionError, ProgramError, SoaccError
 from soacc.runtime.gpu.arrays import HostBlock, OutOfBounds, View, dense_strides
 from soacc.runtime.gpu.host_runtime import DeviceMemory, HostRuntime
 from soacc.runtime.gpu.task_graphs import TaskGraphs
+from soacc.dialects.fork import forked_variant_of
 from soacc.dialects.mem import entry_signature
 from soacc.runtime.reference import describe_op
 from soacc.runtime.statistics import Statistics
@@ -54,6 +55,13 @@ class HostCodeExecutor:
         namespace: dict = {"__name__": "soacc_host_code"}
         exec(code, namespace)
         self.functions = {name: namespace[python] for name, python in self.host.functions.items()}
+        self.forked_copies = {
+            original: self.functions[f.sym_name.data]
+            for f in module.ops
+            if f.name == "func.func" and (original := forked_variant_of(f)) is not None and f.sym_name.data in self.functions
+        }
+        """Function name -> the host code of its forked copy (introduce-forks{beside}),
+        which only task graphs run (measured against the function's own)."""
         self.signatures = {
             f.sym_name.data: entry_signature(f)
             for f in module.ops
@@ -89,7 +97,8 @@ class HostCodeExecutor:
             with np.errstate(all="ignore"):  # wrap-around and inf/NaN are MLIR semantics
                 if self.task_graphs is not None and not profiling:
                     results = self.task_graphs.call(
-                        function, self.functions[function], args, statistics, lambda: self._eager(function, args)
+                        function, self.functions[function], args, statistics, lambda: self._eager(function, args),
+                        forked=self.forked_copies.get(function),
                     )
                 else:
                     results = self._eager(function, args)

@@ -49,6 +49,9 @@ class Statistics:
     """On the GPU, where the call's device work ran as a task graph
     (runtime/gpu/task_graphs.py): "captured" (on this call) or "replayed"; None where
     the host code ran it."""
+    task_graph_forked: bool | None = None
+    """Where the call ran as a task graph: whether the graph was the function's forked
+    copy's (task graphs measure both and keep the faster), else None."""
     kernel_time_s: dict[str, float] | None = None
     """Device time of each kernel, summed over its launches in the call (CUDA events
     around every launch), where the program was profiled (`program.profiling = True`,
@@ -78,6 +81,7 @@ class Statistics:
         self.scalar_writes = other.scalar_writes
         self.kernel_launches = other.kernel_launches
         self.task_graph = other.task_graph
+        self.task_graph_forked = other.task_graph_forked
         self.kernel_time_s = None if other.kernel_time_s is None else dict(other.kernel_time_s)
         self.kernel_launch_counts = None if other.kernel_launch_counts is None else dict(other.kernel_launch_counts)
 
@@ -130,7 +134,8 @@ class Statistics:
         if self.gpu_compile_seconds is not None:
             lines.append(f"CUDA C compiled in: {self.gpu_compile_seconds:.2f} s (0 when cached)")
         if self.task_graph is not None:
-            lines.append(f"task graph: {self.task_graph}")
+            forked = " (the forked copy's)" if self.task_graph_forked else ""
+            lines.append(f"task graph: {self.task_graph}{forked}")
         if self.kernel_time_s is not None:
             counts = self.kernel_launch_counts or {}
             lines.append("kernel           device time  launches")

@@ -449,6 +449,35 @@ class CudaGraph:
         if error != driver.CUresult.CUDA_SUCCESS:
             raise ExecutionError(f"the GPU reported an error launching a task graph: {_error_name(error)}")
 
+    def structure(self) -> dict[str, int]:
+        """Its nodes, its kernel nodes and the longest chain of kernel nodes each after
+        the one before (kernels that cannot overlap however many branches there are):
+        kernels / chain is how many the graph allows in flight on average. A device
+        loop's conditional node counts as one node, its body unseen."""
+        driver = _cuda_graphs()
+        _, _, count = _checked(driver.cuGraphGetNodes(self._graph, 0), "counting a graph's nodes")
+        _, nodes, count = _checked(driver.cuGraphGetNodes(self._graph, count), "listing a graph's nodes")
+        edges = _checked(driver.cuGraphGetEdges(self._graph, 0), "counting a graph's edges")
+        edges = _checked(driver.cuGraphGetEdges(self._graph, edges[-1]), "listing a graph's edges")
+        sources, targets = edges[1], edges[2]  # (cuda-bindings 13 adds the edges' data after them)
+        kernel = driver.CUgraphNodeType.CU_GRAPH_NODE_TYPE_KERNEL
+        is_kernel = {int(n): _checked(driver.cuGraphNodeGetType(n), "a node's type")[1] == kernel for n in nodes[:count]}
+        after: dict[int, list[int]] = {n: [] for n in is_kernel}
+        waiting = dict.fromkeys(is_kernel, 0)
+        for a, b in zip(sources, targets):
+            after[int(a)].append(int(b))
+            waiting[int(b)] += 1
+        chain = {n: int(is_kernel[n]) for n in is_kernel}
+        ready = [n for n, w in waiting.items() if w == 0]
+        while ready:  # in dependency order: the longest chain of kernels ending at each node
+            n = ready.pop()
+            for m in after[n]:
+                chain[m] = max(chain[m], chain[n] + int(is_kernel[m]))
+                waiting[m] -= 1
+                if waiting[m] == 0:
+                    ready.append(m)
+        return {"nodes": count, "kernels": sum(is_kernel.values()), "longest_kernel_chain": max(chain.values(), default=0)}
+
     def release(self) -> None:
         if self._executable is None:
             return
@@ -492,6 +521,12 @@ def _error_name(error) -> str:
         return name.decode() if isinstance(name, bytes) else str(name)
     except Exception:
         return str(error)
+
+
+def _checked(result, doing: str):
+    """The results of a cuda-bindings call, once _check finds no error in them."""
+    _check(result, doing)
+    return result
 
 
 def _check(result, doing: str) -> None:

@@ -22,6 +22,13 @@ What a replay needs besides the graph:
 - **Memory.** The graph's blocks live in its arena (memory_pool.GraphArena), reused
   only inside the graph, and given back when the graph is dropped from the cache.
 
+**Forked copies.** Where the program has a forked copy of the function
+(introduce-forks{beside}), its host code is captured too, each fork thread's stream a
+branch of its graph, and the two graphs are measured against each other on the next
+calls, in turn (the first replay of each is not timed: it uploads the graph); the
+faster is kept and the other dropped with its memory. Eager calls never run the copy:
+forks pay only as a graph's branches (benchmarks/forks.py), and only where measured to.
+
 A call that needs a device value on the host (a synchronous read), reads an argument's
 data on the host, or writes into one, cannot be a graph: its capture stops with
 GraphUnsupported, nothing ran, and the call runs eagerly (as does every later call with
@@ -32,6 +39,7 @@ work, runs as it always did.
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -49,6 +57,10 @@ MIN_NODES = 4
 
 CACHE_SIZE = 8
 """Graphs kept per program (the least recently used is dropped, with its memory)."""
+
+CONTEST_ROUNDS = 3
+"""Timed replays of each of a function's graph and its forked copy's before the faster
+(by the median) is kept."""
 
 KEYS_REMEMBERED = 256
 """Keys whose first call, or refusal, a program remembers (a scalar argument that
@@ -140,6 +152,8 @@ class TaskGraph:
         self.downloaded: set[int] = set()
         self.statistics = Statistics()
         self.nodes = 0
+        self.forked = False
+        """Captured from the host code of a function's forked copy."""
 
     def run(self, memory, args: Sequence, statistics: Statistics, runtime: HostRuntime) -> tuple:
         """The call on `args` (of this graph's key): uploads, the graph, downloads; its
@@ -573,6 +587,13 @@ class TaskGraphs:
     """key -> why its capture stopped."""
     captures: int = 0
     replays: int = 0
+    chosen: OrderedDict = field(default_factory=OrderedDict)
+    """key -> "function" or "forked": which graph a contest kept (the keys with both)."""
+    forked_unsupported: OrderedDict = field(default_factory=OrderedDict)
+    """key -> why the forked copy's capture stopped (the function's graph runs alone)."""
+    last_failure: str = ""
+    clock: Callable[[], float] = time.perf_counter
+    """What contests time replays with (the tests give their own)."""
 
     def __post_init__(self) -> None:
         pool = getattr(self.memory, "pool", None)
@@ -580,18 +601,25 @@ class TaskGraphs:
             # a device out of memory first drops the graphs (their arenas), then fails
             pool.add_reliever(self.release)
 
-    def call(self, function: str, python: Callable, args: Sequence, statistics: Statistics, eager: Callable) -> tuple:
+    def call(
+        self, function: str, python: Callable, args: Sequence, statistics: Statistics, eager: Callable,
+        forked: Callable | None = None,
+    ) -> tuple:
         """Runs `python` (the host code of `function`) on `args`: replayed, captured,
-        or eagerly by `eager()`, which returns the host code's results."""
+        or eagerly by `eager()`, which returns the host code's results. `forked` is the
+        host code of the function's forked copy, if it has one: captured beside it and
+        measured against it (module docstring)."""
         try:
             key = graph_key(function, args)
         except GraphUnsupported:
             return eager()
-        graph = self.graphs.get(key)
-        if graph is not None:
+        entry = self.graphs.get(key)
+        if entry is not None:
             self.graphs.move_to_end(key)
             self.replays += 1
-            results = graph.run(self.memory, args, statistics, HostRuntime(self.memory, self.kernels))
+            if isinstance(entry, _Contest):
+                return self._contest(key, entry, args, statistics)
+            results = self._run(entry, args, statistics)
             statistics.task_graph = "replayed"
             return results
         if key in self.unsupported:
@@ -606,17 +634,45 @@ class TaskGraphs:
         graph = self._capture(key, python, args, statistics)
         if graph is None:
             return eager()
-        self.graphs[key] = graph
+        rival = None
+        if forked is not None:
+            rival = self._capture(key, forked, args, statistics, remember_failure=False)
+            if rival is None:
+                _remember(self.forked_unsupported, key, self.last_failure)
+        self.graphs[key] = graph if rival is None else _Contest(graph, rival)
         while len(self.graphs) > self.capacity:
             _, dropped = self.graphs.popitem(last=False)
-            dropped.graph.release()
+            _release(dropped)
         self.captures += 1
-        results = graph.run(self.memory, args, statistics, HostRuntime(self.memory, self.kernels))
+        results = self._run(graph, args, statistics)
         statistics.task_graph = "captured"
         return results
 
-    def _capture(self, key, python: Callable, args: Sequence, statistics: Statistics) -> TaskGraph | None:
+    def _run(self, graph: TaskGraph, args: Sequence, statistics: Statistics) -> tuple:
+        results = graph.run(self.memory, args, statistics, HostRuntime(self.memory, self.kernels))
+        statistics.task_graph_forked = graph.forked
+        return results
+
+    def _contest(self, key, contest: _Contest, args: Sequence, statistics: Statistics) -> tuple:
+        """One replay of the contest's graph whose turn it is, timed; once a winner is
+        known the key keeps only it."""
+        which = contest.next()
+        start = self.clock()
+        results = self._run(contest.graphs[which], args, statistics)
+        contest.record(which, self.clock() - start)
+        statistics.task_graph = "replayed"
+        winner = contest.winner()
+        if winner is not None:
+            self.graphs[key] = contest.graphs[winner]
+            contest.graphs[1 - winner].graph.release()
+            self.chosen[key] = "forked" if winner else "function"
+        return results
+
+    def _capture(
+        self, key, python: Callable, args: Sequence, statistics: Statistics, remember_failure: bool = True
+    ) -> TaskGraph | None:
         graph = TaskGraph()
+        graph.forked = not remember_failure
         # counted apart: the call's own statistics become those of the captured call
         # only once the graph ran, and the captured call's host blocks die uncounted
         counted = Statistics(gpu_compile_seconds=statistics.gpu_compile_seconds)
@@ -628,21 +684,62 @@ class TaskGraphs:
             runtime.finish(results)
         except Exception as error:  # nothing ran: the call runs eagerly, and fails there if it must
             self.memory.abort_capture()
-            _remember(self.unsupported, key, str(error))
+            self.last_failure = str(error)
+            if remember_failure:
+                _remember(self.unsupported, key, str(error))
             return None
         try:
             graph.graph = self.memory.end_capture()
         except ExecutionError as error:  # the driver would not end or instantiate it: eagerly
-            _remember(self.unsupported, key, str(error))
+            self.last_failure = str(error)
+            if remember_failure:
+                _remember(self.unsupported, key, str(error))
             return None
         graph.statistics.take_counters(counted)
         return graph
 
     def release(self) -> None:
         """Every graph and its memory."""
-        for graph in self.graphs.values():
-            graph.graph.release()
+        for entry in self.graphs.values():
+            _release(entry)
         self.graphs.clear()
+
+
+class _Contest:
+    """A key's graph of the function and of its forked copy, replayed in turn and timed
+    until one is chosen."""
+
+    def __init__(self, plain: TaskGraph, forked: TaskGraph):
+        self.graphs = (plain, forked)
+        self.times: tuple[list[float], list[float]] = ([], [])
+        self.runs = [1, 0]  # the plain graph ran once, untimed, on the call that captured it
+
+    def next(self) -> int:
+        """Which graph runs now: each in turn, from the one that ran less."""
+        return 1 if self.runs[1] < self.runs[0] else 0
+
+    def record(self, which: int, seconds: float) -> None:
+        if self.runs[which] > 0:  # the first run uploads the graph: not timed
+            self.times[which].append(seconds)
+        self.runs[which] += 1
+
+    def winner(self) -> int | None:
+        """The faster graph once both were timed CONTEST_ROUNDS times, else None."""
+        if min(len(t) for t in self.times) < CONTEST_ROUNDS:
+            return None
+        medians = [float(np.median(t)) for t in self.times]
+        return 1 if medians[1] < medians[0] else 0
+
+    def release(self) -> None:
+        for graph in self.graphs:
+            graph.graph.release()
+
+
+def _release(entry: TaskGraph | _Contest) -> None:
+    if isinstance(entry, _Contest):
+        entry.release()
+    else:
+        entry.graph.release()
 
 
 def _remember(keys: OrderedDict, key, value) -> None:

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import soacc
+from soacc.lowering import gpu_segmented
 from soacc.lowering.gpu_segmented import BLOCK_PER_ROW_FROM, WARP_PER_ROW_FROM
 
 GPU = "convert-soac-to-mem,convert-mem-to-gpu"
@@ -381,3 +382,94 @@ def test_rows_minus_their_first_element_in_place(shape):
     program = soacc.compile(ROW_MINUS_FIRST, backend="numpy", pipeline=IN_PLACE)
     for _ in range(5):
         np.testing.assert_array_equal(program.main(m), m - m[:, :1])
+
+
+# --- maps whose lambda folds captured arrays and writes its rows ----------------------------
+
+# each body's pull from every body (nbody's shape, in exact integers): a reduction over
+# the captured positions and masses, its sums built into an array literal of the
+# lambda's own, which a nested map adds to the body's velocity row
+PULLS = """
+func.func @main(%pos: tensor<?x2xi64>, %vel: tensor<?x2xi64>, %mass: tensor<?xi64>) -> tensor<?x2xi64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0 : i64
+  %r = soac.map(%pos, %vel) : (tensor<?x2xi64>, tensor<?x2xi64>) -> tensor<?x2xi64> {
+  ^bb0(%pi: tensor<2xi64>, %vi: tensor<2xi64>):
+    %xi = soac.index %pi[%c0] : tensor<2xi64>
+    %yi = soac.index %pi[%c1] : tensor<2xi64>
+    %fx, %fy = soac.map(%pos, %mass) : (tensor<?x2xi64>, tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
+    ^bb1(%pj: tensor<2xi64>, %mj: i64):
+      %xj = soac.index %pj[%c0] : tensor<2xi64>
+      %yj = soac.index %pj[%c1] : tensor<2xi64>
+      %dx = arith.subi %xj, %xi : i64
+      %dy = arith.subi %yj, %yi : i64
+      %gx = arith.muli %dx, %mj : i64
+      %gy = arith.muli %dy, %mj : i64
+      soac.yield %gx, %gy : i64, i64
+    }
+    %sx, %sy = soac.reduce(%fx, %fy) neutral(%zero, %zero : i64, i64) commutative
+        : (tensor<?xi64>, tensor<?xi64>) -> (i64, i64) {
+    ^bb1(%a1: i64, %b1: i64, %a2: i64, %b2: i64):
+      %a = arith.addi %a1, %a2 : i64
+      %b = arith.addi %b1, %b2 : i64
+      soac.yield %a, %b : i64, i64
+    }
+    %pull = soac.array [%sx, %sy] : tensor<2xi64>
+    %nv = soac.map(%vi, %pull) : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64> {
+    ^bb1(%v: i64, %q: i64):
+      %e = arith.addi %v, %q : i64
+      soac.yield %e : i64
+    }
+    soac.yield %nv : tensor<2xi64>
+  }
+  func.return %r : tensor<?x2xi64>
+}
+"""
+
+FUSED = "soac-fusion,convert-soac-to-mem,convert-mem-to-gpu"
+
+
+def pulls(pos, vel, mass):
+    return vel + ((pos[None, :, :] - pos[:, None, :]) * mass[None, :, None]).sum(axis=1)
+
+
+def test_a_map_that_folds_captured_arrays_into_an_array_of_its_own_gets_every_strategy():
+    assert _kernel_names(PULLS, FUSED) == ["map0", "map0_block_per_row", "map0_warp_per_row"]
+
+
+def test_a_lambda_whose_own_arrays_are_not_small_keeps_a_thread_per_row(monkeypatch):
+    # every thread of a group would build the array: only small ones are shared so
+    monkeypatch.setattr(gpu_segmented, "LOCAL_ARRAY_BYTES", 8)
+    assert _kernel_names(PULLS, FUSED) == ["map0"]
+
+
+def test_the_group_is_chosen_by_the_longest_of_the_rows_and_the_folded_arrays():
+    program = soacc.compile(PULLS, backend="numpy", pipeline=FUSED)
+    (choice,) = [
+        op for op in program.module.walk()
+        if op.name == "arith.cmpi" and op.rhs.owner.name == "arith.constant" and op.rhs.owner.value.value.data == BLOCK_PER_ROW_FROM
+    ]
+    longest = choice.lhs.owner
+    assert longest.name == "arith.maxui"  # of the rows written (2) and the bodies folded (n)
+    lengths = {o.owner.name for o in longest.operands}
+    assert lengths == {"arith.constant", "mem.size"}
+
+
+def test_the_pulls_program_means_what_its_definition_says():
+    rng = np.random.default_rng(5)
+    pos, vel = rng.integers(-1000, 1000, (2, 40, 2)).astype(np.int64)
+    mass = rng.integers(1, 100, 40).astype(np.int64)
+    got = soacc.compile(PULLS, backend="numpy", pipeline="soac-fusion,convert-soac-to-mem").main(pos, vel, mass)
+    np.testing.assert_array_equal(got, pulls(pos, vel, mass))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("bodies", [0, 1, 5, WARP_PER_ROW_FROM, 70, BLOCK_PER_ROW_FROM, 1000, 3000])
+def test_pulls(bodies):
+    rng = np.random.default_rng(bodies)
+    pos = rng.integers(-1000, 1000, (bodies, 2)).astype(np.int64)
+    vel = rng.integers(-1000, 1000, (bodies, 2)).astype(np.int64)
+    mass = rng.integers(1, 100, bodies).astype(np.int64)
+    got = soacc.compile(PULLS, backend="numpy", pipeline=FUSED).main(pos, vel, mass)
+    np.testing.assert_array_equal(got, pulls(pos, vel, mass))

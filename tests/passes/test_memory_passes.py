@@ -41,16 +41,19 @@ func.func @main(%ns: tensor<?xi32>) -> tensor<?xi32> {
 
 
 def test_the_pipeline_runs_them_after_bufferisation_and_memory_false_leaves_them_out():
+    copies = "introduce-forks{trivial=true combine=true fork_returns=true beside=true}"
     assert SoaccPipelinePass().stages() == (
         "canonicalize,cse,soac-fusion,reduce-device-syncs,merge-gpu-bodies,"
-        "convert-soac-to-mem,fuse-iota,hoist-allocations,short-circuit,memory-reuse,convert-mem-to-gpu,canonicalize,cse,licm"
+        f"convert-soac-to-mem,fuse-iota,hoist-allocations,short-circuit,memory-reuse,{copies},convert-mem-to-gpu,"
+        "convert-fork-to-gpu,canonicalize,cse,licm"
     )
-    assert SoaccPipelinePass(memory=False).stages() == (
+    assert SoaccPipelinePass(memory=False, forked_copies=False).stages() == (
         "canonicalize,cse,soac-fusion,reduce-device-syncs,merge-gpu-bodies,convert-soac-to-mem,fuse-iota,convert-mem-to-gpu,"
         "canonicalize,cse,licm"
     )
     counts = {}
-    for pipeline in ("soacc-pipeline", "soacc-pipeline{memory=false}"):
+    # (the functions alone: a forked copy beside one has the same memory)
+    for pipeline in ("soacc-pipeline{forked-copies=false}", "soacc-pipeline{memory=false forked-copies=false}"):
         module = parse_program(COPY)
         apply_pipeline(module, pipeline)
         ops = list(module.walk())
@@ -60,8 +63,8 @@ def test_the_pipeline_runs_them_after_bufferisation_and_memory_false_leaves_them
         )
         counts[pipeline] = device_allocs, device_copies
     # the copy and t0's block are gone, and the map builds t1 in ns's block
-    assert counts["soacc-pipeline{memory=false}"] == (3, 1)
-    assert counts["soacc-pipeline"] == (1, 0)
+    assert counts["soacc-pipeline{memory=false forked-copies=false}"] == (3, 1)
+    assert counts["soacc-pipeline{forked-copies=false}"] == (1, 0)
 
 
 def test_each_pass_reports_what_it_did(capsys):

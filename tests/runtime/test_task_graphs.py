@@ -675,3 +675,102 @@ def test_loop_values_that_start_in_one_cell_get_a_slot_each():
         a, b = h.call(two_counters_from_one_constant, np.int64(limit))
         assert (a, b) == (limit, 2 * limit)
     assert h.statistics.task_graph == "replayed"
+
+
+# --- a function's forked copy, measured against it --------------------------------------
+
+
+class Clock:
+    """Time as the kernels say it passes: a `tick` launch advances it by its argument."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def ticking(cost: float):
+    """Host code of loop_of_kernels that also launches a kernel taking `cost` seconds."""
+
+    def python(rt, x_host_mem, x_host, v, steps):
+        rt.launch("tick", (1, 1, 1), (1, 1, 1), cost)
+        return loop_of_kernels(rt, x_host_mem, x_host, v, steps)
+
+    python.__name__ = "loop_of_kernels"
+    return python
+
+
+def contest_harness(clock: Clock) -> Harness:
+    def tick(device, grid, block, args):
+        clock.now += args[0]
+
+    h = Harness(kernels={**KERNELS, "tick": tick})
+    h.graphs.clock = clock
+    return h
+
+
+def call_with_copy(h: Harness, python, forked, runs: dict, *args):
+    def counted(name, host):
+        def run(rt, *a):
+            runs[name] += 1
+            return host(rt, *a)
+
+        return run
+
+    h.statistics = Statistics()
+    runtime = HostRuntime(h.device, h.kernels)
+    runtime.statistics = h.statistics
+    plain = counted("function", python)
+    return h.graphs.call("f", plain, list(args), h.statistics, lambda: plain(runtime, *args), forked=counted("forked", forked))
+
+
+@pytest.mark.parametrize("costs, kept", [((5.0, 1.0), "forked"), ((1.0, 5.0), "function"), ((2.0, 2.0), "function")])
+def test_a_forked_copy_is_captured_beside_the_function_and_the_faster_graph_kept(costs, kept):
+    from soacc.runtime.gpu.task_graphs import CONTEST_ROUNDS
+
+    clock = Clock()
+    h = contest_harness(clock)
+    runs = {"function": 0, "forked": 0}
+    x = np.arange(8, dtype=np.float32)
+    # the eager call, the capture (the function's graph runs), then the forked copy's
+    # first replay (not timed: it uploads the graph), then both in turn, timed
+    calls = 3 + 2 * CONTEST_ROUNDS
+    forked_replays = []
+    for call in range(calls + 3):
+        _, out = call_with_copy(h, ticking(costs[0]), ticking(costs[1]), runs, *host_array(x), np.float32(1.0), np.int64(3))
+        np.testing.assert_array_equal(out.array, 2 * _added(x, 1.0, 3))
+        assert h.statistics.kernel_launches == 5  # the tick, three adds, the double
+        forked_replays.append(h.statistics.task_graph_forked)
+        if call == 1:
+            (key, contest), = h.graphs.graphs.items()
+            graphs = dict(zip(["function", "forked"], contest.graphs))
+    # the eager call ran the function's host code, the capture both; replays run none
+    assert runs == {"function": 2, "forked": 1}
+    assert h.device.captures == 2
+    assert h.graphs.chosen == {key: kept}
+    assert forked_replays[:2] == [None, False]
+    assert forked_replays[2:calls] == [True] + [False, True] * CONTEST_ROUNDS
+    assert forked_replays[calls:] == [kept == "forked"] * 3
+    assert h.graphs.graphs[key] is graphs[kept]
+    assert [g.graph.released for g in graphs.values()] == [kept == "forked", kept == "function"]
+
+
+def test_a_forked_copy_that_cannot_be_captured_leaves_the_function_its_graph():
+    clock = Clock()
+    h = contest_harness(clock)
+    runs = {"function": 0, "forked": 0}
+
+    def reads_on_the_host(rt, x_host_mem, x_host, v, steps):
+        n = x_host.shape[0]
+        x = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
+        rt.copy(x_host, x)
+        rt.load(x, (0,))  # a synchronous read: no graph
+        return loop_of_kernels(rt, x_host_mem, x_host, v, steps)
+
+    x = np.arange(8, dtype=np.float32)
+    for _ in range(4):
+        _, out = call_with_copy(h, ticking(1.0), reads_on_the_host, runs, *host_array(x), np.float32(1.0), np.int64(3))
+        np.testing.assert_array_equal(out.array, 2 * _added(x, 1.0, 3))
+    assert h.statistics.task_graph == "replayed" and h.statistics.task_graph_forked is False
+    assert h.graphs.chosen == {} and not h.graphs.unsupported

@@ -616,3 +616,42 @@ builtin.module {
 // CHECK:      "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map0_block_per_row,
 // CHECK:      "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map0_warp_per_row,
 // CHECK:      "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map0,
+
+// -----
+
+// A function's forked copy (introduce-forks{beside}) launches the function's own
+// kernels where they are the same; a kernel of the copy's that differs is its own.
+
+builtin.module {
+  func.func @main(%a_mem: !mem.block<device>, %a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %b: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+    mem.map ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%b : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+    ^bb0(%x: f32):
+      %y = arith.addf %x, %x : f32
+      mem.yield %y : f32
+    }
+    func.return
+  }
+  func.func private @main__forked(%a_mem: !mem.block<device>, %a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %b: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) attributes {soacc.forked_variant_of = "main"} {
+    mem.map ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%b : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+    ^bb0(%x: f32):
+      %y = arith.addf %x, %x : f32
+      mem.yield %y : f32
+    }
+    mem.map ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%b : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+    ^bb0(%x: f32):
+      %y = arith.mulf %x, %x : f32
+      mem.yield %y : f32
+    }
+    func.return
+  }
+}
+
+// CHECK-LABEL: func.func @main(
+// CHECK:         "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map0,
+// CHECK-LABEL: func.func private @main__forked(
+// CHECK:         "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map0,
+// CHECK:         "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map2,
+// CHECK:       "gpu.module"() <{sym_name = "kernels"}> ({
+// CHECK:         }) {sym_name = "map0"}
+// CHECK-NOT:     sym_name = "map1"
+// CHECK:         }) {sym_name = "map2"}

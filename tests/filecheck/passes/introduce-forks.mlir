@@ -9,6 +9,7 @@
 // RUN: soacc-opt %s -p 'introduce-forks{report=true loops=false trivial=true combine=true fork-returns=true}' 2>&1 >/dev/null | filecheck %s --check-prefix=IN-TURN-ALL
 // RUN: soacc-opt %s -p 'introduce-forks{loops=false trivial=true combine=true fork-returns=true}' | filecheck %s --check-prefix=IN-TURN-IR
 // RUN: soacc-opt %s -p 'introduce-forks{trivial=true combine=true fork-returns=true}' | soacc-opt | filecheck %s --check-prefix=VERIFIED
+// RUN: soacc-opt %s -p 'introduce-forks{trivial=true combine=true fork-returns=true beside=true}' | filecheck %s --check-prefix=BESIDE
 
 // The study's cases (Matser; digest 004 §10, B1-B9 and B13) at level 2, with each
 // optimisation alone and all together. The counts are the report's: forks (helper
@@ -332,6 +333,27 @@
 // CHECK-NEXT:    fork.wait %[[LASTSET]]
 // CHECK-NEXT:    %[[OUT:.*]] = fork.read %[[LAST]] : !fork.ref<index>
 // CHECK-NEXT:    fork.write %{{.*}}, %[[OUT]] : !fork.ref<index>
+
+// beside: each function keeps its form, and a private forked copy follows it where a
+// kernel runs in a forked thread and another kernel may overlap it (Example 4.13.2's
+// two independent kernels); with one kernel (Example 4.13.1) or none, no copy
+// BESIDE-LABEL: func.func @example_4_13_1(
+// BESIDE-NOT:     fork.
+// BESIDE:       func.func @example_4_13_2(
+// BESIDE-NOT:     fork.
+// BESIDE:         func.return
+// BESIDE-NEXT:  }
+// BESIDE-NEXT:  func.func private @example_4_13_2__forked({{.*}} attributes {soacc.forked_variant_of = "example_4_13_2"} {
+// BESIDE:         fork.fork
+// BESIDE-LABEL: func.func @trivial_constant(
+// BESIDE-NEXT:    arith.constant 2
+// BESIDE-NEXT:    func.return
+// BESIDE-NEXT:  }
+// BESIDE-NEXT:  func.func @alloc_then_fill(
+// BESIDE-NOT:   __forked
+// BESIDE:       func.func @if_sub_environment(
+// BESIDE-NOT:     fork.
+// BESIDE:       func.func private @if_sub_environment__forked(
 
 // B1, B4: Example 4.13.1, "add one to every element" (here: which elements are
 // positive, so that the buffer's bytes are its elements, as the study's alloc e0)

@@ -69,3 +69,33 @@ func.func @main(%A0: tensor<2xi64>, %v0: i64, %n: index) -> (tensor<2xi64>, i64)
   }
   func.return %A, %v : tensor<2xi64>, i64
 }
+
+// -----
+
+// Two independent maps: the function gets a forked copy beside it (introduce-forks{beside},
+// lowered by convert-fork-to-gpu) that launches the function's own kernels, for task
+// graphs to measure against it; forked-copies=false leaves it out.
+// RUN: soacc-opt %s --split-input-file -p 'soacc-pipeline{forked-copies=false}' | filecheck %s --check-prefix=NO-COPY
+// CHECK-LABEL: func.func @two(
+// CHECK-NOT:     fork.
+// CHECK:         "gpu.launch_func"({{.*}}) <{kernel = @kernels::@[[F:map[0-9]+]],
+// CHECK:         "gpu.launch_func"({{.*}}) <{kernel = @kernels::@[[G:map[0-9]+]],
+// CHECK-LABEL: func.func private @two__forked(
+// CHECK-SAME:      soacc.forked_variant_of = "two"
+// CHECK:         fork.fork
+// CHECK:         "gpu.launch_func"({{.*}}) <{kernel = @kernels::@[[F]],
+// CHECK:         "gpu.launch_func"({{.*}}) <{kernel = @kernels::@[[G]],
+// NO-COPY-NOT: __forked
+func.func @two(%a: tensor<?xf32>, %b: tensor<?xi32>) -> (tensor<?xf32>, tensor<?xi32>) {
+  %c = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %y = arith.mulf %x, %x : f32
+    soac.yield %y : f32
+  }
+  %d = soac.map(%b) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %x : i32
+    soac.yield %y : i32
+  }
+  func.return %c, %d : tensor<?xf32>, tensor<?xi32>
+}

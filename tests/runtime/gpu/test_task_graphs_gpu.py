@@ -111,3 +111,37 @@ def test_forks_on_streams_give_the_same_results(example, size):
                 problem = mismatch(got, example.reference(*args), example.rtol, example.atol)
                 assert problem is None, f"{label}: {problem}"
             _assert_same(got, want, label)
+
+
+@pytest.mark.parametrize("example", FORK_PROGRAMS, ids=[f"{e.program_path.parent.name}/{e.name}" for e in FORK_PROGRAMS])
+def test_the_default_pipelines_forked_copy_is_measured_and_either_graph_gives_the_same_results(example):
+    """By default a function's forked copy is captured beside it and the two graphs
+    replay in turn until the faster is kept (task_graphs.py): every call, whichever
+    graph ran it, gives the eager run's results, on two inputs taken in turn."""
+    from soacc.runtime.gpu.task_graphs import CONTEST_ROUNDS
+
+    program = soacc.compile(example.program_path, backend="cuda")
+    program.task_graphs = False
+    first, second = (example.make_inputs(np.random.default_rng(seed), 300) for seed in (1, 2))
+    # the same scalars (they are the graphs' key, as the shapes are), other array data
+    second = tuple(b if isinstance(b, np.ndarray) else a for a, b in zip(first, second))
+    inputs = [first, second]
+    want = [_results(program, args) for args in inputs]
+    meets = [mismatch(w, example.reference(*args), example.rtol, example.atol) is None for w, args in zip(want, inputs)]
+    program.task_graphs = True
+    forked_runs = 0
+    # the contest on the first inputs, then the graph kept on both
+    for call, which in enumerate([0] * (3 + 2 * CONTEST_ROUNDS) + [1, 0, 1]):
+        got = _results(program, inputs[which])
+        forked_runs += bool(program.statistics.task_graph_forked)
+        if meets[which]:
+            problem = mismatch(got, example.reference(*inputs[which]), example.rtol, example.atol)
+            assert problem is None, f"call {call}: {problem}"
+        _assert_same(got, want[which], f"call {call}")
+    graphs = program.executor.task_graphs
+    if "main" not in program.executor.forked_copies or not graphs.captures:
+        return  # no forked copy, or no graph (a call with little device work, or host reads)
+    if graphs.forked_unsupported:  # the copy reads the device where the function does not
+        assert forked_runs == 0 and not graphs.chosen and all(graphs.forked_unsupported.values())
+    else:
+        assert forked_runs >= CONTEST_ROUNDS + 1 and list(graphs.chosen.values()) in (["function"], ["forked"])
