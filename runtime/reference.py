@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.interpreter import Interpreter
 from xdsl.utils.exceptions import InterpretationError
@@ -105,10 +106,32 @@ class ReferenceExecutor:
         self._captured_cache: dict = {}  # per region, reused across calls
         # free_at_last_use=False keeps every value until its scope (block run) ends, as
         # scope-based memory management does: benchmarks/memory.py measures that model.
-        # (threads share their scopes, so a fork program's values live until its call ends)
-        self._forks = fork.has_forks(module)
-        self._last_uses = last_uses(module) if free_at_last_use and not self._forks else LastUses()
+        # (threads share their scopes, so a fork program's values live until its call
+        # ends; the functions without forks beside it, such as the function a forked
+        # copy is of, free at last use as ever)
+        functions = {f.sym_name.data: f for f in module.ops if isinstance(f, func.FuncOp)}
+        self._forked = {name for name, f in functions.items() if fork.has_forks(f)}
+        self._callees = {name: {c.callee.string_value() for c in f.walk() if isinstance(c, func.CallOp)} for name, f in functions.items()}
+        self._last_uses = LastUses()
+        if free_at_last_use:
+            for op in module.ops:
+                if not (isinstance(op, func.FuncOp) and op.sym_name.data in self._forked):
+                    found = last_uses(op)
+                    self._last_uses.dies_after.update(found.dies_after)
+                    self._last_uses.dead_before.update(found.dead_before)
         self.last_statistics = Statistics()
+
+    def _reaches_forks(self, function: str) -> bool:
+        """`function`, or a function it calls, has threads."""
+        seen, todo = set(), [function]
+        while todo:
+            name = todo.pop()
+            if name in self._forked:
+                return True
+            if name not in seen:
+                seen.add(name)
+                todo += self._callees.get(name, ())
+        return False
 
     def call(self, function: str, args: Sequence) -> tuple:
         """Runs `function` on level-1 values (NumPy arrays and scalars); at level 2 the
@@ -117,7 +140,7 @@ class ReferenceExecutor:
         statistics = Statistics()
         interpreter = new_interpreter(self.module, statistics, captured_cache=self._captured_cache, kernels_source=self.kernels_source)
         interpreter.listeners = (tracker, _DropDeadValues(interpreter, self._last_uses))
-        threads = start_threads(interpreter, self.fork_seed) if self._forks else None
+        threads = start_threads(interpreter, self.fork_seed) if self._reaches_forks(function) else None
         if threads is not None:
             interpreter.listeners += (threads.calls,)
         self.last_statistics = statistics

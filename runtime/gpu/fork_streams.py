@@ -15,7 +15,8 @@ The call's own thread works on the default stream, which waits for every other
 stream's earlier work by itself (so it needs no waits, and its signals stand for what
 it waited for); under a task graph's capture it works on the capture stream, which
 waits like any other, and a thread's stream joins the capture by waiting for an event
-of it.
+recorded where the capture began (or where its last device loop ended), so that it
+waits for nothing its thread does not wait for.
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ class ForkStreams:
         """The streams a device loop's body is captured on, innermost last (enter_loop)."""
         self.joined: set[int] = set()
         """Keys of the pool streams that had work since `begin_capture`."""
+        self._join_point: Any = None
+        """Under a capture: the event a pool stream waits for to join it."""
         self.capturing = False
         self.eager_streams = False
         """Whether threads take streams outside a capture too. Off (the default), an
@@ -115,8 +118,12 @@ class ForkStreams:
         self._latest.pop(key, None)  # its latest event is no longer its last work
         stream = self._pool[key]
         if self.capturing and key not in self.joined:
-            # a stream joins the capture by waiting for an event of a capturing stream
-            stream.wait_for_event(self._record(self.main_stream))
+            # a stream joins the capture by waiting for an event of a capturing stream:
+            # the one recorded where the capture began (or its last device loop ended),
+            # not one recorded now, which would make the thread wait for everything the
+            # call's own thread did or waited for so far (four independent forked loops
+            # were one chain of kernels so)
+            stream.wait_for_event(self._join_point)
             self.joined.add(key)
         pending, thread.waits = thread.waits, {}
         thread.stream, thread.key = stream, key
@@ -206,6 +213,7 @@ class ForkStreams:
     def begin_capture(self, stream: Any) -> None:
         self.reset()
         self.main_stream, self.capturing, self.joined = stream, True, set()
+        self._join_point = self._record(stream)
 
     def join_capture(self) -> None:
         """Every stream that joined the capture joins its end (else the capture cannot
@@ -231,10 +239,13 @@ class ForkStreams:
         """The body ends; after the outermost loop every stream that joined the capture
         waits for the loop's node before its later work."""
         self._loops.pop()
-        if not self._loops and self.joined:
+        if not self._loops:
+            # a signal resolved in the body stands for nothing (one stream there): what
+            # comes after the loop waits for its node, streams that join later too
             event = self._record(self.main_stream)
             for key in sorted(self.joined):
                 self._pool[key].wait_for_event(event)
+            self._join_point = event
 
     def end_capture(self) -> None:
         self._loops.clear()

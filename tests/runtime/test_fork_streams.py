@@ -239,3 +239,47 @@ def test_by_default_an_eager_call_puts_every_thread_on_its_own_stream_in_program
     forks.begin_capture(capture)
     forks.fork()
     assert forks.current() is not capture and forks.current() is not None
+
+
+def test_under_capture_a_thread_forked_after_the_call_waited_does_not_wait_too():
+    """Four forked loops in turn (chains): the call's thread waits for the first loop's
+    last iteration before it forks the second's; the second's stream joins the capture
+    where it began, so the two loops' kernels stay independent (a stream that joined by
+    an event recorded then would follow the first loop entirely)."""
+    device = Device()
+    forks = ForkStreams(device.stream, device.event, count=8)
+    forks.begin_capture(device.stream())
+    entries = []
+    for loop in range(2):
+        forks.fork()
+        entries.append(device.work(forks.current(), loop))
+        done = forks.resolve()
+        forks.end_fork()
+        forks.wait(done)  # the call's thread: the loop's result
+    forks.join_capture()
+    before = device.happens_before()
+    assert entries[0] not in before[entries[1]]
+    end = max(i for i, (s, _, _) in enumerate(device.entries) if s is device.streams[0])
+    assert set(entries) <= before[end]
+
+
+def test_under_capture_a_stream_that_joins_after_a_device_loop_follows_the_loop():
+    """A signal resolved in a device loop's body stands for nothing (one stream there):
+    a stream that joins after the loop waits for the loop's node."""
+    device = Device()
+    forks = ForkStreams(device.stream, device.event, count=8)
+    capture = device.stream()
+    forks.begin_capture(capture)
+    parent = forks.loop_parent()
+    loop_node = device.work(parent, "loop")  # the conditional node, added on the parent
+    forks.enter_loop(device.stream())  # (its body is captured into the node's own graph)
+    forks.fork()
+    device.work(forks.current(), 0)
+    signal = forks.resolve()
+    forks.end_fork()
+    forks.exit_loop()
+    forks.fork()
+    forks.wait(signal)
+    after = device.work(forks.current(), 1)
+    forks.end_fork()
+    assert signal == {} and loop_node in device.happens_before()[after]
