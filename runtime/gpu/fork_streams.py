@@ -28,6 +28,9 @@ from typing import Any
 FORK_STREAMS = 8
 """Streams the threads take turns on (threads beyond that share them, in program order)."""
 
+CAPTURE_STREAMS = 64
+"""Streams a capture may use (threads beyond that share them, in turn)."""
+
 Marks = dict[int, tuple[int, Any]]
 """stream key -> (sequence number, event): the latest event of each stream to wait for."""
 
@@ -105,6 +108,8 @@ class ForkStreams:
         thread = self._threads[-1]
         if thread.stream is None:
             self._place(thread)
+        else:
+            self._latest.pop(thread.key, None)  # work after its latest event: not covered by it
         return thread.stream
 
     def pool_stream(self, key: int) -> Any:
@@ -138,7 +143,12 @@ class ForkStreams:
         """A stream for the thread: the stream of the latest work it waits for, when
         that work was the stream's last and the thread that did it has ended (a chain
         of threads then stays on one stream, with no event between its links);
-        otherwise the next stream whose thread has ended, in turn."""
+        otherwise the next stream whose thread has ended, in turn. Under a capture a
+        stream is a graph's branch and costs nothing at replay, but sharing one makes
+        the thread follow the stream's earlier work (an edge it did not ask for: a
+        forked loop's iterations after another loop's): there the thread takes a
+        stream no thread of the capture used, a new one if need be, up to
+        CAPTURE_STREAMS."""
         open_threads = self._threads
         chained = [
             (seq, key)
@@ -147,12 +157,20 @@ class ForkStreams:
         ]
         if chained:
             return max(chained)[1]
-        for _ in range(self._count):
-            key = self._next % self._count
+        if self.capturing:
+            unused = next((key for key in range(len(self._pool)) if key not in self.joined), None)
+            if unused is not None:
+                return unused
+            if len(self._pool) < CAPTURE_STREAMS:
+                self._pool.append(self._new_stream())
+                return len(self._pool) - 1
+        count = len(self._pool)
+        for _ in range(count):
+            key = self._next % count
             self._next += 1
             if self._owner.get(key) not in open_threads:
                 return key
-        return self._next % self._count  # every stream's thread is open: share
+        return self._next % count  # every stream's thread is open: share
 
     # --- threads and signals ---------------------------------------------------------
 

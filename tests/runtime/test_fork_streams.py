@@ -283,3 +283,22 @@ def test_under_capture_a_stream_that_joins_after_a_device_loop_follows_the_loop(
     after = device.work(forks.current(), 1)
     forks.end_fork()
     assert signal == {} and loop_node in device.happens_before()[after]
+
+
+def test_under_capture_independent_threads_never_share_a_stream():
+    """Under a capture a stream costs nothing at replay: 20 threads that wait for
+    nothing are 20 branches, none after another (eagerly, 8 streams are shared)."""
+    device = Device()
+    forks = ForkStreams(device.stream, device.event, count=8)
+    forks.begin_capture(device.stream())
+    entries = []
+    for i in range(20):
+        forks.fork()
+        entries.append(device.work(forks.current(), i))
+        device.work(forks.current(), i)  # (work after its last event too)
+        forks.resolve()
+        forks.end_fork()
+    forks.join_capture()
+    before = device.happens_before()
+    assert not any(a in before[b] for a in entries for b in entries)
+    assert len(device.streams) == 1 + 20
