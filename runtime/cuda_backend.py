@@ -162,7 +162,7 @@ class CudaExecutor(HostCodeExecutor):
 
         device = get_device()
         cache = ModuleCache(device.arch)
-        memory = CudaMemory(device, _pool(device.index), cache)
+        memory = CudaMemory(device, _pool(device.index), cache, _pinned_pool(device.index))
         kernels: dict[str, object] = {}
         if host.kernel_formats:
             loaded = cache.load(cuda_source, "the program's kernels")
@@ -198,6 +198,27 @@ def _pool(device_index: int):
     from soacc.runtime.gpu.memory_pool import MemoryPool
 
     return _POOLS.setdefault(device_index, MemoryPool())
+
+
+_PINNED_POOLS: dict[int, object] = {}
+
+
+def _pinned_pool(device_index: int):
+    """One pool of page-locked result buffers per device, shared by every program of
+    the process (pinned_results.py); None where SOACC_PINNED_BYTES=0."""
+    import pycuda.driver as cuda
+
+    from soacc.runtime.gpu.pinned_results import PinnedPool, capacity_from_environment
+
+    try:
+        capacity = capacity_from_environment()
+    except ValueError as error:
+        raise ProgramError(str(error)) from None
+    if capacity == 0:
+        return None
+    if device_index not in _PINNED_POOLS:
+        _PINNED_POOLS[device_index] = PinnedPool(lambda n: cuda.pagelocked_empty(n, np.uint8), capacity)
+    return _PINNED_POOLS[device_index]
 
 
 def _indexed_array_name(op: Operation) -> str:

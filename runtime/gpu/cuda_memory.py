@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from soacc.runtime.errors import ExecutionError
+from soacc.runtime.gpu.pinned_results import POOLED_FROM, PinnedPool
 from soacc.runtime.gpu.staged_copies import CudaStaging, StagedCopies, staged
 
 MAX_COPY_RANK = 8
@@ -95,7 +96,7 @@ class CudaMemory:
     goes to a capture stream instead of running, and allocations come from the graph's
     arena."""
 
-    def __init__(self, device, pool, module_cache):
+    def __init__(self, device, pool, module_cache, pinned_pool: PinnedPool | None = None):
         import pycuda.driver as cuda
 
         from soacc.runtime.gpu.fork_streams import ForkStreams
@@ -104,6 +105,8 @@ class CudaMemory:
         self._cuda = cuda
         self.device = device
         self.pool = pool
+        self.pinned_pool = pinned_pool
+        """Page-locked host buffers for results (pinned_results.py), or None."""
         self.launches = LaunchCounters()
         self._recent: deque[str] = deque(maxlen=4)
         self._since_wait = 0
@@ -141,15 +144,27 @@ class CudaMemory:
     def write(self, address: int, source: np.ndarray) -> None:
         if self._capture is not None:
             raise ExecutionError("a synchronous write to the device while a task graph is captured (a bug in soacc)")
-        if staged(source.nbytes) and self.staging_on:
+        if self._pinned(source):
+            self._do(self._cuda.memcpy_htod, address, source)
+        elif staged(source.nbytes) and self.staging_on:
             self._do(self._staging().write, address, source)
         elif source.nbytes:
             self._do(self._cuda.memcpy_htod, address, source)
 
+    def host_buffer(self, nbytes: int) -> np.ndarray | None:
+        """Page-locked host bytes from the results' pool (pinned_results.py), or None
+        where it lends none (small, off, or full)."""
+        return self.pinned_pool.take(nbytes) if self.pinned_pool is not None else None
+
+    def _pinned(self, array: np.ndarray) -> bool:
+        return self.pinned_pool is not None and array.nbytes >= POOLED_FROM and self.pinned_pool.is_pinned(array)
+
     def read(self, destination: np.ndarray, address: int) -> None:
         if self._capture is not None:
             raise ExecutionError("a synchronous read from the device while a task graph is captured (a bug in soacc)")
-        if staged(destination.nbytes) and self.staging_on:
+        if self._pinned(destination):  # one DMA, no staging
+            self._do(self._cuda.memcpy_dtoh, destination, address)
+        elif staged(destination.nbytes) and self.staging_on:
             self._do(self._staging().read, destination, address)
         elif destination.nbytes:
             self._do(self._cuda.memcpy_dtoh, destination, address)

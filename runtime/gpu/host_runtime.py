@@ -100,9 +100,17 @@ class HostRuntime:
     def alloc_host(self, nbytes) -> HostBlock:
         """mem.alloc in host memory."""
         nbytes = _allocation_size(nbytes)
-        block = HostBlock(np.empty(nbytes, np.uint8), self.statistics)
+        block = HostBlock(self.host_buffer(nbytes), self.statistics)
         self.statistics.allocated("host", nbytes)
         return block
+
+    def host_buffer(self, nbytes: int) -> np.ndarray:
+        """Host bytes for a block: page-locked ones where the memory lends them (the
+        results' pool, pinned_results.py: a download into them is one DMA), else
+        pageable."""
+        lend = getattr(self.memory, "host_buffer", None)
+        buffer = lend(nbytes) if lend is not None else None
+        return buffer if buffer is not None else np.empty(nbytes, np.uint8)
 
     def alloc_device(self, nbytes) -> DeviceBlock:
         """mem.alloc in device memory (from the pool)."""

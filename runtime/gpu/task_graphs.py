@@ -171,7 +171,7 @@ class TaskGraph:
         self.graph.launch()
         memory.synchronize()
         blocks = {
-            i: HostBlock(np.empty(nbytes, np.uint8) if contents is None else contents.copy(), statistics)
+            i: HostBlock(runtime.host_buffer(nbytes) if contents is None else contents.copy(), statistics)
             for i, (nbytes, contents) in self.result_blocks.items()
         }
         for download in self.downloads:

@@ -104,3 +104,44 @@ def test_prepared_launch_computes_saxpy(device, tmp_path, n):
         cuda.memcpy_dtoh(out, dy.ptr)
     np.testing.assert_array_equal(out, np.float32(2.0) * x + y)
     assert counters.launches == 1
+
+
+DOUBLE = """
+func.func @main(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %two = arith.constant 2.0 : f32
+  %y, %z = soac.map(%x) : (tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  ^bb0(%e: f32):
+    %d = arith.mulf %e, %two : f32
+    %n = arith.negf %e : f32
+    soac.yield %d, %n : f32, f32
+  }
+  func.return %y, %z : tensor<?xf32>, tensor<?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("graphs", [False, True])
+def test_large_results_come_back_in_page_locked_memory_that_the_pool_reuses(graphs):
+    """Results of POOLED_FROM bytes or more are NumPy arrays over the pinned pool's
+    buffers (one DMA each, no staging); a buffer goes back when its arrays die, and the
+    next call's results reuse it; small results stay pageable."""
+    import gc
+
+    import soacc
+
+    program = soacc.compile(DOUBLE, backend="cuda")
+    program.task_graphs = graphs
+    pool = program.executor.memory.pinned_pool
+    before = pool.counts()
+    for call in range(5):
+        x = np.random.default_rng(call).standard_normal(1 << 20).astype(np.float32)  # 4 MB
+        y, z = program.main(x)
+        np.testing.assert_array_equal(y, 2 * x)
+        np.testing.assert_array_equal(z, -x)
+        assert pool.is_pinned(y) and pool.is_pinned(z)
+        del y, z
+        gc.collect()
+    after = pool.counts()
+    assert after["reuses"] - before["reuses"] >= 6  # every call after the first two
+    small_y, _ = program.main(np.ones(16, np.float32))
+    assert not pool.is_pinned(small_y) and small_y[0] == 2
