@@ -120,17 +120,21 @@ def choose_backend(requested: str) -> BackendChoice:
     return BackendChoice(requested, "")
 
 
-def _own_results(results: Sequence, args: Sequence) -> tuple:
+def _own_results(results: Sequence, args: Sequence, fresh: bool = False) -> tuple:
     """Results are the caller's own: NumPy scalars, or arrays that share memory with
-    neither an argument nor another result."""
+    neither an argument nor another result. `fresh`: the executor made every result's
+    memory for this call and keeps none of it (the cuda backend's host blocks), so a
+    view of it is the caller's as it is (no copy: a large result in page-locked memory
+    stays there); otherwise a view may be of memory the executor keeps, and is copied."""
     owned: list = []
     for value in results:
         if isinstance(value, np.ndarray):
             if value.ndim == 0:
                 value = value[()]
             elif (
-                value.base is not None
+                (value.base is not None and not fresh)
                 or not value.flags.writeable
+                or any(stride == 0 for stride, n in zip(value.strides, value.shape) if n > 1)  # a broadcast
                 or any(np.may_share_memory(value, other) for other in (*args, *owned) if isinstance(other, np.ndarray))
             ):
                 value = np.array(value, copy=True)
@@ -246,7 +250,7 @@ class EntryPoint:
             check(self, checked)
         results = self.program.executor.call(self.name, checked)
         try:
-            results = _own_results(results, checked)
+            results = _own_results(results, checked, getattr(self.program.executor, "fresh_results", False))
         except MemoryError:
             # a result the executor kept as a view (a replicate's broadcast) is copied here
             sizes = ", ".join(f"{np.asarray(r).nbytes} bytes" for r in results)

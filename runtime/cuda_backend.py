@@ -39,6 +39,10 @@ class HostCodeExecutor:
 
     name = "host code"
     description = "emitted host code"
+    fresh_results = True
+    """Every array result is in host memory made for its call (a host block of the call,
+    or of a graph's replay), which nothing of the executor's keeps: the caller may have
+    it without a copy."""
 
     def __init__(self, module: ModuleOp, host, memory: DeviceMemory, kernels: Mapping[str, object]):
         """`host` is the module's emitted host code (lowering/emit_host.HostModule: its

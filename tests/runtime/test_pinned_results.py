@@ -96,3 +96,21 @@ def test_host_blocks_of_a_runtime_whose_memory_lends_come_from_the_pool():
     small = runtime.alloc_host(64)
     assert pool.is_pinned(big.buffer) and not pool.is_pinned(small.buffer)
     assert pool.counts()["lent"] == -(-POOLED_FROM // GRANULE) * GRANULE
+
+
+def test_fresh_results_are_the_callers_without_a_copy_unless_they_share_memory():
+    from soacc.program import _own_results
+
+    block = np.zeros(64, np.uint8)
+    a = np.ndarray((4,), np.float32, buffer=block)  # a view of the call's own block
+    b = np.ndarray((4,), np.float32, buffer=block, offset=16)
+    arg = np.ones(4, np.float32)
+    broadcast = np.lib.stride_tricks.as_strided(np.ndarray((1,), np.float32, buffer=block, offset=32), (4,), (0,))
+    got = _own_results([a, b, arg, broadcast], [arg], fresh=True)
+    assert got[0] is a and got[1] is b  # views of fresh memory, apart: as they are
+    assert got[2] is not arg and not np.shares_memory(got[2], arg)  # an argument: copied
+    assert got[3].base is None and got[3].strides == (4,)  # a broadcast: copied
+    kept = _own_results([a], [], fresh=False)
+    assert kept[0] is not a  # the reference executor's views may be of memory it keeps
+    overlapping = np.ndarray((4,), np.float32, buffer=block, offset=4)
+    assert not np.shares_memory(_own_results([a, overlapping], [], fresh=True)[1], a)
