@@ -62,6 +62,10 @@ CONTEST_ROUNDS = 3
 """Timed replays of each of a function's graph and its forked copy's before the faster
 (by the median) is kept."""
 
+GUARD_MISSES = 2
+"""Times a key's graph may be dropped for other argument values (guards) before its
+calls run eagerly for good."""
+
 KEYS_REMEMBERED = 256
 """Keys whose first call, or refusal, a program remembers (a scalar argument that
 changes every call makes a new key every call: the oldest are forgotten)."""
@@ -104,6 +108,21 @@ class _Geometry:
 
     def over(self, block) -> View:
         return View(block, self.byte_offset, self.shape, self.strides, self.dtype)
+
+
+@dataclass(frozen=True)
+class _Guard:
+    """Element `index` (in row-major order) of argument `argument`'s view `source`,
+    which held `value` when the graph was captured."""
+
+    argument: int
+    source: _Geometry
+    index: int
+    value: bytes
+
+    def holds(self, args: Sequence) -> bool:
+        array = self.source.over(args[self.argument]).array
+        return np.ravel(array)[self.index].tobytes() == self.value
 
 
 @dataclass
@@ -154,6 +173,14 @@ class TaskGraph:
         self.nodes = 0
         self.forked = False
         """Captured from the host code of a function's forked copy."""
+        self.guards: list[_Guard] = []
+        """Elements of arguments the host code read (through their device copies) while
+        it was captured: a call whose arguments hold other values there is not this
+        graph's."""
+
+    def holds(self, args: Sequence) -> bool:
+        """Whether `args` hold the values this graph's host code read."""
+        return all(guard.holds(args) for guard in self.guards)
 
     def run(self, memory, args: Sequence, statistics: Statistics, runtime: HostRuntime) -> tuple:
         """The call on `args` (of this graph's key): uploads, the graph, downloads; its
@@ -339,6 +366,10 @@ class CaptureRuntime(HostRuntime):
         """Downloads with no node after them yet."""
         self.deferred: list[DeviceScalar] = []
         """Reads of device values, to be done after the graph (no node may follow)."""
+        self.argument_copies: dict[int, list[tuple[int, View, View]]] = {}
+        """Device block -> (argument, source view, landing view) of each upload of an
+        argument's data into it before the first node (what a read of it finds there
+        until a node runs)."""
 
     # --- host blocks -----------------------------------------------------------------------
 
@@ -367,6 +398,9 @@ class CaptureRuntime(HostRuntime):
 
     def load(self, view: View, indices: Sequence):
         if not isinstance(view.block, HostBlock):
+            value = self._argument_element(view, indices)
+            if value is not None:
+                return value
             # read after the graph: the host code may only return it (DeviceScalar)
             view.element_byte_offset(indices)  # (checked now, as the read would)
             value = DeviceScalar(_kept(view), tuple(indices))
@@ -375,6 +409,25 @@ class CaptureRuntime(HostRuntime):
             return value
         self._host_read(view.block)
         return super().load(view, indices)
+
+    def _argument_element(self, view: View, indices: Sequence):
+        """An element of an argument's device copy read before any node: no kernel can
+        have changed it, so it is the argument's own element, read from the host (the
+        convergence loop's bounds); the graph then holds only for calls whose argument
+        has that value there (a guard). None where the element is not such."""
+        if self.memory.nodes or self.pending:
+            return None
+        offset = view.element_byte_offset(indices)
+        itemsize = view.dtype.itemsize
+        for argument, source, landing in self.argument_copies.get(id(view.block), ()):
+            relative = offset - landing.byte_offset
+            if landing.dtype != view.dtype or relative % itemsize or not 0 <= relative < landing.nbytes:
+                continue
+            index = relative // itemsize
+            value = np.ravel(source.array)[index]
+            self.graph.guards.append(_Guard(argument, _Geometry.of(source), index, value.tobytes()))
+            return value
+        return None
 
     def store(self, value, view: View, indices: Sequence) -> None:
         if isinstance(view.block, HostBlock):
@@ -504,6 +557,8 @@ class CaptureRuntime(HostRuntime):
         if self.memory.nodes or self.pending:
             upload.staging = self.device.pinned(landing.nbytes)
             self.memory.write_async(landing.address, upload.staging)
+        elif scatter is None:
+            self.argument_copies.setdefault(id(landing.block), []).append((argument, source, landing))
         self.graph.uploads.append(upload)
         self._scatter(landing, scatter)
 
@@ -589,6 +644,10 @@ class TaskGraphs:
     replays: int = 0
     chosen: OrderedDict = field(default_factory=OrderedDict)
     """key -> "function" or "forked": which graph a contest kept (the keys with both)."""
+    _misses: OrderedDict = field(default_factory=OrderedDict)
+    guard_misses: int = 0
+    """Graphs dropped because a call's arguments held other values where the host code
+    had read them while it was captured."""
     forked_unsupported: OrderedDict = field(default_factory=OrderedDict)
     """key -> why the forked copy's capture stopped (the function's graph runs alone)."""
     last_failure: str = ""
@@ -614,6 +673,18 @@ class TaskGraphs:
         except GraphUnsupported:
             return eager()
         entry = self.graphs.get(key)
+        if entry is not None and not _holds(entry, args):
+            # the arguments hold other values where the host code read them: captured
+            # anew, unless they keep changing (a capture costs more than an eager call)
+            del self.graphs[key]
+            _release(entry)
+            self.guard_misses += 1
+            entry = None
+            misses = self._misses.get(key, 0) + 1
+            _remember(self._misses, key, misses)
+            if misses > GUARD_MISSES:
+                _remember(self.unsupported, key, "the argument values its host code reads keep changing")
+            self.first_calls.setdefault(key, self.min_nodes)
         if entry is not None:
             self.graphs.move_to_end(key)
             self.replays += 1
@@ -733,6 +804,11 @@ class _Contest:
     def release(self) -> None:
         for graph in self.graphs:
             graph.graph.release()
+
+
+def _holds(entry: TaskGraph | _Contest, args: Sequence) -> bool:
+    graphs = entry.graphs if isinstance(entry, _Contest) else (entry,)
+    return all(graph.holds(args) for graph in graphs)
 
 
 def _release(entry: TaskGraph | _Contest) -> None:

@@ -774,3 +774,65 @@ def test_a_forked_copy_that_cannot_be_captured_leaves_the_function_its_graph():
         np.testing.assert_array_equal(out.array, 2 * _added(x, 1.0, 3))
     assert h.statistics.task_graph == "replayed" and h.statistics.task_graph_forked is False
     assert h.graphs.chosen == {} and not h.graphs.unsupported
+
+
+# --- reads of an argument's device copy before any node: guards ------------------------
+
+
+def steps_from_an_argument(rt, x_host_mem, x_host, cfg_host_mem, cfg_host):
+    """x + steps, one launch per step, steps read from the device copy of the
+    argument cfg before any kernel (as the convergence loop reads its bounds)."""
+    n = x_host.shape[0]
+    cfg = rt.alloc_device(8).view(0, (1,), None, np.int64)
+    rt.copy(cfg_host, cfg)
+    x = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
+    rt.copy(x_host, x)
+    steps = rt.load(cfg, (0,))
+    for _ in range(int(steps)):
+        rt.launch("add", (1, 1, 1), (1, 1, 1), x.address, 1.0, n)
+    out_mem = rt.alloc_host(4 * n)
+    out = out_mem.view(0, (n,), None, np.float32)
+    rt.copy(x, out)
+    return (out_mem, out)
+
+
+def test_a_read_of_an_arguments_device_copy_before_any_node_is_a_guard_of_the_graph():
+    from soacc.runtime.gpu.task_graphs import GUARD_MISSES
+
+    h = Harness()
+    x = np.arange(8, dtype=np.float32)
+    states = []
+    for steps in [3, 3, 3, 3, 5, 5, 5]:
+        _, out = h.call(steps_from_an_argument, *host_array(x), *host_array(np.array([steps], np.int64)))
+        np.testing.assert_array_equal(out.array, x + steps)
+        states.append(h.statistics.task_graph)
+    # captured on the second call, replayed while cfg holds 3; 5 is captured anew
+    assert states == [None, "captured", "replayed", "replayed", "captured", "replayed", "replayed"]
+    assert h.graphs.guard_misses == 1 and h.host_runs == 3
+    (graph,) = h.graphs.graphs.values()
+    assert [(g.argument, g.index) for g in graph.guards] == [(2, 0)]  # (cfg's block, its element 0)
+    # values that keep changing: after GUARD_MISSES more misses the key runs eagerly
+    for steps in [1, 2, 3, 4, 6]:
+        _, out = h.call(steps_from_an_argument, *host_array(x), *host_array(np.array([steps], np.int64)))
+        np.testing.assert_array_equal(out.array, x + steps)
+    assert h.graphs.guard_misses == GUARD_MISSES + 1 and h.statistics.task_graph is None
+    assert "keep changing" in next(iter(h.graphs.unsupported.values()))
+
+
+def test_a_read_of_an_arguments_device_copy_after_a_node_is_still_no_graph():
+    def after_a_kernel(rt, x_host_mem, x_host, cfg_host_mem, cfg_host):
+        n = x_host.shape[0]
+        cfg = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
+        rt.copy(x_host, cfg)
+        rt.launch("add", (1, 1, 1), (1, 1, 1), cfg.address, 1.0, n)  # it may change what is read
+        value = rt.load(cfg, (0,))
+        for _ in range(int(value)):
+            rt.launch("add", (1, 1, 1), (1, 1, 1), cfg.address, 1.0, n)
+        return (value,)
+
+    h = Harness()
+    x = np.full(4, 2, np.float32)
+    for _ in range(3):
+        (value,) = h.call(after_a_kernel, *host_array(x), *host_array(np.zeros(1, np.int64)))
+        assert value == 3
+    assert h.statistics.task_graph is None and h.graphs.unsupported
