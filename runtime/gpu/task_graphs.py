@@ -231,6 +231,8 @@ def _result(recipe: tuple, blocks: list, args: Sequence, runtime: HostRuntime):
     kind = recipe[0]
     if kind == "read":
         return runtime.load(recipe[1], recipe[2])
+    if kind == "staged read":
+        return recipe[1].view(recipe[2])[0].copy()
     if kind == "block":
         return blocks[recipe[1]]
     if kind == "view":
@@ -249,14 +251,16 @@ def _unsupported(self, *args, **kwargs):
 class DeviceScalar:
     """A device value the host code read while its call was captured. The read is done
     after the graph has run, so the value may only be returned: any use of it on the
-    host (arithmetic, a condition, a store) stops the capture, and no device work may
-    follow the read."""
+    host (arithmetic, a condition, a store) stops the capture. Where device work follows
+    the read (which may overwrite the element), the graph copies the element into
+    page-locked `staging` at the read's place, as it does a download a node follows."""
 
-    __slots__ = ("view", "indices")
+    __slots__ = ("view", "indices", "staging")
 
     def __init__(self, view: View, indices: tuple):
         self.view = view
         self.indices = indices
+        self.staging: np.ndarray | None = None
 
     __array_ufunc__ = None  # NumPy gives up on it too
 
@@ -288,9 +292,7 @@ class _CapturingMemory:
         raise GraphUnsupported("a synchronous read from the device")
 
     def _node(self) -> None:
-        if self._runtime.deferred:
-            raise GraphUnsupported("device work after a synchronous read")
-        if self._runtime.pending:
+        if self._runtime.pending or self._runtime.deferred:
             self._runtime.flush_downloads()
         self.nodes += 1
 
@@ -327,7 +329,7 @@ class _CapturingMemory:
         self._memory.wait(signal)
 
     def _flush(self) -> None:
-        if self._runtime.pending:
+        if self._runtime.pending or self._runtime.deferred:
             self._runtime.flush_downloads()
 
     def begin_loop(self, condition: int):
@@ -366,8 +368,8 @@ class CaptureRuntime(HostRuntime):
         """Downloads with no node after them yet."""
         self.deferred: list[DeviceScalar] = []
         """Reads of device values, to be done after the graph (no node may follow)."""
-        self.argument_copies: dict[int, list[tuple[int, View, View]]] = {}
-        """Device block -> (argument, source view, landing view) of each upload of an
+        self.argument_copies: dict[int, list[tuple[int, View, _Geometry]]] = {}
+        """Device address of a block -> (argument, source view, where it landed) of each upload of an
         argument's data into it before the first node (what a read of it finds there
         until a node runs)."""
 
@@ -419,9 +421,10 @@ class CaptureRuntime(HostRuntime):
             return None
         offset = view.element_byte_offset(indices)
         itemsize = view.dtype.itemsize
-        for argument, source, landing in self.argument_copies.get(id(view.block), ()):
+        for argument, source, landing in self.argument_copies.get(view.block.address, ()):
             relative = offset - landing.byte_offset
-            if landing.dtype != view.dtype or relative % itemsize or not 0 <= relative < landing.nbytes:
+            nbytes = int(np.prod(landing.shape, dtype=np.int64)) * itemsize
+            if landing.dtype != view.dtype or relative % itemsize or not 0 <= relative < nbytes:
                 continue
             index = relative // itemsize
             value = np.ravel(source.array)[index]
@@ -558,11 +561,17 @@ class CaptureRuntime(HostRuntime):
             upload.staging = self.device.pinned(landing.nbytes)
             self.memory.write_async(landing.address, upload.staging)
         elif scatter is None:
-            self.argument_copies.setdefault(id(landing.block), []).append((argument, source, landing))
+            # (the landing's geometry, not the view: the call's block dies when its code
+            # drops it; the key is the block's address, which a write into it forgets)
+            entries = self.argument_copies.setdefault(landing.block.address, [])
+            start, end = landing.byte_offset, landing.byte_offset + landing.nbytes
+            entries[:] = [e for e in entries if not _overlaps(e[2], start, end)]  # (overwritten)
+            entries.append((argument, source, _Geometry.of(landing)))
         self.graph.uploads.append(upload)
         self._scatter(landing, scatter)
 
     def _upload_constant(self, values: np.ndarray, dest: View) -> None:
+        self.argument_copies.pop(dest.block.address, None)  # (its bytes are no longer an argument's)
         landing, scatter = self._dense_destination(dest)
         if self.memory.nodes or self.pending:
             staging = self.device.pinned(values.nbytes)
@@ -574,8 +583,13 @@ class CaptureRuntime(HostRuntime):
         self._scatter(landing, scatter)
 
     def flush_downloads(self) -> None:
-        """Downloads that a node is about to follow: captured into page-locked memory
-        (the node may overwrite their source)."""
+        """Downloads and reads that a node is about to follow: captured into page-locked
+        memory (the node may overwrite their source)."""
+        deferred, self.deferred = self.deferred, []
+        for scalar in deferred:
+            view = scalar.view
+            scalar.staging = self.device.pinned(view.dtype.itemsize)
+            self.memory.read_async(scalar.staging, view.block.address + view.element_byte_offset(scalar.indices))
         pending, self.pending = self.pending, []
         for source, dest in pending:
             staging = self.device.pinned(source.nbytes)
@@ -610,7 +624,10 @@ class CaptureRuntime(HostRuntime):
             elif isinstance(r, (DeviceBlock,)):
                 raise GraphUnsupported("returns an array in device memory")
             elif isinstance(r, DeviceScalar):
-                recipe.append(("read", r.view, r.indices))
+                if r.staging is not None:
+                    recipe.append(("staged read", r.staging, r.view.dtype))
+                else:
+                    recipe.append(("read", r.view, r.indices))
             else:
                 recipe.append(("value", r))
         graph = self.graph
@@ -804,6 +821,12 @@ class _Contest:
     def release(self) -> None:
         for graph in self.graphs:
             graph.graph.release()
+
+
+def _overlaps(geometry: _Geometry, start: int, end: int) -> bool:
+    """A dense geometry's bytes meet [start, end)."""
+    nbytes = int(np.prod(geometry.shape, dtype=np.int64)) * geometry.dtype.itemsize
+    return geometry.byte_offset < end and start < geometry.byte_offset + nbytes
 
 
 def _holds(entry: TaskGraph | _Contest, args: Sequence) -> bool:

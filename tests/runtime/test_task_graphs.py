@@ -836,3 +836,47 @@ def test_a_read_of_an_arguments_device_copy_after_a_node_is_still_no_graph():
         (value,) = h.call(after_a_kernel, *host_array(x), *host_array(np.zeros(1, np.int64)))
         assert value == 3
     assert h.statistics.task_graph is None and h.graphs.unsupported
+
+
+def read_then_overwritten(rt, x_host_mem, x_host):
+    """Each element's value before and after an add: the first read is followed by a
+    kernel that overwrites the element, so the graph copies it at its place."""
+    n = x_host.shape[0]
+    x = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
+    rt.copy(x_host, x)
+    rt.launch("add", (1, 1, 1), (1, 1, 1), x.address, 1.0, n)
+    before = rt.load(x, (0,))
+    rt.launch("add", (1, 1, 1), (1, 1, 1), x.address, 10.0, n)
+    rt.launch("add", (1, 1, 1), (1, 1, 1), x.address, 100.0, n)
+    after = rt.load(x, (n - 1,))
+    return (before, after)
+
+
+def test_a_device_value_the_host_only_returns_is_copied_at_its_place_where_work_follows():
+    h = Harness()
+    for seed in range(4):
+        x = np.random.default_rng(seed).standard_normal(6).astype(np.float32)
+        before, after = h.call(read_then_overwritten, *host_array(x))
+        assert before == x[0] + np.float32(1) and after == x[-1] + np.float32(1) + np.float32(10) + np.float32(100)
+    assert h.statistics.task_graph == "replayed" and not h.graphs.unsupported
+    assert h.statistics.sync_reads == 2
+
+
+def test_an_arguments_copy_overwritten_before_the_read_is_not_read_from_the_argument():
+    def overwritten(rt, x_host_mem, x_host, cfg_host_mem, cfg_host):
+        cfg = rt.alloc_device(8).view(0, (1,), None, np.int64)
+        rt.copy(cfg_host, cfg)
+        rt.store(np.int64(2), cfg, (0,))  # the copy is no longer the argument's
+        value = rt.load(cfg, (0,))
+        n = x_host.shape[0]
+        x = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
+        rt.copy(x_host, x)
+        rt.launch("add", (1, 1, 1), (1, 1, 1), x.address, 1.0, n)
+        return (value,)
+
+    h = Harness()
+    x = np.arange(4, dtype=np.float32)
+    for steps in [7, 7, 7, 9]:
+        (value,) = h.call(overwritten, *host_array(x), *host_array(np.array([steps], np.int64)))
+        assert value == 2
+    assert h.statistics.task_graph == "replayed" and h.graphs.guard_misses == 0
