@@ -241,14 +241,20 @@ def test_by_default_an_eager_call_puts_every_thread_on_its_own_stream_in_program
     assert forks.current() is not capture and forks.current() is not None
 
 
+def capturing() -> tuple[Device, ForkStreams]:
+    """A device and fork streams (8 for eager calls) under a capture."""
+    device = Device()
+    forks = ForkStreams(device.stream, device.event, count=8)
+    forks.begin_capture(device.stream())
+    return device, forks
+
+
 def test_under_capture_a_thread_forked_after_the_call_waited_does_not_wait_too():
     """Four forked loops in turn (chains): the call's thread waits for the first loop's
     last iteration before it forks the second's; the second's stream joins the capture
     where it began, so the two loops' kernels stay independent (a stream that joined by
     an event recorded then would follow the first loop entirely)."""
-    device = Device()
-    forks = ForkStreams(device.stream, device.event, count=8)
-    forks.begin_capture(device.stream())
+    device, forks = capturing()
     entries = []
     for loop in range(2):
         forks.fork()
@@ -288,9 +294,7 @@ def test_under_capture_a_stream_that_joins_after_a_device_loop_follows_the_loop(
 def test_under_capture_independent_threads_never_share_a_stream():
     """Under a capture a stream costs nothing at replay: 20 threads that wait for
     nothing are 20 branches, none after another (eagerly, 8 streams are shared)."""
-    device = Device()
-    forks = ForkStreams(device.stream, device.event, count=8)
-    forks.begin_capture(device.stream())
+    device, forks = capturing()
     entries = []
     for i in range(20):
         forks.fork()

@@ -67,8 +67,7 @@ def loop_of_kernels(rt, x_host_mem, x_host, v, steps):
     n = x_host.shape[0]
     x = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
     rt.copy(x_host, x)
-    for _ in range(int(steps)):
-        rt.launch("add", (1, 1, 1), (1, 1, 1), x.address, v, n)
+    add_steps(rt, x, v, steps)
     y = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
     rt.launch("double", (1, 1, 1), (1, 1, 1), y.address, x.address, n)
     out_mem = rt.alloc_host(4 * n)
@@ -88,6 +87,21 @@ def test_second_call_is_captured_and_later_calls_replay_without_host_code():
         assert h.statistics.task_graph == [None, "captured", "replayed", "replayed", "replayed"][call]
     assert h.host_runs == 2  # the eager call and the capture; replays run no host code
     assert h.device.captures == 1
+
+
+def add_steps(rt, x, v, steps) -> None:
+    """x += v, one launch per step."""
+    for _ in range(int(steps)):
+        rt.launch("add", (1, 1, 1), (1, 1, 1), x.address, v, x.shape[0])
+
+
+def download(rt, x):
+    """x in a host block of its own: (block, view)."""
+    n = x.shape[0]
+    out_mem = rt.alloc_host(4 * n)
+    out = out_mem.view(0, (n,), None, np.float32)
+    rt.copy(x, out)
+    return (out_mem, out)
 
 
 def _added(x: np.ndarray, v: float, steps: int) -> np.ndarray:
@@ -787,13 +801,8 @@ def steps_from_an_argument(rt, x_host_mem, x_host, cfg_host_mem, cfg_host):
     rt.copy(cfg_host, cfg)
     x = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
     rt.copy(x_host, x)
-    steps = rt.load(cfg, (0,))
-    for _ in range(int(steps)):
-        rt.launch("add", (1, 1, 1), (1, 1, 1), x.address, 1.0, n)
-    out_mem = rt.alloc_host(4 * n)
-    out = out_mem.view(0, (n,), None, np.float32)
-    rt.copy(x, out)
-    return (out_mem, out)
+    add_steps(rt, x, 1.0, rt.load(cfg, (0,)))
+    return download(rt, x)
 
 
 def test_a_read_of_an_arguments_device_copy_before_any_node_is_a_guard_of_the_graph():
