@@ -34,6 +34,7 @@ from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, SymbolRefAt
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.target import Target
 
+from soacc.passes.analysis.device_loops import reads_only_its_condition
 from soacc.dialects import fork, mem
 from soacc.dialects.soac import SliceSpec
 from soacc.lowering.emit_cuda import EmissionError
@@ -416,15 +417,10 @@ def _device_condition(op: scf.WhileOp) -> mem.LoadOp | None:
     reduce-device-syncs makes of a device loop, passes/analysis/device_loops.py).
     A memory block the loop changes must be only carried, never viewed (the runtime may
     carry its arrays in other memory: the views it carries are what count)."""
+    if not reads_only_its_condition(op):
+        return None
     before, after = op.before_region.block, op.after_region.block
-    ops = list(before.ops)
-    if len(ops) != 2 or not isinstance(ops[0], mem.LoadOp) or not isinstance(ops[1], scf.ConditionOp):
-        return None
-    load, condition = ops
-    if condition.condition is not load.result or load.view not in before.args or load.result.uses.get_length() != 1:
-        return None
-    if any(a not in before.args for a in condition.args):
-        return None
+    load, condition = list(before.ops)
     yields = after.last_op.operands
     for k, arg in enumerate(before.args):
         if isinstance(arg.type, mem.BlockType) and yields[k] is not op.arguments[k]:

@@ -47,6 +47,7 @@ from xdsl.traits import IsTerminator
 from soacc.dialects import fork
 from soacc.dialects.shared.traits import is_kernel, runs_on_device
 from soacc.dialects.shared.utils import located_failure
+from soacc.passes.analysis.device_loops import reads_only_its_condition
 from soacc.passes.analysis.usage import Content, Mode, UsageAnalysis, Used, Variable, gives_content, join
 from soacc.passes.utils.fork_environment import Entry, Helper, Lock, keep_in_branch, split
 
@@ -242,13 +243,18 @@ class _Forks:
         if isinstance(op, scf.IfOp):
             self.if_binding(op, env, thread, bound)
             return
-        if self.loops and isinstance(op, scf.ForOp | scf.WhileOp):
+        device_loop = isinstance(op, scf.WhileOp) and reads_only_its_condition(op, constants=True)
+        if self.loops and isinstance(op, scf.ForOp | scf.WhileOp) and not device_loop:
             self.loop_binding(op, env, thread, bound)
             return
         self.acquire(env, thread)
         clone = op.clone(value_mapper=dict(thread.values))
-        if isinstance(op, scf.ForOp | scf.WhileOp):
+        if isinstance(op, scf.ForOp | scf.WhileOp) and not device_loop:
             self.loop_regions(op, clone, thread)
+        # (a device loop is one binding, left whole: on the GPU its iterations run in
+        # turn inside one conditional graph node, on one stream, whatever forks they
+        # hold; forked, its before region would wait and read references before it
+        # reads its condition, which is no device loop's form)
         thread.add(clone)
         self.release(env, thread)
         for old, new in zip(op.results, clone.results):

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects import arith, math, scf
 from xdsl.ir import Operation, SSAValue
 
-from soacc.dialects import soac
+from soacc.dialects import mem, soac
 from soacc.dialects.shared.traits import is_kernel, is_parallel_kernel, runs_on_device
 from soacc.passes.analysis.migration_table import (
     MigrationTable,
@@ -233,6 +233,26 @@ def _follow(use, found: DeviceLoop, vary) -> None:
         if operand in user.spec and device_positioned_update(user):
             return  # soac.device_update
     raise _NotOnDevice
+
+
+def reads_only_its_condition(loop: scf.WhileOp, constants: bool = False) -> bool:
+    """Whether a level-2 `scf.while` has a device loop's form: its before region loads
+    the condition from one of the loop's arguments and forwards arguments, nothing
+    else (what reduce-device-syncs makes of a device loop; the emitter runs such a loop
+    as `rt.device_while`, a conditional graph node under a capture). `constants`:
+    constants for the load's indices may be there too (before the level-3 cleanup
+    moves them out of the loop)."""
+    before = loop.before_region.block
+    ops = [o for o in before.ops if not (constants and isinstance(o, arith.ConstantOp))]
+    if len(ops) != 2 or not isinstance(ops[0], mem.LoadOp) or not isinstance(ops[1], scf.ConditionOp):
+        return False
+    load, condition = ops
+    return (
+        condition.condition is load.result
+        and load.view in before.args
+        and load.result.uses.get_length() == 1
+        and all(a in before.args for a in condition.args)
+    )
 
 
 def with_device_loops(table: MigrationTable) -> MigrationTable:

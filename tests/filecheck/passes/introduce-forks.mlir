@@ -527,3 +527,45 @@ func.func @loop_state_and_work(%steps: index, %v: f32, %a_mem: !mem.block<device
   }
   func.return %t : f32
 }
+
+// A device loop (its before region only loads its condition: what reduce-device-syncs
+// makes) is one binding, left whole in a thread of its own: on the GPU its iterations
+// run in turn in one conditional graph node; the independent map overlaps it
+// ALL-IR-LABEL: func.func @device_loop(
+// ALL-IR:         fork.fork {
+// ALL-IR-NEXT:      %{{.*}}, %{{.*}} = scf.while
+// ALL-IR-NEXT:        %{{.*}} = arith.constant 0 : index
+// ALL-IR-NEXT:        %{{.*}} = mem.load
+// ALL-IR-NEXT:        scf.condition
+// ALL-IR-NEXT:      } do {
+// ALL-IR-NOT:       fork.
+// ALL-IR:             scf.yield
+// ALL-IR-NEXT:      }
+// ALL-IR:         fork.fork {
+// ALL-IR-NEXT:      mem.map ins(%b
+func.func @device_loop(%go_mem: !mem.block<device>, %go: memref<1xi1, strided<[?], offset: ?>, #mem.space<device>>, %a_mem: !mem.block<device>, %a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %b_mem: !mem.block<device>, %b: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>> {
+  %g, %x = scf.while (%g0 = %go, %x0 = %a) : (memref<1xi1, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) -> (memref<1xi1, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+    %c0 = arith.constant 0 : index
+    %c = mem.load %g0[%c0] : memref<1xi1, strided<[?], offset: ?>, #mem.space<device>>
+    scf.condition(%c) %g0, %x0 : memref<1xi1, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  } do {
+  ^bb0(%g1: memref<1xi1, strided<[?], offset: ?>, #mem.space<device>>, %x1: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>):
+    mem.map ins(%x1 : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%x1 : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+    ^bb1(%e: f32):
+      %h = arith.constant 0.5 : f32
+      %y = arith.mulf %e, %h : f32
+      mem.yield %y : f32
+    }
+    mem.gpu_body outs(%g1 : memref<1xi1, strided<[?], offset: ?>, #mem.space<device>>) {
+      %f = arith.constant false
+      mem.yield %f : i1
+    }
+    scf.yield %g1, %x1 : memref<1xi1, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  }
+  mem.map ins(%b : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%b : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+  ^bb1(%e: f32):
+    %y = arith.negf %e : f32
+    mem.yield %y : f32
+  }
+  func.return %x : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+}
