@@ -66,6 +66,10 @@ GUARD_MISSES = 2
 """Times a key's graph may be dropped for other argument values (guards) before its
 calls run eagerly for good."""
 
+CONTEST_MARGIN = 0.02
+"""How much faster (by median) the forked copy's graph must be to be kept (BFS's two
+graphs, 2% apart with transfers of 10 ms, were once ordered by noise)."""
+
 KEYS_REMEMBERED = 256
 """Keys whose first call, or refusal, a program remembers (a scalar argument that
 changes every call makes a new key every call: the oldest are forgotten)."""
@@ -812,11 +816,13 @@ class _Contest:
         self.runs[which] += 1
 
     def winner(self) -> int | None:
-        """The faster graph once both were timed CONTEST_ROUNDS times, else None."""
+        """The faster graph once both were timed CONTEST_ROUNDS times, else None; the
+        forked copy only where its median is CONTEST_MARGIN below the function's (a
+        near tie is the timer's noise, and the function's graph is the plainer one)."""
         if min(len(t) for t in self.times) < CONTEST_ROUNDS:
             return None
         medians = [float(np.median(t)) for t in self.times]
-        return 1 if medians[1] < medians[0] else 0
+        return 1 if medians[1] < medians[0] * (1 - CONTEST_MARGIN) else 0
 
     def release(self) -> None:
         for graph in self.graphs:

@@ -739,7 +739,10 @@ def call_with_copy(h: Harness, python, forked, runs: dict, *args):
     return h.graphs.call("f", plain, list(args), h.statistics, lambda: plain(runtime, *args), forked=counted("forked", forked))
 
 
-@pytest.mark.parametrize("costs, kept", [((5.0, 1.0), "forked"), ((1.0, 5.0), "function"), ((2.0, 2.0), "function")])
+@pytest.mark.parametrize(
+    "costs, kept",
+    [((5.0, 1.0), "forked"), ((1.0, 5.0), "function"), ((2.0, 2.0), "function"), ((100.0, 99.0), "function"), ((100.0, 97.0), "forked")],
+)
 def test_a_forked_copy_is_captured_beside_the_function_and_the_faster_graph_kept(costs, kept):
     from soacc.runtime.gpu.task_graphs import CONTEST_ROUNDS
 
