@@ -113,6 +113,11 @@ class _Geometry:
     def over(self, block) -> View:
         return View(block, self.byte_offset, self.shape, self.strides, self.dtype)
 
+    @property
+    def nbytes(self) -> int:
+        """Its bytes, where it is dense."""
+        return int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
+
 
 @dataclass(frozen=True)
 class _Guard:
@@ -427,8 +432,7 @@ class CaptureRuntime(HostRuntime):
         itemsize = view.dtype.itemsize
         for argument, source, landing in self.argument_copies.get(view.block.address, ()):
             relative = offset - landing.byte_offset
-            nbytes = int(np.prod(landing.shape, dtype=np.int64)) * itemsize
-            if landing.dtype != view.dtype or relative % itemsize or not 0 <= relative < nbytes:
+            if landing.dtype != view.dtype or relative % itemsize or not 0 <= relative < landing.nbytes:
                 continue
             index = relative // itemsize
             value = np.ravel(source.array)[index]
@@ -671,7 +675,6 @@ class TaskGraphs:
     had read them while it was captured."""
     forked_unsupported: OrderedDict = field(default_factory=OrderedDict)
     """key -> why the forked copy's capture stopped (the function's graph runs alone)."""
-    last_failure: str = ""
     clock: Callable[[], float] = time.perf_counter
     """What contests time replays with (the tests give their own)."""
 
@@ -726,11 +729,7 @@ class TaskGraphs:
         graph = self._capture(key, python, args, statistics)
         if graph is None:
             return eager()
-        rival = None
-        if forked is not None:
-            rival = self._capture(key, forked, args, statistics, remember_failure=False)
-            if rival is None:
-                _remember(self.forked_unsupported, key, self.last_failure)
+        rival = self._capture(key, forked, args, statistics, copy=True) if forked is not None else None
         self.graphs[key] = graph if rival is None else _Contest(graph, rival)
         while len(self.graphs) > self.capacity:
             _, dropped = self.graphs.popitem(last=False)
@@ -760,11 +759,12 @@ class TaskGraphs:
             self.chosen[key] = "forked" if winner else "function"
         return results
 
-    def _capture(
-        self, key, python: Callable, args: Sequence, statistics: Statistics, remember_failure: bool = True
-    ) -> TaskGraph | None:
+    def _capture(self, key, python: Callable, args: Sequence, statistics: Statistics, copy: bool = False) -> TaskGraph | None:
+        """The graph of `python`'s device work on `args`, or None (why is remembered:
+        in `unsupported`, or for a forked copy (`copy`) in `forked_unsupported`)."""
         graph = TaskGraph()
-        graph.forked = not remember_failure
+        graph.forked = copy
+        refusals = self.forked_unsupported if copy else self.unsupported
         # counted apart: the call's own statistics become those of the captured call
         # only once the graph ran, and the captured call's host blocks die uncounted
         counted = Statistics(gpu_compile_seconds=statistics.gpu_compile_seconds)
@@ -776,16 +776,12 @@ class TaskGraphs:
             runtime.finish(results)
         except Exception as error:  # nothing ran: the call runs eagerly, and fails there if it must
             self.memory.abort_capture()
-            self.last_failure = str(error)
-            if remember_failure:
-                _remember(self.unsupported, key, str(error))
+            _remember(refusals, key, str(error))
             return None
         try:
             graph.graph = self.memory.end_capture()
         except ExecutionError as error:  # the driver would not end or instantiate it: eagerly
-            self.last_failure = str(error)
-            if remember_failure:
-                _remember(self.unsupported, key, str(error))
+            _remember(refusals, key, str(error))
             return None
         graph.statistics.take_counters(counted)
         return graph
@@ -831,8 +827,7 @@ class _Contest:
 
 def _overlaps(geometry: _Geometry, start: int, end: int) -> bool:
     """A dense geometry's bytes meet [start, end)."""
-    nbytes = int(np.prod(geometry.shape, dtype=np.int64)) * geometry.dtype.itemsize
-    return geometry.byte_offset < end and start < geometry.byte_offset + nbytes
+    return geometry.byte_offset < end and start < geometry.byte_offset + geometry.nbytes
 
 
 def _holds(entry: TaskGraph | _Contest, args: Sequence) -> bool:

@@ -791,6 +791,7 @@ def test_a_forked_copy_that_cannot_be_captured_leaves_the_function_its_graph():
         np.testing.assert_array_equal(out.array, 2 * _added(x, 1.0, 3))
     assert h.statistics.task_graph == "replayed" and h.statistics.task_graph_forked is False
     assert h.graphs.chosen == {} and not h.graphs.unsupported
+    assert ["synchronous read" in why for why in h.graphs.forked_unsupported.values()] == [True]
 
 
 # --- reads of an argument's device copy before any node: guards ------------------------
