@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, memref, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, MemRefType, SymbolRefAttr
+from xdsl.dialects.builtin import IndexType, MemRefType, SymbolRefAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -162,11 +162,14 @@ def row_writers(op: mem.MapOp) -> list[mem.MapOp | mem.CopyOp] | None:
         return None
     writers: list[mem.MapOp | mem.CopyOp] = []
     own: set[SSAValue] = set()  # the lambda's own small arrays: their blocks and views
+    symbolic: Symbolic | None = None  # (made at the first allocation: most lambdas have none)
 
     def eligible(block: Block, top: bool) -> bool:
+        nonlocal symbolic
         for o in block.ops:
             if isinstance(o, mem.AllocOp):
-                size = _constant_index(o.bytes)
+                symbolic = symbolic or Symbolic(op)
+                size = symbolic.expr(o.bytes).constant
                 if not top or size is None or size > LOCAL_ARRAY_BYTES:
                     return False
                 own.add(o.block)
@@ -216,19 +219,6 @@ def _cooperative_reduction(o: Operation) -> mem.ReduceOp | mem.RedomapOp | None:
         return o
     if isinstance(o, mem.RedomapOp) and o.results_ and not o.outputs and o.row_count is None:
         return o
-    return None
-
-
-def _constant_index(v: SSAValue) -> int | None:
-    """The value of an index computed from constants alone (products and sums), else None."""
-    owner = v.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    if isinstance(owner, arith.MuliOp | arith.AddiOp):
-        a, b = _constant_index(owner.lhs), _constant_index(owner.rhs)
-        if a is None or b is None:
-            return None
-        return a * b if isinstance(owner, arith.MuliOp) else a + b
     return None
 
 
