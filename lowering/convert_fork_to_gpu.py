@@ -209,6 +209,61 @@ def schedule_block(block, resolved: set[SSAValue] = frozenset()) -> None:
             block.add_op(terminator)
 
 
+def _defined_before(value: SSAValue, user: Operation) -> bool:
+    """`value` is defined in a block around `user` and before it there (a block's
+    argument: anywhere in it)."""
+    block = value.owner if not isinstance(value.owner, Operation) else value.owner.parent_block()
+    at: Operation | None = user
+    while at is not None and at.parent_block() is not block:
+        at = at.parent_op()
+    if at is None:
+        return False
+    if not isinstance(value.owner, Operation):
+        return True
+    return block.get_operation_index(value.owner) < block.get_operation_index(at)  # type: ignore[union-attr]
+
+
+def dissolve_helpers(function: func.FuncOp) -> None:
+    """A helper thread (the study's `waitResolve`: it waits for some signals and then
+    resolves one) whose signal is only ever waited for is the join of what it waits
+    for: each wait for its signal waits for those instead, and it goes. Program order
+    may have no place for the helper itself where a thread resolves one of its signals
+    and then, later in its body, waits for the helper's (a read and then a write of the
+    same memory in one thread, a lock split between them, rule 4.10): the thread cannot
+    be issued before the helper nor the helper before the thread. Its waits in place
+    have no such cycle (the thread's own resolves come before them)."""
+    for helper in [o for o in function.walk() if isinstance(o, fork.ForkOp)]:
+        ops = list(helper.body.block.ops)
+        if not (
+            len(ops) == 3
+            and isinstance(ops[0], fork.WaitOp)
+            and isinstance(ops[1], fork.ResolveOp)
+            and isinstance(ops[2], fork.EndOp)
+            and len(ops[1].signals) == 1
+        ):
+            continue
+        waits, target = list(ops[0].signals), ops[1].signals[0]
+        users = [u.operation for u in target.uses if u.operation is not ops[1]]
+        if not all(isinstance(u, fork.WaitOp) for u in users):
+            continue  # carried by a loop or a branch: one signal must stand for the join
+        if not all(_defined_before(w, u) for w in waits for u in users):
+            continue
+        for user in users:
+            joined: list[SSAValue] = []
+            for v in user.signals:
+                for w in waits if v is target else [v]:
+                    if w not in joined:
+                        joined.append(w)
+            user.parent_block().insert_op_before(fork.WaitOp(joined), user)  # type: ignore[union-attr]
+            user.detach()
+            user.erase()
+        helper.detach()
+        helper.erase()
+        if isinstance(target.owner, fork.SignalOp) and not target.uses:
+            target.owner.detach()
+            target.owner.erase()
+
+
 def inline_fork(op: fork.ForkOp) -> None:
     """The thread's body in place of the fork, in the thread that forked it."""
     block = op.body.block
@@ -235,6 +290,7 @@ class ConvertForkToGpuPass(ModulePass):
                 continue
             if not fork.has_forks(function):
                 continue
+            dissolve_helpers(function)
             schedule_block(function.body.block)
             _Schedule(set()).check_block_ops(function.body.block)
             for candidate in reversed([o for o in function.walk() if isinstance(o, fork.ForkOp)]):
@@ -264,8 +320,8 @@ def drop_thread_local(function: func.FuncOp) -> None:
         users = [u.operation for u in uses]
         if not all(isinstance(u, fork.ResolveOp | fork.WaitOp) for u in users):
             continue  # carried by a loop or a branch, or returned
-        if len({_thread_of(u) for u in users} | {_thread_of(signal)}) != 1:
-            continue
+        if len({_thread_of(u) for u in users}) != 1:
+            continue  # (where the signal is made does not matter: making one is no work)
         for user in users:
             rest = [v for v in user.signals if v is not signal.signal]
             if rest:

@@ -59,6 +59,59 @@ func.func @helper_before_its_signals(%a: memref<4xf32, strided<[?], offset: ?>, 
 
 // -----
 
+// A thread that reads a memory, releases its read lock, and then writes the memory
+// waits for the lock's helper (the join of its own release and an earlier thread's):
+// no program order issues the helper before the thread (it waits for the thread's
+// release) nor the thread before the helper (it waits for the helper's signal). The
+// helper's signal is only awaited, so the wait waits for the join itself; the thread
+// resolved %mine earlier, so only %theirs is left to wait for.
+
+// CHECK-LABEL: func.func @helper_joined_inside_a_thread
+// CHECK:        fork.fork {
+// CHECK-NEXT:     mem.copy %a, %b
+// CHECK-NEXT:     fork.resolve %theirs
+// CHECK-NEXT:     fork.end
+// CHECK-NEXT:   }
+// CHECK-NEXT:   fork.fork {
+// CHECK-NEXT:     mem.copy %a, %c
+// CHECK-NEXT:     fork.wait %theirs
+// CHECK-NEXT:     mem.copy %c, %a
+// CHECK-NEXT:     fork.resolve %done
+// CHECK-NEXT:     fork.end
+// CHECK-NEXT:   }
+// CHECK-NEXT:   fork.wait %done
+// CHECK-NEXT:   func.return
+func.func @helper_joined_inside_a_thread(%a: memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>,
+                                         %b: memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>,
+                                         %c: memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+  %theirs = fork.signal
+  %mine = fork.signal
+  %free = fork.signal
+  %done = fork.signal
+  fork.fork {
+    mem.copy %a, %b : memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>
+    fork.resolve %theirs
+    fork.end
+  }
+  fork.fork {
+    fork.wait %theirs, %mine
+    fork.resolve %free
+    fork.end
+  }
+  fork.fork {
+    mem.copy %a, %c : memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>
+    fork.resolve %mine
+    fork.wait %free
+    mem.copy %c, %a : memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<4xf32, strided<[?], offset: ?>, #mem.space<device>>
+    fork.resolve %done
+    fork.end
+  }
+  fork.wait %done
+  func.return
+}
+
+// -----
+
 // A thread that only computes a size runs in place; then its signal and reference
 // never leave the function's own thread: both go, the read is the size itself.
 
