@@ -1725,34 +1725,72 @@ def is_device_index(t: Attribute) -> bool:
     return isinstance(t, TensorType) and t.get_shape() == (1,) and isinstance(t.element_type, IndexType)
 
 
-def _check_device_indices(op: Operation, indices: Sequence[SSAValue], t: TensorType) -> None:
-    """The indices of a device-indexed op: 1 to rank - 1 leading indices (what they
-    address is an array, never an element), each `index` (known on the host) or
-    `tensor<1xindex>` (read on the device), at least one of them on the device."""
-    if not 1 <= len(indices) < t.get_num_dims():
+def _device_kinds(op: Operation) -> list[int]:
+    """A device-indexed op's slice kinds: its `kinds` property, every entry fixed
+    without one (the partial index and sub-array update it was first made for)."""
+    kinds = op.properties.get("kinds")
+    if kinds is None:
+        return [SliceSpec.FIXED] * len(op.indices)
+    assert isinstance(kinds, DenseArrayBase)
+    return list(kinds.get_values())
+
+
+def _device_kinds_property(kinds: Sequence[int]) -> dict[str, Attribute]:
+    """Every entry fixed needs no property (the generic form of a partial index)."""
+    return {} if all(k == SliceSpec.FIXED for k in kinds) else {"kinds": DenseArrayBase.from_list(i64, kinds)}
+
+
+def _check_device_spec(op: Operation, indices: Sequence[SSAValue], t: TensorType, element: bool) -> int:
+    """The slice spec of a device-indexed op (returns the rank of what it addresses):
+    each index, offset or stride `index` (known on the host) or `tensor<1xindex>` (read
+    on the device), at least one on the device; a range's count is always `index` (the
+    host sizes the result). Every dimension fixed addresses an element, which only an
+    update may write (`element`); an element is read in a soac.gpu_body instead."""
+    kinds = _device_kinds(op)
+    SliceSpec.verify(op.name, kinds, indices, t)
+    rank = SliceSpec.result_rank(kinds, t)
+    if not kinds:
+        raise VerifyException(f"{op.name} has no indices; without one on the device it is {op.name.replace('device_', '')}")
+    if rank == 0 and not element:
         raise VerifyException(
             f"{op.name} has {len(indices)} indices for an array of rank {t.get_num_dims()}; expected 1 to "
             f"{t.get_num_dims() - 1} (an element at a device index is read in a soac.gpu_body)"
         )
-    for i, v in enumerate(indices):
-        if not (isinstance(v.type, IndexType) or is_device_index(v.type)):
-            raise VerifyException(f"{op.name} index {i} has type {v.type}; expected index or tensor<1xindex>")
+    position = 0
+    for kind, values in SliceSpec.entries(kinds, indices):
+        for k, v in enumerate(values):
+            if k == 1 and not isinstance(v.type, IndexType):
+                raise VerifyException(f"{op.name} index {position} (a count) has type {v.type}; expected index (the host sizes the result)")
+            if not (isinstance(v.type, IndexType) or is_device_index(v.type)):
+                raise VerifyException(f"{op.name} index {position} has type {v.type}; expected index or tensor<1xindex>")
+            position += 1
     if not any(is_device_index(v.type) for v in indices):
         raise VerifyException(f"{op.name} has no index of type tensor<1xindex>; without one it is {op.name.replace('device_', '')}")
+    return rank
 
 
-def _print_device_indexed(printer: Printer, array: SSAValue, indices: Sequence[SSAValue]) -> None:
+def _addressed_type(t: TensorType, kinds: Sequence[int], rank: int) -> TensorType | None:
+    """What an all-fixed spec addresses (None where ranges make the sizes the counts')."""
+    if all(k == SliceSpec.FIXED for k in kinds):
+        return IndexOp.result_type_for(t, len(kinds))  # type: ignore[return-value]
+    return None
+
+
+def _check_addressed(op: Operation, what: str, t: TensorType, kinds: Sequence[int], rank: int, actual: Attribute) -> None:
+    expected = _addressed_type(t, kinds, rank)
+    if expected is not None:
+        if not types_compatible(actual, expected):
+            raise VerifyException(f"{op.name} {what} has type {actual}; expected {expected}")
+        return
+    if not (isinstance(actual, TensorType) and actual.element_type == t.element_type and actual.get_num_dims() == rank):
+        raise VerifyException(f"{op.name} {what} has type {actual}; expected a tensor of rank {rank} of {t.element_type}")
+    SliceSpec.check_kept(op, what, t, kinds, actual, rank)
+
+
+def _print_device_indexed(printer: Printer, array: SSAValue, op: Operation) -> None:
     printer.print_string(" ")
     printer.print_operand(array)
-    printer.print_string("[")
-    printer.print_list(indices, printer.print_operand)
-    printer.print_string("]")
-
-
-def _parse_device_indexed(parser: Parser) -> tuple[UnresolvedOperand, list[UnresolvedOperand]]:
-    array = parser.parse_unresolved_operand()
-    indices = parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
-    return array, indices
+    SliceSpec.print(printer, _device_kinds(op), op.indices)
 
 
 def _parse_types(parser: Parser, count: int) -> list[Attribute]:
@@ -1765,66 +1803,93 @@ def _parse_types(parser: Parser, count: int) -> list[Attribute]:
 
 @irdl_op_definition
 class DeviceIndexOp(IRDLOperation):
-    """The sub-array at the given leading indices, some of which are read on the device
-    (`tensor<1xindex>`, a one-row device array), as a fresh array: `soac.index` of an
-    array whose position the host does not know. Made by reduce-device-syncs where an
-    index is a device value and only device work uses what it addresses; the host
-    never reads the index. Once in explicit memory it is a copy kernel that loads the
-    index from device memory (and checks it, as `soac.index` does).
+    """The sub-array a slice spec addresses, some of whose indices, offsets or strides
+    are read on the device (`tensor<1xindex>`, a one-row device array), as a fresh
+    array: `soac.index` or `soac.slice` of an array whose position the host does not
+    know (a range's count is known: the host sizes the result). Made by
+    reduce-device-syncs where a position is a device value and only device work uses
+    what it addresses; the host never reads the position. Once in explicit memory it
+    is a copy kernel that loads the position from device memory (and checks it, as
+    `soac.index` does). The result type is written where a range makes it more than
+    the array's trailing dimensions.
 
     ```mlir
     %row = soac.device_index %m[%p_dev] : tensor<?x?xf32>, tensor<1xindex>
+    %part = soac.device_index %a[%o_dev:%n] : tensor<?xf32>, tensor<1xindex>, index -> tensor<?xf32>
     ```
     """
 
     name = "soac.device_index"
     array = operand_def(TensorType)
     indices = var_operand_def()
+    kinds = opt_prop_def(DenseArrayBase.constr(I64))
     result = result_def(TensorType)
     traits = traits_def(Pure())
 
-    def __init__(self, array: SSAValue, indices: Sequence[SSAValue]):
-        super().__init__(operands=[array, indices], result_types=[IndexOp.result_type_for(array.type, len(indices))])
+    def __init__(self, array: SSAValue, indices: Sequence[SSAValue], kinds: Sequence[int] | None = None, result_type: Attribute | None = None):
+        kinds = [SliceSpec.FIXED] * len(indices) if kinds is None else list(kinds)
+        if result_type is None:
+            result_type = IndexOp.result_type_for(array.type, len(indices))
+        super().__init__(operands=[array, indices], result_types=[result_type], properties=_device_kinds_property(kinds))
+
+    def slice_kinds(self) -> list[int]:
+        return _device_kinds(self)
 
     def print(self, printer: Printer) -> None:
-        _print_device_indexed(printer, self.array, self.indices)
+        _print_device_indexed(printer, self.array, self)
         printer.print_op_attributes(self.attributes)
         printer.print_string(" : ")
         printer.print_list([self.array.type, *(i.type for i in self.indices)], printer.print_attribute)
+        if any(k != SliceSpec.FIXED for k in self.slice_kinds()):
+            printer.print_string(" -> ")
+            printer.print_attribute(self.result.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> DeviceIndexOp:
-        array, indices = _parse_device_indexed(parser)
+        array = parser.parse_unresolved_operand()
+        kinds, indices = SliceSpec.parse(parser)
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         pos = parser.pos
         types = _parse_types(parser, 1 + len(indices))
-        if not isinstance(types[0], TensorType) or types[0].get_num_dims() <= len(indices):
+        ranged = any(k != SliceSpec.FIXED for k in kinds)
+        result_type = None
+        if ranged:
+            parser.parse_punctuation("->", " before the result type of a soac.device_index with a range")
+            result_type = parser.parse_type()
+        if not ranged and (not isinstance(types[0], TensorType) or types[0].get_num_dims() <= len(indices)):
             parser.raise_error(
                 f"soac.device_index of {len(indices)} indices needs a tensor type of rank > {len(indices)}, got {types[0]}",
                 pos,
             )
-        op = cls(parser.resolve_operand(array, types[0]), [parser.resolve_operand(i, t) for i, t in zip(indices, types[1:])])
+        op = cls(
+            parser.resolve_operand(array, types[0]),
+            [parser.resolve_operand(i, t) for i, t in zip(indices, types[1:])],
+            kinds,
+            result_type,
+        )
         op.attributes |= attrs
         return op
 
     def verify_(self) -> None:
         t = _check_array("soac.device_index array", self.array.type)
-        _check_device_indices(self, self.indices, t)
-        expected = IndexOp.result_type_for(t, len(self.indices))
-        if not types_compatible(self.result.type, expected):
-            raise VerifyException(f"soac.device_index result has type {self.result.type}; expected {expected}")
+        rank = _check_device_spec(self, self.indices, t, element=False)
+        _check_addressed(self, "result", t, self.slice_kinds(), rank, self.result.type)
 
 
 @irdl_op_definition
 class DeviceUpdateOp(IRDLOperation):
-    """`soac.update` of the sub-array at the given leading indices, some of which are
-    read on the device (`tensor<1xindex>`), by the array `value`. Consumes `source`, as
-    `soac.update` does. Made by reduce-device-syncs; once in explicit memory a copy
-    kernel that loads the index from device memory (and checks it).
+    """`soac.update` of the part a slice spec addresses, some of whose indices, offsets
+    or strides are read on the device (`tensor<1xindex>`), by `value`: an array, or a
+    scalar where every dimension is fixed (one element written at a device position).
+    Consumes `source`, as `soac.update` does. Made by reduce-device-syncs; once in
+    explicit memory a copy kernel (one thread for an element) that loads the position
+    from device memory (and checks it).
 
     ```mlir
     %m2 = soac.device_update %m[%p_dev] = %row : tensor<?x?xf32>, tensor<1xindex>, tensor<?xf32>
+    %a2 = soac.device_update %a[%p_dev] = %x : tensor<?xf32>, tensor<1xindex>, f32
+    %a3 = soac.device_update %a[%p_dev:%c1] = %x_dev : tensor<?xf32>, tensor<1xindex>, index, tensor<1xf32>
     ```
     """
 
@@ -1832,15 +1897,20 @@ class DeviceUpdateOp(IRDLOperation):
     T: ClassVar = VarConstraint("T", base(TensorType))
     source = operand_def(T)
     indices = var_operand_def()
-    value = operand_def(TensorType)
+    value = operand_def()
+    kinds = opt_prop_def(DenseArrayBase.constr(I64))
     result = result_def(T)
     traits = traits_def(Pure(), ConsumesOperand("source"))
 
-    def __init__(self, source: SSAValue, indices: Sequence[SSAValue], value: SSAValue):
-        super().__init__(operands=[source, indices, value], result_types=[source.type])
+    def __init__(self, source: SSAValue, indices: Sequence[SSAValue], value: SSAValue, kinds: Sequence[int] | None = None):
+        kinds = [SliceSpec.FIXED] * len(indices) if kinds is None else list(kinds)
+        super().__init__(operands=[source, indices, value], result_types=[source.type], properties=_device_kinds_property(kinds))
+
+    def slice_kinds(self) -> list[int]:
+        return _device_kinds(self)
 
     def print(self, printer: Printer) -> None:
-        _print_device_indexed(printer, self.source, self.indices)
+        _print_device_indexed(printer, self.source, self)
         printer.print_string(" = ")
         printer.print_operand(self.value)
         printer.print_op_attributes(self.attributes)
@@ -1851,7 +1921,8 @@ class DeviceUpdateOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> DeviceUpdateOp:
-        source, indices = _parse_device_indexed(parser)
+        source = parser.parse_unresolved_operand()
+        kinds, indices = SliceSpec.parse(parser)
         parser.parse_punctuation("=")
         value = parser.parse_unresolved_operand()
         attrs = parser.parse_optional_attr_dict()
@@ -1861,16 +1932,15 @@ class DeviceUpdateOp(IRDLOperation):
             parser.resolve_operand(source, types[0]),
             [parser.resolve_operand(i, t) for i, t in zip(indices, types[1:-1])],
             parser.resolve_operand(value, types[-1]),
+            kinds,
         )
         op.attributes |= attrs
         return op
 
     def verify_(self) -> None:
         src = _check_array("soac.device_update source", self.source.type)
-        _check_device_indices(self, self.indices, src)
-        expected = IndexOp.result_type_for(src, len(self.indices))
-        if not types_compatible(self.value.type, expected):
-            raise VerifyException(f"soac.device_update value has type {self.value.type}; expected {expected}")
+        rank = _check_device_spec(self, self.indices, src, element=True)
+        _check_addressed(self, "value", src, self.slice_kinds(), rank, self.value.type)
 
 
 @irdl_op_definition

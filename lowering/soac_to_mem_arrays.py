@@ -1,9 +1,9 @@
 """convert-soac-to-mem for the ops that make or view one array: literals, iota,
 replicate, copy, concat, update (in place when its source may be consumed), and the
 views (index, slice, transpose, a select of arrays); sizes and scalar arithmetic. An
-index or update at a position read on the device (`soac.device_index`,
-`soac.device_update`) is, at host level, a copy kernel (an indexed `mem.map`) that
-loads the position from device memory and checks it."""
+index, slice or update at a position read on the device (`soac.device_index`,
+`soac.device_update`) is, at host level, a copy kernel (an indexed `mem.map`; one
+thread for an element) that loads the position from device memory and checks it."""
 
 from __future__ import annotations
 
@@ -139,58 +139,74 @@ class ArrayConversion(ConversionBase):
 
     def convert_device_index(self, op: soac.DeviceIndexOp) -> None:
         """Inside a lambda a view at the loaded position; at host level a copy kernel
-        over the result's rows: row j is element (or row) [position, j] of the array."""
+        over the result's rows: row j is what the spec addresses with its first range
+        at its j-th element (or, all entries fixed, the next dimension at j)."""
         source = self.array(op.array)
-        n = len(op.indices)
+        kinds = op.slice_kinds()
         if self.depth > 0:
             view = self.insert(
-                mem.SliceOp(source.view, [soac.SliceSpec.FIXED] * n, self._loaded_indices(op.indices), mem.view_type_of(op.result.type, mem.DEVICE))
+                mem.SliceOp(source.view, kinds, self._loaded_indices(op.indices), mem.view_type_of(op.result.type, mem.DEVICE))
             ).result
             self._name(view, op.result)
             self.scope[op.result] = Array(view, source.block)
             return
         target = self.destination(op.result, op)
-        checks = self._position_checks(op, source.view)
+        entries = self._position_entries(op, source.view)
         out = target.view.type
         body = Block(arg_types=mem.MapOp.lambda_params([], [out], indexed=True))
-        ops, position = self._checked_position(op, checks)
-        at = [*position, body.args[-1]]
-        if out.get_num_dims() == 1:
-            element: Operation = mem.LoadOp(source.view, at)
+        ops, part_kinds, part_spec = self._addressed_row(op, entries, body.args[-1])
+        if len(part_spec) == source.view.type.get_num_dims() and all(k == soac.SliceSpec.FIXED for k in part_kinds):
+            element: Operation = mem.LoadOp(source.view, part_spec)
         else:
-            element = mem.SliceOp(source.view, [soac.SliceSpec.FIXED] * len(at), at, mem.row_view_type(out))
+            element = mem.SliceOp(source.view, part_kinds, part_spec, mem.row_view_type(out))
         body.add_ops([*ops, element, mem.YieldOp(element.results[0])])
         self.insert(mem.MapOp([], [target.view], Region(body), indexed=True))
-        self._check_without_rows(op, target.view, checks)
+        self._check_without_rows(op, target.view, entries)
         self.scope[op.result] = target
 
     def convert_device_update(self, op: soac.DeviceUpdateOp) -> None:
         """Inside a lambda an update at the loaded position; at host level a copy
-        kernel over the value's rows: row j goes to [position, j] of the array (in
-        place when the source may be consumed, as `soac.update`)."""
+        kernel over the value's rows: row j goes where the spec addresses with its first
+        range at its j-th element (in place when the source may be consumed, as
+        `soac.update`); an element written at a device position is one thread's store."""
         target = self.writable_copy(op.source, op.result, op)
+        kinds = op.slice_kinds()
+        if not is_array(op.value.type):
+            self._store_at_device_position(op, target.view)
+            self.scope[op.result] = target
+            return
         value = self.array(op.value).view
-        n = len(op.indices)
-        part_type = mem.view_type_of(op.value.type, mem.DEVICE)
         if self.depth > 0:
-            part = self.insert(mem.SliceOp(target.view, [soac.SliceSpec.FIXED] * n, self._loaded_indices(op.indices), part_type)).result
+            part_type = mem.view_type_of(op.value.type, mem.DEVICE)
+            part = self.insert(mem.SliceOp(target.view, kinds, self._loaded_indices(op.indices), part_type)).result
             self.insert(mem.CopyOp(value, part))
             self.scope[op.result] = target
             return
-        checks = self._position_checks(op, target.view)
+        entries = self._position_entries(op, target.view)
         body = Block(arg_types=mem.MapOp.lambda_params([value.type], [], indexed=True))
-        ops, position = self._checked_position(op, checks)
-        at = [*position, body.args[-1]]
+        ops, part_kinds, part_spec = self._addressed_row(op, entries, body.args[-1])
         row = body.args[0]
         if value.type.get_num_dims() == 1:
-            ops.append(mem.StoreOp(row, target.view, at))
+            ops.append(mem.StoreOp(row, target.view, part_spec))
         else:
-            part = mem.SliceOp(target.view, [soac.SliceSpec.FIXED] * len(at), at, row.type)
+            part = mem.SliceOp(target.view, part_kinds, part_spec, row.type)
             ops += [part, mem.CopyOp(row, part.result)]
         body.add_ops([*ops, mem.YieldOp()])
         self.insert(mem.MapOp([value], [], Region(body), indexed=True))
-        self._check_without_rows(op, value, checks)
+        self._check_without_rows(op, value, entries)
         self.scope[op.result] = target
+
+    def _store_at_device_position(self, op: soac.DeviceUpdateOp, target: SSAValue) -> None:
+        """One element written at a position read on the device: one thread loads and
+        checks the position and stores the value (in a lambda, the lane's store)."""
+        if self.depth > 0:
+            self.insert(mem.StoreOp(self.scope[op.value], target, self._loaded_indices(op.indices)))
+            return
+        entries = self._position_entries(op, target)
+        body = Block()
+        ops, _, position = self._addressed_row(op, entries, None)
+        body.add_ops([*ops, mem.StoreOp(self.scope[op.value], target, position), mem.YieldOp()])
+        self.insert(mem.GpuBodyOp.build(operands=[[]], regions=[Region(body)]))
 
     def _loaded_indices(self, indices) -> list[SSAValue]:
         """The indices as scalars, a device one loaded (in a kernel: no transfer)."""
@@ -200,37 +216,100 @@ class ArrayConversion(ConversionBase):
             for i in indices
         ]
 
-    def _position_checks(self, op: Operation, array: SSAValue) -> list[tuple[SSAValue, SSAValue, str]]:
-        """Per index: its level-2 value (a scalar, or a one-row device view), the size of
-        its dimension (computed on the host), and the message of its bounds check."""
+    def _position_entries(self, op: Operation, array: SSAValue) -> list[tuple[int, list[SSAValue], SSAValue, int, str]]:
+        """Per slice entry: its kind, its level-2 operands (scalars, or one-row device
+        views), the size of its dimension (computed on the host), the dimension, and the
+        message of its bounds check."""
         name = f" of %{op.operands[0].name_hint}" if op.operands[0].name_hint else ""
-        return [
-            (
-                self.array(i).view if soac.is_device_index(i.type) else self.scope[i],
-                self.insert(mem.SizeOp(array, d)).result,
-                f"{op.name}: an index is out of bounds for dimension {d}{name}",
+        entries = []
+        for d, (kind, values) in enumerate(soac.SliceSpec.entries(op.slice_kinds(), op.indices)):
+            entries.append(
+                (
+                    kind,
+                    [self.array(v).view if soac.is_device_index(v.type) else self.scope[v] for v in values],
+                    self.insert(mem.SizeOp(array, d)).result,
+                    d,
+                    f"{op.name}: a position is out of bounds for dimension {d}{name}",
+                )
             )
-            for d, i in enumerate(op.indices)
-        ]
+        return entries
 
     @staticmethod
-    def _checked_position(op: Operation, checks) -> tuple[list[Operation], list[SSAValue]]:
-        """Kernel code: each device index loaded, every index checked (the kernel traps
-        where it is out of bounds, as the host's soac.index fails)."""
+    def _addressed_row(op: Operation, entries, lane: SSAValue | None) -> tuple[list[Operation], list[int], list[SSAValue]]:
+        """Kernel code: each device value loaded, and the slice spec of row `lane` of
+        what `entries` address (the first range fixed at its lane-th element; all
+        entries fixed, the next dimension at `lane`), each entry checked (the kernel
+        traps where one is out of bounds, as the host's soac.index and soac.slice fail).
+        `lane` None: no rows, so the first range addresses nothing and is not checked
+        (the zero-row check), and only the other entries' checks are made."""
         zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
-        ops: list[Operation] = [zero]
-        position = []
-        for value, size, message in checks:
+        one = arith.ConstantOp(IntegerAttr(1, IndexType()))
+        ops: list[Operation] = [zero, one]
+
+        def loaded(value: SSAValue) -> SSAValue:
             if isinstance(value.type, MemRefType):
                 load = mem.LoadOp(value, [zero.result])
                 ops.append(load)
-                value = load.result
-            inside = arith.CmpiOp(value, size, "ult")
-            ops += [inside, cf.AssertOp(inside.result, StringAttr(message))]
-            position.append(value)
-        return ops, position
+                return load.result
+            return value
 
-    def _check_without_rows(self, op: Operation, rows: SSAValue, checks) -> None:
+        def check(ok: SSAValue, message: str) -> None:
+            ops.append(cf.AssertOp(ok, StringAttr(message)))
+
+        def below(value: SSAValue, size: SSAValue) -> SSAValue:
+            ops.append(inside := arith.CmpiOp(value, size, "ult"))  # a negative index wraps: out of bounds too
+            return inside.result
+
+        kinds: list[int] = []
+        spec: list[SSAValue] = []
+        row_placed = False
+        for kind, values, size, dim, message in entries:
+            values = [loaded(v) for v in values]
+            if kind == soac.SliceSpec.STRIDED:
+                # a stride of 0 repeats one element: allowed for at most one (as soac.slice)
+                ops.append(moves := arith.CmpiOp(values[2], zero.result, "ne"))
+                ops.append(few := arith.CmpiOp(values[1], one.result, "ule"))
+                ops.append(fine := arith.OrIOp(moves.result, few.result))
+                check(fine.result, f"{op.name}: slice stride is 0 in dimension {dim}")
+            if kind == soac.SliceSpec.FIXED:
+                check(below(values[0], size), message)
+                kinds.append(kind)
+                spec.append(values[0])
+            elif not row_placed:
+                row_placed = True
+                if lane is None:
+                    kinds.append(kind)
+                    spec.extend(values)
+                    continue
+                offset = values[0]
+                if kind == soac.SliceSpec.STRIDED:
+                    ops.append(step := arith.MuliOp(lane, values[2]))
+                    ops.append(at := arith.AddiOp(offset, step.result))
+                else:
+                    ops.append(at := arith.AddiOp(offset, lane))
+                check(below(at.result, size), message)
+                kinds.append(soac.SliceSpec.FIXED)
+                spec.append(at.result)
+            else:
+                # a range past the row's: its first and last elements in bounds, or no
+                # elements at all (a range of none may start anywhere)
+                offset, count = values[0], values[1]
+                stride = values[2] if kind == soac.SliceSpec.STRIDED else one.result
+                ops.append(none := arith.CmpiOp(count, zero.result, "eq"))
+                ops.append(last_step := arith.SubiOp(count, one.result))
+                ops.append(span := arith.MuliOp(last_step.result, stride))
+                ops.append(last := arith.AddiOp(offset, span.result))
+                ops.append(both := arith.AndIOp(below(offset, size), below(last.result, size)))
+                ops.append(ok := arith.OrIOp(none.result, both.result))
+                check(ok.result, message)
+                kinds.append(kind)
+                spec.extend(values)
+        if not row_placed and lane is not None:
+            kinds.append(soac.SliceSpec.FIXED)
+            spec.append(lane)  # every entry fixed: the rows are the next dimension's
+        return ops, kinds, spec
+
+    def _check_without_rows(self, op: Operation, rows: SSAValue, entries) -> None:
         """A copy of no rows runs no lane, so where there may be none the position is
         checked by one thread of its own (only then)."""
         outer = rows.type.get_shape()[0]
@@ -239,7 +318,7 @@ class ArrayConversion(ConversionBase):
         count = self.insert(mem.SizeOp(rows, 0)).result
         none = self.insert(arith.CmpiOp(count, self.index_constant(0), "eq")).result
         body = Block()
-        ops, _ = self._checked_position(op, checks)
+        ops, _, _ = self._addressed_row(op, entries, None)
         body.add_ops([*ops, mem.YieldOp()])
         check = mem.GpuBodyOp.build(operands=[[]], regions=[Region(body)])
         self.insert(scf.IfOp(none, [], Region(Block([check, scf.YieldOp()]))))

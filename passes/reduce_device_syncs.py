@@ -16,8 +16,8 @@ are computed on the device; this pass only carries that out:
   parameter in the cut is read at the start of each iteration;
 - a scalar `soac.update` of a moved value becomes an update of a one-element slice, an
   asynchronous device copy; a `soac.replicate` of one replicates the storage;
-- partial indexing and sub-array updates at a moved index become `soac.device_index`
-  and `soac.device_update`, copy kernels that read the index from its storage (the
+- partial indexing, slices and updates at a moved position become `soac.device_index`
+  and `soac.device_update`, copy kernels that read the position from its storage (the
   analysis moves such an index only where device work alone uses what it addresses);
 - a reduction result that only device code uses is never read by the host at all
   (convert-soac-to-mem leaves it in device memory);
@@ -141,6 +141,8 @@ class _Migration:
         elif isinstance(op, soac.UpdateOp) and is_scalar(op.value):
             self.rewrite_update(op)
         elif isinstance(op, soac.IndexOp) and not is_scalar(op.result) and any(map(self.off, op.indices)):
+            self.rewrite_device_index(op)
+        elif isinstance(op, soac.SliceOp) and any(map(self.off, op.spec)):
             self.rewrite_device_index(op)
         elif isinstance(op, soac.UpdateOp) and any(map(self.off, op.spec)):
             self.rewrite_device_update(op)
@@ -404,17 +406,24 @@ class _Migration:
     def rewrite_update(self, op: soac.UpdateOp) -> None:
         """A scalar write of a moved value becomes an asynchronous copy of its storage
         into a one-element slice (even where the value is also on the host: copying on
-        the device beats a synchronous write)."""
-        value = op.value
-        if not (value in self.stored or value in self.device_direct):
-            return
-        storage = self.store(value)
+        the device beats a synchronous write); at a position only the device has, a
+        `soac.device_update` (one thread writes the element, or copies the slice)."""
+        value: SSAValue = op.value
         kinds = list(op.kinds.get_values())
         spec = list(op.spec)
-        one = _index(1)
-        self.rewriter.insert(one, InsertPoint.before(op))
-        kinds[-1] = soac.SliceSpec.RANGE
-        new = soac.UpdateOp(op.source, kinds, [*spec, one.result], storage)
+        moved = value in self.stored or value in self.device_direct
+        if moved:
+            value = self.store(value)
+            one = _index(1)
+            self.rewriter.insert(one, InsertPoint.before(op))
+            kinds[-1] = soac.SliceSpec.RANGE
+            spec.append(one.result)
+        if any(map(self.off, spec)):
+            new: Operation = soac.DeviceUpdateOp(op.source, self.device_indices(spec), value, kinds)
+        elif moved:
+            new = soac.UpdateOp(op.source, kinds, spec, value)
+        else:
+            return
         new.result.name_hint = op.result.name_hint
         self.rewriter.replace(op, new)
 
@@ -422,11 +431,14 @@ class _Migration:
         """Indices for a device-indexed op: a value off the host by its storage."""
         return [self.store(i) if self.off(i) else i for i in indices]
 
-    def rewrite_device_index(self, op: soac.IndexOp) -> None:
-        """A sub-array at a position only the device has (the analysis made sure that
-        only device work uses it) is copied by a kernel that reads the position there.
-        A copy that was its only use is that copy."""
-        new = soac.DeviceIndexOp(op.array, self.device_indices(op.indices))
+    def rewrite_device_index(self, op: soac.IndexOp | soac.SliceOp) -> None:
+        """A sub-array or slice at a position only the device has (the analysis made
+        sure that only device work uses it) is copied by a kernel that reads the
+        position there. A copy that was its only use is that copy."""
+        if isinstance(op, soac.SliceOp):
+            new = soac.DeviceIndexOp(op.source, self.device_indices(op.spec), op.kinds.get_values(), op.result.type)
+        else:
+            new = soac.DeviceIndexOp(op.array, self.device_indices(op.indices))
         new.result.name_hint = op.result.name_hint
         copy = op.result.get_user_of_unique_use() if op.result.has_one_use() else None
         self.rewriter.replace(op, new)
@@ -437,7 +449,7 @@ class _Migration:
     def rewrite_device_update(self, op: soac.UpdateOp) -> None:
         """An update of a sub-array at a position only the device has: a copy kernel
         that reads the position there."""
-        new = soac.DeviceUpdateOp(op.source, self.device_indices(op.spec), op.value)
+        new = soac.DeviceUpdateOp(op.source, self.device_indices(op.spec), op.value, op.kinds.get_values())
         new.result.name_hint = op.result.name_hint
         self.rewriter.replace(op, new)
 

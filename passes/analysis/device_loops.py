@@ -23,9 +23,10 @@ when these values, the *varying* ones, can all live on the device:
 
 A varying value may be used only where the device can use it: by another such op, in a
 kernel's lambda or a gpu_body (which read its one-row storage), in an array literal of
-scalars (made on the device), as the value of a scalar update (a one-element device copy), as the index of a sub-array only device work
-uses or of a sub-array update (`soac.device_index`, `soac.device_update`), or carried to
-the next iteration. Any other use (a size, a slice bound, a kernel's neutral element, an
+scalars (made on the device), as the value of a scalar update (a one-element device
+copy), as an index, offset or stride of an update or of a sub-array or slice only device
+work uses (`soac.device_index`, `soac.device_update`), or carried to the next
+iteration. Any other use (a size, a range's count, a kernel's neutral element, an
 `if` or inner loop it decides, a call) needs it on the host in every iteration, and the
 loop stays as the table has it. A loop without kernels is left to the table (it moves
 whole, onto the device, when it can).
@@ -50,9 +51,8 @@ from soacc.dialects.shared.traits import is_kernel, is_parallel_kernel, runs_on_
 from soacc.passes.analysis.migration_table import (
     MigrationTable,
     Placement,
-    device_positioned_update,
+    device_position,
     is_scalar,
-    used_only_by_device_work,
 )
 
 
@@ -217,21 +217,15 @@ def _follow(use, found: DeviceLoop, vary) -> None:
         for result in user.results:
             vary(result)
         return
-    operand = user.operands[use.index]
-    if isinstance(user, soac.IndexOp) and operand is not user.array:
-        if is_scalar(user.result):
-            vary(user.result)  # an element at a device position: moves with it
-            return
-        if used_only_by_device_work(user.result):
-            return  # soac.device_index
-        raise _NotOnDevice
+    if isinstance(user, soac.IndexOp) and use.index > 0 and is_scalar(user.result):
+        vary(user.result)  # an element at a device position: moves with it
+        return
+    if device_position(user, use.index):
+        return  # soac.device_index, soac.device_update
     if isinstance(user, soac.ArrayOp) and all(map(is_scalar, user.elements)):
         return  # a literal of scalar variables is always made on the device
-    if isinstance(user, soac.UpdateOp):
-        if use.index == len(user.operands) - 1 and is_scalar(user.value):
-            return  # a one-element copy on the device
-        if operand in user.spec and device_positioned_update(user):
-            return  # soac.device_update
+    if isinstance(user, soac.UpdateOp) and use.index == len(user.operands) - 1 and is_scalar(user.value):
+        return  # a one-element copy on the device
     raise _NotOnDevice
 
 

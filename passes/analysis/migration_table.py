@@ -14,10 +14,11 @@ the device and are not graphed). Each op kind follows its rule of the study:
 - slices, partial indexing, transposes and scalar updates: their indices (and a slice's
   counts, which are array sizes) must be on the host: sinks; the value written by a
   scalar update is not (it can become an asynchronous one-element copy);
-- except at positions the device can read (issue 18, item 6): partial indexing whose
-  result only device work uses (kernels, copies, the value of an update), and updates of
-  a sub-array at fixed indices, need no index on the host: a device index becomes a copy
-  kernel's (`soac.device_index`, `soac.device_update`), so those indices are no sinks;
+- except at positions the device can read (issue 18, item 6): partial indexing and
+  slices whose result only device work uses (kernels, copies, the value of an update),
+  and every update, need no index, offset or stride on the host: a device position
+  becomes a copy kernel's (`soac.device_index`, `soac.device_update`; one thread for a
+  scalar update), so only a range's count (the size of what it addresses) is a sink;
 - an array literal with a scalar variable in it: a source on its result, so it always
   moves (its m synchronous writes become one asynchronous kernel); other literals of
   more than one element, `iota`, `replicate`, `copy`, `concat`, kernels and calls of
@@ -152,10 +153,28 @@ def used_only_by_device_work(value: SSAValue) -> bool:
     return bool(value.uses) and all(_device_work_use(use) for use in value.uses)
 
 
-def device_positioned_update(op: soac.UpdateOp) -> bool:
-    """An update of a sub-array at fixed indices: as a `soac.device_update` a copy
-    kernel can read the indices on the device."""
-    return is_array(op.value) and all(k == soac.SliceSpec.FIXED for k in op.kinds.get_values())
+def slice_counts(kinds: Sequence[int], spec: Sequence[SSAValue]) -> list[SSAValue]:
+    """The counts of a slice spec's ranges: the sizes of what it addresses, which the
+    host always needs (it sizes arrays)."""
+    return [values[1] for kind, values in soac.SliceSpec.entries(kinds, spec) if kind != soac.SliceSpec.FIXED]
+
+
+def device_position(op: Operation, operand_index: int) -> bool:
+    """Whether operand `operand_index` of `op` is a position the device can read in
+    place of the host (`soac.device_index`, `soac.device_update`): an index, offset or
+    stride (never a count) of an update, or of partial indexing or a slice whose
+    result only device work uses."""
+    match op:
+        case soac.UpdateOp():
+            spec, kinds = op.spec, op.kinds.get_values()
+        case soac.SliceOp() if used_only_by_device_work(op.result):
+            spec, kinds = op.spec, op.kinds.get_values()
+        case soac.IndexOp() if is_array(op.result) and used_only_by_device_work(op.result):
+            return operand_index > 0
+        case _:
+            return False
+    operand = op.operands[operand_index]
+    return operand in spec and not any(operand is c for c in slice_counts(kinds, spec))
 
 
 # --------------------------------------------------------------------------------------
@@ -648,8 +667,9 @@ class _Grapher:
         if single_element(op.result.type):
             self.graph_simple([op.result], op.spec)
             return
-        counts = [vals[1] for kind, vals in soac.SliceSpec.entries(op.kinds.get_values(), op.spec) if kind != soac.SliceSpec.FIXED]
-        self.inefficient_return(counts, op.spec)
+        counts = slice_counts(op.kinds.get_values(), op.spec)
+        # only device work uses it: a copy kernel can read its offsets on the device
+        self.inefficient_return(counts, counts if used_only_by_device_work(op.result) else op.spec)
         self.reuses(op.result, op.source)
 
     def graph_update(self, op: soac.UpdateOp) -> None:
@@ -657,10 +677,11 @@ class _Grapher:
             # the written value is no operand: a moved one is copied in on the device
             self.graph_simple([op.result], op.spec)
             return
-        # the indices stay on the host, unless a sub-array is written at fixed indices
-        # (a copy kernel can read them on the device); a scalar written value need not
-        # (it becomes a one-element copy when it moves)
-        self.inefficient_return([], [] if device_positioned_update(op) else op.spec)
+        # a copy kernel (one thread for an element) can read the indices, offsets and
+        # strides on the device, not the counts (sizes); a scalar written value need not
+        # be on the host either (it becomes a one-element copy when it moves)
+        counts = slice_counts(op.kinds.get_values(), op.spec)
+        self.inefficient_return(counts, counts)
         if is_array(op.value) and not single_element(op.value.type):
             self.stats.host_only = True  # a parallel copy from the host beats one thread
         self.reuses(op.result, op.source)

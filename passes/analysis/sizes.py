@@ -316,8 +316,14 @@ class ArraySizes(Sizes):
                 return self.atom(op.count) if axis == 0 else dim(op.value, axis - 1)
             case soac.ArrayOp():
                 return Poly.const(len(op.elements)) if axis == 0 else dim(op.elements[0], axis - 1)
-            case soac.IndexOp() | soac.DeviceIndexOp():
+            case soac.IndexOp():
                 return dim(op.array, axis + len(op.indices))
+            case soac.DeviceIndexOp():
+                entries = list(SliceSpec.entries(op.slice_kinds(), op.indices))
+                ranges = [vals for kind, vals in entries if kind != SliceSpec.FIXED]
+                if axis < len(ranges):
+                    return self.atom(ranges[axis][1])  # a count: always on the host
+                return dim(op.array, len(entries) + axis - len(ranges))
             case soac.TransposeOp():
                 return dim(op.input, op.permutation.get_values()[axis])
             case soac.ConcatOp():

@@ -333,8 +333,8 @@ def _slice_index(state: LaneState, op: Operation, array: np.ndarray, kinds, spec
 
 
 def _device_indices(operands: Sequence[SSAValue], values: Sequence) -> list:
-    """The indices of a device-indexed op as numbers: a `tensor<1xindex>` one is its
-    row 0 (per lane, inside a lambda)."""
+    """The slice spec of a device-indexed op as numbers: a `tensor<1xindex>` entry is
+    its row 0 (per lane, inside a lambda)."""
     return [np.asarray(v)[..., 0] if soac.is_device_index(o.type) else v for o, v in zip(operands, values)]
 
 
@@ -698,16 +698,17 @@ class SoacFunctions(InterpreterFunctions):
     @impl(soac.DeviceIndexOp)
     def run_device_index(self, interpreter: Interpreter, op: soac.DeviceIndexOp, args):
         array, *indices = args
-        indices = _device_indices(op.indices, indices)
-        kinds = [soac.SliceSpec.FIXED] * len(indices)
-        return (np.array(_sliced(lanes(interpreter), op, np.asarray(array), kinds, indices), copy=True),)
+        spec = _device_indices(op.indices, indices)
+        state = lanes(interpreter)
+        result = np.array(_sliced(state, op, np.asarray(array), op.slice_kinds(), spec), copy=True)
+        check_static_shape(op, op.result.type, np.shape(result)[state.depth :])
+        return (result,)
 
     @impl(soac.DeviceUpdateOp)
     def run_device_update(self, interpreter: Interpreter, op: soac.DeviceUpdateOp, args):
         array, *indices, value = args
-        indices = _device_indices(op.indices, indices)
-        kinds = [soac.SliceSpec.FIXED] * len(indices)
-        return (_updated(lanes(interpreter), op, array, kinds, indices, value),)
+        spec = _device_indices(op.indices, indices)
+        return (_updated(lanes(interpreter), op, array, op.slice_kinds(), spec, value),)
 
     @impl(soac.ConcatOp)
     def run_concat(self, interpreter: Interpreter, op: soac.ConcatOp, args):

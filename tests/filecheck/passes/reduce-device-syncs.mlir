@@ -185,9 +185,10 @@ func.func @t9_one_element_slice(%A: tensor<?xindex>, %C: tensor<?xi64>) -> tenso
 
 // T10: the written value moves, and the write becomes an asynchronous copy of a
 // one-element slice. Reads 0, synchronous writes 0. With an index that is read, the
-// index's read stays.
+// study keeps the index's read (reads 1); past it (issue 18, item 6) the index moves too
+// and the copy is a soac.device_update that loads it on the device: reads 0.
 // CUT: @t10_scalar_write: device {v, w} cut {} reads 0
-// CUT: @t10_read_index: device {v, w} cut {read(j)} reads 1
+// CUT: @t10_read_index: device {v, w, j} cut {} reads 0
 // CHECK-LABEL: func.func @t10_scalar_write
 // CHECK:         %w_dev = soac.gpu_body
 // CHECK:         %r = soac.update %B[%j:%{{.*}}] = %w_dev : tensor<?xi64>, tensor<1xi64>
@@ -199,6 +200,9 @@ func.func @t10_scalar_write(%A: tensor<?xi64>, %B: tensor<?xi64>, %j: index) -> 
   %r = soac.update %B[%j] = %w : tensor<?xi64>, i64
   func.return %r : tensor<?xi64>
 }
+// CHECK-LABEL: func.func @t10_read_index
+// CHECK:         %j_dev = soac.gpu_body -> tensor<1xindex>
+// CHECK:         %r = soac.device_update %B[%j_dev:%{{.*}}] = %w_dev : tensor<?xi64>, tensor<1xindex>, index, tensor<1xi64>
 func.func @t10_read_index(%A: tensor<?xi64>, %B: tensor<?xi64>, %J: tensor<?xindex>) -> tensor<?xi64> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -895,13 +899,15 @@ func.func @d3_a_returned_view_keeps_the_read(%m: tensor<?x?xf32>, %col: tensor<?
   func.return %row, %neg : tensor<?xf32>, tensor<?xf32>
 }
 
-// D4 (not yet: kept as the current behaviour): a slice at a device offset, and a scalar
-// written at a device index, still need the index on the host. Reads 1.
-// CUT: @d4_slices_and_scalar_updates_keep_the_read: device {} cut {read(s)} reads 1
-// CHECK-LABEL: func.func @d4_slices_and_scalar_updates_keep_the_read
-// CHECK-NOT:     soac.device_
-// CHECK:         func.return
-func.func @d4_slices_and_scalar_updates_keep_the_read(%a: tensor<?xf32>, %col: tensor<?xi64>, %x: f32) -> (tensor<?xf32>, tensor<?xf32>) {
+// D4: a slice at a device offset whose only user is a kernel, and a scalar written at a
+// device index, read nothing: the slice is a copy kernel that loads its offset, the write
+// one thread's store. Reads 1 -> 0.
+// CUT: @d4_slices_and_scalar_updates_at_device_positions: device {s, p} cut {} reads 0
+// CHECK-LABEL: func.func @d4_slices_and_scalar_updates_at_device_positions
+// CHECK:         %p_dev = soac.gpu_body -> tensor<1xindex>
+// CHECK:         %part = soac.device_index %a[%p_dev:%c2] : tensor<?xf32>, tensor<1xindex>, index -> tensor<?xf32>
+// CHECK:         %c = soac.device_update %b[%p_dev] = %x : tensor<?xf32>, tensor<1xindex>, f32
+func.func @d4_slices_and_scalar_updates_at_device_positions(%a: tensor<?xf32>, %col: tensor<?xi64>, %x: f32) -> (tensor<?xf32>, tensor<?xf32>) {
   %c2 = arith.constant 2 : index
   %zero = arith.constant 0 : i64
   %s = soac.reduce(%col) neutral(%zero : i64) commutative : (tensor<?xi64>) -> i64 {
@@ -919,6 +925,67 @@ func.func @d4_slices_and_scalar_updates_keep_the_read(%a: tensor<?xf32>, %col: t
   %b = soac.copy %a : tensor<?xf32>
   %c = soac.update %b[%p] = %x : tensor<?xf32>, f32
   func.return %twice, %c : tensor<?xf32>, tensor<?xf32>
+}
+
+// D5: a moved value written at a moved index and at a strided slice's device stride: a
+// one-element slice update of its storage, at a device offset. Reads 2 -> 0.
+// CUT: @d5_moved_value_at_a_moved_index: device {s, m, p, q} cut {} reads 0
+// CHECK-LABEL: func.func @d5_moved_value_at_a_moved_index
+// CHECK:         %c = soac.device_update %b[%p_dev:%{{.*}}] = %m_dev : tensor<?xf32>, tensor<1xindex>, index, tensor<1xf32>
+// CHECK:         %e2 = soac.device_index %a[%c0:%c2:%q_dev] : tensor<?xf32>, index, index, tensor<1xindex> -> tensor<?xf32>
+func.func @d5_moved_value_at_a_moved_index(%a: tensor<?xf32>, %col: tensor<?xi64>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %zero = arith.constant 0 : i64
+  %fzero = arith.constant 0.0 : f32
+  %s = soac.reduce(%col) neutral(%zero : i64) commutative : (tensor<?xi64>) -> i64 {
+  ^bb0(%l: i64, %r: i64):
+    %u = arith.addi %l, %r : i64
+    soac.yield %u : i64
+  }
+  %m = soac.reduce(%a) neutral(%fzero : f32) commutative : (tensor<?xf32>) -> f32 {
+  ^bb0(%l: f32, %r: f32):
+    %u = arith.maximumf %l, %r : f32
+    soac.yield %u : f32
+  }
+  %p = arith.index_cast %s : i64 to index
+  %b = soac.copy %a : tensor<?xf32>
+  %c = soac.update %b[%p] = %m : tensor<?xf32>, f32
+  %q = arith.addi %p, %c2 : index
+  %every = soac.slice %a[%c0:%c2:%q] : tensor<?xf32> -> tensor<?xf32>
+  %e2 = soac.copy %every : tensor<?xf32>
+  func.return %c, %e2 : tensor<?xf32>, tensor<?xf32>
+}
+
+// D6: what still needs the position on the host: a slice the host returns (a view, not
+// device work), and a count, which sizes the result. Reads 2.
+// CUT: @d6_a_returned_slice_and_a_count_keep_their_reads: device {} cut {read(s), read(t)} reads 2
+// CHECK-LABEL: func.func @d6_a_returned_slice_and_a_count_keep_their_reads
+// CHECK-NOT:     soac.device_
+// CHECK:         func.return
+func.func @d6_a_returned_slice_and_a_count_keep_their_reads(%a: tensor<?xf32>, %col: tensor<?xi64>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0 : i64
+  %s = soac.reduce(%col) neutral(%zero : i64) commutative : (tensor<?xi64>) -> i64 {
+  ^bb0(%l: i64, %r: i64):
+    %u = arith.addi %l, %r : i64
+    soac.yield %u : i64
+  }
+  %t = soac.reduce(%col) neutral(%zero : i64) commutative : (tensor<?xi64>) -> i64 {
+  ^bb0(%l: i64, %r: i64):
+    %u = arith.maxsi %l, %r : i64
+    soac.yield %u : i64
+  }
+  %p = arith.index_cast %s : i64 to index
+  %n = arith.index_cast %t : i64 to index
+  %view = soac.slice %a[%p:%n] : tensor<?xf32> -> tensor<?xf32>
+  %counted = soac.slice %a[%c0:%n] : tensor<?xf32> -> tensor<?xf32>
+  %twice = soac.map(%counted) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%y: f32):
+    %z = arith.addf %y, %y : f32
+    soac.yield %z : f32
+  }
+  func.return %view, %twice : tensor<?xf32>, tensor<?xf32>
 }
 
 // Device loops (issue 18, passes/analysis/device_loops.py): a while loop that launches

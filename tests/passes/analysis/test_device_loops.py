@@ -92,6 +92,39 @@ def test_a_counter_the_host_needs_keeps_the_loop_on_the_host():
     assert with_device_loops(table) is table
 
 
+AT_THE_COUNTER = """%part = soac.slice %x[%j:%c1] : tensor<?xf32> -> tensor<?xf32>
+    %twice = soac.map(%part) : (tensor<?xf32>) -> tensor<?xf32> {
+    ^bb2(%e2: f32):
+      %y2 = arith.addf %e2, %e2 : f32
+      soac.yield %y2 : f32
+    }
+    %x1 = soac.update %x[%j:%c1] = %twice : tensor<?xf32>, tensor<?xf32>
+    %x2 = soac.update %x1[%c0] = %zero : tensor<?xf32>, f32
+    %m = soac.reduce(%x2) neutral(%zero : f32) commutative : (tensor<?xf32>) -> f32 {
+    ^bb3(%l3: f32, %r3: f32):
+      %t3 = arith.maximumf %l3, %r3 : f32
+      soac.yield %t3 : f32
+    }
+    %x3 = soac.update %x2[%j] = %m : tensor<?xf32>, f32
+    """ + HALVE.replace("soac.map(%x)", "soac.map(%x3)")
+
+
+def test_slices_and_element_writes_at_the_counter_keep_the_loop_on_the_device():
+    """Issue 18, item 6: a slice at the counter's offset that only a kernel uses, and
+    updates at the counter (of a slice, of an element by a host value and by the loop's
+    reduction), need the counter on the device only."""
+    _, loop, table = analysed(program(AT_THE_COUNTER))
+    found = find_device_loop(loop)
+    assert found is not None
+    assert {"j", "j1", "s", "m"} <= names(found.varying)
+    placed = with_device_loops(table)
+    assert placed.device_loops == [loop]
+    assert placed.status(found.condition) is Placement.READ
+    body = loop.after_region.block
+    counter = body.args[1]
+    assert placed.status(counter) is Placement.DEVICE  # never read: only positions use it
+
+
 def test_a_loop_without_kernels_is_left_to_the_cut():
     scalar = HEADER + """
   %r = scf.while (%i = %c0) : (index) -> index {
@@ -133,6 +166,7 @@ def test_a_read_before_the_loop_that_the_host_also_uses_stays():
     [
         ("benchmarks/device_syncs/convergence.mlir", True),
         ("examples/convergence_loop.mlir", True),  # an update of a row at the counter
+        ("examples/clean.mlir", True),  # a slice, a slice update and an element at a reduction's position
         ("benchmarks/memory/bfs.mlir", True),
         ("examples/mandelbrot.mlir", False),  # its loops run inside a kernel
     ],

@@ -730,6 +730,42 @@ func.func @device_update_no_device_index(%a: tensor<?x?xf32>, %i: index, %v: ten
 
 // -----
 
+func.func @device_index_count_on_the_device(%a: tensor<?xf32>, %p: tensor<1xindex>, %n: tensor<1xindex>) {
+  %r = soac.device_index %a[%p:%n] : tensor<?xf32>, tensor<1xindex>, tensor<1xindex> -> tensor<?xf32>
+  func.return
+}
+
+// CHECK: soac.device_index index 1 (a count) has type tensor<1xindex>; expected index (the host sizes the result)
+
+// -----
+
+func.func @device_index_slice_result(%a: tensor<?x4xf32>, %p: tensor<1xindex>, %n: index) {
+  %r = soac.device_index %a[%p:%n] : tensor<?x4xf32>, tensor<1xindex>, index -> tensor<?x3xf32>
+  func.return
+}
+
+// CHECK: soac.device_index result tensor<?x3xf32> does not keep the unsliced dimensions of tensor<?x4xf32>
+
+// -----
+
+func.func @device_index_slice_without_result_type(%a: tensor<?xf32>, %p: tensor<1xindex>, %n: index) {
+  %r = soac.device_index %a[%p:%n] : tensor<?xf32>, tensor<1xindex>, index
+  func.return
+}
+
+// CHECK: before the result type of a soac.device_index with a range
+
+// -----
+
+func.func @device_update_element_value(%a: tensor<?xf32>, %p: tensor<1xindex>, %x: f64) {
+  %r = soac.device_update %a[%p] = %x : tensor<?xf32>, tensor<1xindex>, f64
+  func.return
+}
+
+// CHECK: soac.device_update value has type f64; expected f32
+
+// -----
+
 // ---- soac.update
 
 func.func @update_rank0(%a: tensor<f32>, %x: f32) {

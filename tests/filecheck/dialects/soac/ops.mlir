@@ -353,6 +353,25 @@ func.func @device_index(%t3: tensor<?x?x4xf32>, %m: tensor<?x?xf32>, %p: tensor<
   func.return %pivot, %mixed, %swapped : tensor<?xf32>, tensor<4xf32>, tensor<?x?xf32>
 }
 
+// CHECK-NEXT:   func.func @device_slice(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %p: tensor<1xindex>, %n: index, %x: f32, %xd: tensor<1xf32>) -> (tensor<?xf32>, tensor<?x2xf32>, tensor<?xf32>, tensor<?xf32>) {
+// CHECK-NEXT:     %part = soac.device_index %a[%p:%n:%p] : tensor<?xf32>, tensor<1xindex>, index, tensor<1xindex> -> tensor<?xf32>
+// CHECK-NEXT:     %block = soac.device_index %m[%n:%n, %p:%n] : tensor<?x4xf32>, index, index, tensor<1xindex>, index -> tensor<?x2xf32>
+// CHECK-NEXT:     %one = soac.device_update %a[%p] = %x : tensor<?xf32>, tensor<1xindex>, f32
+// CHECK-NEXT:     %two = soac.device_update %one[%p:%n] = %xd : tensor<?xf32>, tensor<1xindex>, index, tensor<1xf32>
+// CHECK-NEXT:     func.return %part, %block, %one, %two : tensor<?xf32>, tensor<?x2xf32>, tensor<?xf32>, tensor<?xf32>
+// CHECK-NEXT:   }
+// CHECK-GENERIC-LABEL: "func.func"() <{sym_name = "device_slice"
+// CHECK-GENERIC:     %part = "soac.device_index"(%a, %p, %n, %p) <{kinds = array<i64: 2>}> : (tensor<?xf32>, tensor<1xindex>, index, tensor<1xindex>) -> tensor<?xf32>
+// CHECK-GENERIC:     %one = "soac.device_update"(%a, %p, %x) : (tensor<?xf32>, tensor<1xindex>, f32) -> tensor<?xf32>
+// CHECK-GENERIC:     %two = "soac.device_update"(%one, %p, %n, %xd) <{kinds = array<i64: 1>}> : (tensor<?xf32>, tensor<1xindex>, index, tensor<1xf32>) -> tensor<?xf32>
+func.func @device_slice(%a: tensor<?xf32>, %m: tensor<?x4xf32>, %p: tensor<1xindex>, %n: index, %x: f32, %xd: tensor<1xf32>) -> (tensor<?xf32>, tensor<?x2xf32>, tensor<?xf32>, tensor<?xf32>) {
+  %part = soac.device_index %a[%p:%n:%p] : tensor<?xf32>, tensor<1xindex>, index, tensor<1xindex> -> tensor<?xf32>
+  %block = soac.device_index %m[%n:%n, %p:%n] : tensor<?x4xf32>, index, index, tensor<1xindex>, index -> tensor<?x2xf32>
+  %one = soac.device_update %a[%p] = %x : tensor<?xf32>, tensor<1xindex>, f32
+  %two = soac.device_update %one[%p:%n] = %xd : tensor<?xf32>, tensor<1xindex>, index, tensor<1xf32>
+  func.return %part, %block, %one, %two : tensor<?xf32>, tensor<?x2xf32>, tensor<?xf32>, tensor<?xf32>
+}
+
 // CHECK-NEXT:   func.func @slice(%t3: tensor<?x?x4xf32>, %v: tensor<?xf32>, %o: index, %c: index, %s: index) -> (tensor<?xf32>, tensor<?xf32>, tensor<?x4xf32>, tensor<?x?x4xf32>) {
 // CHECK-NEXT:     %odd = soac.slice %v[%o:%c:%s] : tensor<?xf32> -> tensor<?xf32>
 // CHECK-NEXT:     %part = soac.slice %t3[%o, %c, %o:%c] : tensor<?x?x4xf32> -> tensor<?xf32>
