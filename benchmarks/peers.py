@@ -128,6 +128,12 @@ BENCHMARKS = [
     Benchmark("locvolcalib", MEMORY, 256, 16, iterative=False),
     Benchmark("optionpricing", MEMORY, 1 << 18, 512, iterative=False),
     Benchmark("backprop", MEMORY, 1 << 20, 1000, iterative=False, streaming=True),
+    # not one of issue 18's iterative programs, but one: a device loop whose positions
+    # (a slice's offset, an element's index) come from a reduction (issue 18, item 6)
+    Benchmark(
+        "clean", EXAMPLES, 1_000_000, 1000, iterative=False,
+        allowance=Allowance(1e-5, 1e-5, 1e-3, FMA + "; the residual's last bits then differ"),
+    ),
 ]
 
 

@@ -281,6 +281,26 @@ def convergence_loop(xp, v0, cfg, eps):
     return v, np.int64(it), change, history
 
 
+def clean(xp, dirty, beam, gain, threshold, maxit):
+    n, w = dirty.shape[0], beam.shape[0]
+    h = w // 2
+    r = xp.zeros(n + w - 1, dtype=f32)
+    r[h : h + n] = dirty
+    model = xp.zeros(n, dtype=f32)
+    it = 0
+    while n:
+        part = r[h : h + n]
+        pos = int(xp.argmax(xp.abs(part)))  # the host reads the peak's position
+        peak = part[pos]
+        if not (it < int(maxit) and abs(float(peak)) > threshold):  # and its value
+            break
+        amount = f32(gain) * peak
+        r[pos : pos + w] = r[pos : pos + w] - amount * beam
+        model[pos] += amount
+        it += 1
+    return r[h : h + n].copy(), model, np.int64(it)
+
+
 def bfs(xp, src, dst, nodes):
     nodes = int(nodes)
     cost = xp.full(nodes, -1, dtype=xp.int32)
@@ -431,7 +451,7 @@ PROGRAMS = {
     f.__name__: f
     for f in (
         dot_product, vector_norm, prefix_sum, histogram, row_sums, crypt, mandelbrot, backprop, optionpricing,
-        gauss_jordan, srad, lud, kmeans, convergence, convergence_loop, bfs, nbody, locvolcalib,
+        gauss_jordan, srad, lud, kmeans, convergence, convergence_loop, bfs, nbody, locvolcalib, clean,
     )
 }
 """Each program's eager version, by the program's name in benchmarks/peers.py."""

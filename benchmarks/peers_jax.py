@@ -196,6 +196,33 @@ def convergence_loop(v0, cfg, eps):
     return _convergence_loop(v0, int(cfg[0]), int(cfg[1]), eps)  # cfg is the host's: the history's shape
 
 
+@jax.jit
+def clean(dirty, beam, gain, threshold, maxit):
+    n, w = dirty.shape[0], beam.shape[0]
+    h = w // 2
+    r = jnp.zeros(n + w - 1, jnp.float32).at[h : h + n].set(dirty)
+
+    def peak_of(r):
+        part = r[h : h + n]
+        pos = jnp.argmax(jnp.abs(part))
+        return part[pos], pos
+
+    def step(state):
+        r, model, it, peak, pos = state
+        amount = gain * peak
+        window = lax.dynamic_slice(r, (pos,), (w,))
+        r = lax.dynamic_update_slice(r, window - amount * beam, (pos,))
+        return (r, model.at[pos].add(amount), it + 1, *peak_of(r))
+
+    def going(state):
+        _, _, it, peak, _ = state
+        return (it < maxit) & (jnp.abs(peak) > threshold)
+
+    start = (r, jnp.zeros(n, jnp.float32), jnp.int64(0), *peak_of(r))
+    r, model, it, _, _ = lax.while_loop(going, step, start)
+    return r[h : h + n], model, it
+
+
 @partial(jax.jit, static_argnums=2)
 def _bfs(src, dst, nodes: int):
     cost = jnp.full(nodes, -1, jnp.int32).at[0].set(0)
@@ -253,6 +280,6 @@ PROGRAMS = {
     "row_sums": row_sums, "crypt": crypt, "mandelbrot": mandelbrot, "backprop": backprop,
     "optionpricing": optionpricing, "gauss_jordan": gauss_jordan, "srad": srad, "lud": lud, "kmeans": kmeans,
     "convergence": convergence, "convergence_loop": convergence_loop, "bfs": bfs, "nbody": nbody,
-    "locvolcalib": locvolcalib,
+    "locvolcalib": locvolcalib, "clean": clean,
 }
 """Each program's JAX version, by the program's name in benchmarks/peers.py."""

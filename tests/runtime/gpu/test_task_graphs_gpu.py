@@ -29,7 +29,7 @@ PROGRAMS = [
     *benchmark_programs("memory"),
 ]
 SIZES = [1, 7, 300]
-DEVICE_LOOPS = {"convergence", "bfs", "convergence_loop"}
+DEVICE_LOOPS = {"convergence", "bfs", "convergence_loop", "clean"}
 """Programs whose while loops are device loops (passes/analysis/device_loops.py), so
 whole calls are graphs (the convergence loop's host code reads its bounds from an
 array argument's device copy before any kernel: the graph is guarded by them)."""
