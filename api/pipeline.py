@@ -12,8 +12,8 @@ loops, which the host code would otherwise redo in every iteration).
 It is built from pass objects, not from their names. The optimisations of the design join it as they are written, each with a switch here
 (`fusion=false` leaves soac-fusion and fuse-iota out, `syncs=false` reduce-device-syncs and
 merge-gpu-bodies, `device-loops=false` reduce-device-syncs's device loops, `memory=false`
-memory block merging); transfer fusion, forks and
-several devices are to come.
+memory block merging, `transfers=true` adds fuse-transfers, `forks=true` forks every
+function); several devices are to come.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from soacc.lowering.convert_fork_to_gpu import ConvertForkToGpuPass
 from soacc.lowering.convert_mem_to_gpu import ConvertMemToGpuPass
 from soacc.lowering.convert_soac_to_mem import ConvertSoacToMemPass
 from soacc.passes.fuse_iota import FuseIotaPass
+from soacc.passes.fuse_transfers import FuseTransfersPass
 from soacc.passes.hoist_allocations import HoistAllocationsPass
 from soacc.passes.introduce_forks import IntroduceForksPass
 from soacc.passes.memory_reuse import MemoryReusePass
@@ -59,6 +60,10 @@ class SoaccPipelinePass(ModulePass):
     memory: bool = True
     """Memory block merging: hoist-allocations, short-circuit, memory-reuse."""
 
+    transfers: bool = False
+    """fuse-transfers (greedy) after memory planning: argument uploads in the fewest
+    messages. Off by default until measured to never slow a program down."""
+
     forks: bool = False
     """Task parallelism: introduce-forks (with its three optimisations) after memory
     planning, and convert-fork-to-gpu after convert-mem-to-gpu."""
@@ -82,6 +87,8 @@ class SoaccPipelinePass(ModulePass):
             passes.append(FuseIotaPass())
         if self.memory:
             passes += [HoistAllocationsPass(), ShortCircuitPass(), MemoryReusePass()]
+        if self.transfers:
+            passes.append(FuseTransfersPass())
         if self.forks:
             passes.append(IntroduceForksPass(trivial=True, combine=True, fork_returns=True))
         return passes

@@ -23,6 +23,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return HoistAllocationsPass
 
+    def get_fuse_transfers() -> type[ModulePass]:
+        from soacc.passes.fuse_transfers import FuseTransfersPass
+
+        return FuseTransfersPass
+
     def get_short_circuit() -> type[ModulePass]:
         from soacc.passes.short_circuit import ShortCircuitPass
 
@@ -77,6 +82,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "reduce-device-syncs": get_reduce_device_syncs,
         "merge-gpu-bodies": get_merge_gpu_bodies,
         "hoist-allocations": get_hoist_allocations,
+        "fuse-transfers": get_fuse_transfers,
         "short-circuit": get_short_circuit,
         "memory-reuse": get_memory_reuse,
         "introduce-forks": get_introduce_forks,

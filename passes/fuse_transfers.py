@@ -1,0 +1,330 @@
+"""fuse-transfers: a function's argument uploads in as few messages as the study's
+layout allows (Christoph Kessler, *Global optimization of operand transfer fusion in
+heterogeneous computing*; the analysis is passes/analysis/transfer_layout.py).
+
+At level 2 an entry point copies each array argument to the device on its own
+(`mem.copy %a_host, %a` into a fresh device block): one message, and one startup, per
+argument. This pass reads a function's top-level block as the study's straight-line
+region: every such upload is a vector that is live on entry on the host, and the
+kernels are the block's statements in program order, each reading the vectors whose
+device blocks it uses. The analysis chooses the memory order (a heaviest Hamiltonian
+path per component of the affinity graph) and the time of each message (`greedy`: the
+earliest slot the members share, the fewest messages; `tight`: uploads as late as a
+memory neighbour allows). For each message of two or more vectors the pass then
+
+- allocates one device **arena** where the first member's block was allocated, each
+  member a part of it at a 256-byte aligned offset in path order (the members' views
+  keep their own offsets within their part), and drops the members' own blocks;
+- at the message's time, packs the members into one host staging arena (host-to-host
+  copies, which move no message) and sends the used bytes of the arena in one copy;
+  where the message is larger than `max-bytes` (1 MiB; decided at run time, since
+  sizes are run-time values) the members go one by one into their parts instead, since
+  packing them would cost more host copying than the startups save.
+
+What the pass leaves alone (the statistics say so): uploads whose device block is used
+other than through views, or written before the upload, or whose host array is not an
+argument (its producer would need the study's host kernels, issue 19 item 1);
+downloads (their device side is placed by memory-reuse: a pass of their own, to come).
+The sizes a message needs are moved up (pure index arithmetic only); a member whose
+size cannot be is left out of its message.
+
+`report=true` prints per function the uploads considered, the messages made and the
+startups saved, to stderr.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, scf
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, IntegerType, MemRefType, ModuleOp
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from soacc.dialects import mem
+from soacc.passes.analysis.transfer_layout import DEVICE, Kernel, KernelGraph, TransferLayout, analyse
+from soacc.passes.utils.memory_motion import dependencies_after, dominates, is_pure, move_before
+
+ALIGNMENT = 256
+"""Bytes each member's part of an arena starts at a multiple of (what cudaMalloc gives
+a block of its own, so that kernels' accesses stay as aligned as before)."""
+
+
+@dataclass
+class Upload:
+    """One argument upload the pass may fuse: `copy` sends `source` (a view of an
+    argument's host block) into `view`, the root view of the fresh device block
+    `alloc`, which is used only through views."""
+
+    copy: mem.CopyOp
+    alloc: mem.AllocOp
+    view: mem.ViewOp
+
+    @property
+    def source(self) -> SSAValue:
+        return self.copy.source
+
+
+@dataclass
+class FusionReport:
+    function: str
+    uploads: int = 0
+    messages: int = 0
+    left: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        saved = self.uploads - self.messages
+        text = f"fuse-transfers: @{self.function}: {self.uploads} upload(s) in {self.messages} message(s), {saved} startup(s) saved"
+        return text + (f"; left alone: {', '.join(self.left)}" if self.left else "")
+
+
+def _argument_view(value: SSAValue, function: func.FuncOp) -> bool:
+    """A view of the function's host arguments: an argument itself (level 2 passes an
+    array as its block and its view), or a view of an argument block."""
+    if isinstance(value, BlockArgument):
+        return value.block is function.body.block
+    owner = value.owner
+    return isinstance(owner, mem.ViewOp) and isinstance(owner.block, BlockArgument) and owner.block.block is function.body.block
+
+
+def _upload(op: Operation, function: func.FuncOp, report: FusionReport) -> Upload | None:
+    if not isinstance(op, mem.CopyOp):
+        return None
+    source, dest = op.source.type, op.dest.type
+    if not (isinstance(source, MemRefType) and isinstance(dest, MemRefType)):
+        return None
+    if mem.space_of(source) != mem.HOST or mem.space_of(dest) != mem.DEVICE:
+        return None
+    name = op.dest.name_hint or "?"
+    view = op.dest.owner
+    if not isinstance(view, mem.ViewOp) or view.strides:
+        report.left.append(f"%{name} (not a row-major view of a block)")
+        return None
+    alloc = view.block.owner
+    block = op.parent_block()
+    if not isinstance(alloc, mem.AllocOp) or alloc.parent_block() is not block:
+        report.left.append(f"%{name} (its device block is not allocated here)")
+        return None
+    if not _argument_view(op.source, function):
+        report.left.append(f"%{name} (its host array is not an argument)")
+        return None
+    uses = [u.operation for u in alloc.block.uses]
+    if not all(isinstance(u, mem.ViewOp) and u.block is alloc.block for u in uses):
+        report.left.append(f"%{name} (its device block is used other than through views)")
+        return None
+    # the upload must be the first statement to touch the block (it is fresh)
+    if first_user(alloc, block, after=alloc) is not op:
+        report.left.append(f"%{name} (its device block is used before the upload)")
+        return None
+    return Upload(op, alloc, view)
+
+
+def _statement(op: Operation, block: Block) -> Operation | None:
+    return block.find_ancestor_op_in_block(op)
+
+
+def _block_users(alloc: mem.AllocOp, block: Block) -> list[Operation]:
+    """The statements of `block` that use the block `alloc` makes, through its views
+    (and views of views, slices, ...: every use of a value derived from them)."""
+    found: dict[Operation, None] = {}
+    pending: list[SSAValue] = [alloc.block]
+    seen: set[SSAValue] = set()
+    while pending:
+        value = pending.pop()
+        if value in seen:
+            continue
+        seen.add(value)
+        for use in value.uses:
+            user = use.operation
+            statement = _statement(user, block)
+            if statement is None:
+                continue
+            if isinstance(user, mem.ViewOp | mem.SliceOp | mem.TransposeOp) and user.parent_block() is block:
+                pending.extend(user.results)
+                continue
+            found[statement] = None
+    return sorted(found, key=block.get_operation_index)
+
+
+def first_user(alloc: mem.AllocOp, block: Block, after: Operation) -> Operation | None:
+    """The first statement after `after` that uses the block `alloc` makes (not counting
+    the views that only name it)."""
+    at = block.get_operation_index(after)
+    for user in _block_users(alloc, block):
+        if block.get_operation_index(user) > at:
+            return user
+    return None
+
+
+def region_graph(block: Block, uploads: list[Upload]) -> tuple[KernelGraph, list[Operation]]:
+    """The study's kernel–vector graph of the block: a kernel per statement that first
+    reads an upload's device block after the upload (a device kernel, in program
+    order), each upload a vector live on entry on the host. Returns the graph and the
+    statement of each kernel slot."""
+    readers: dict[Operation, list[int]] = {}
+    for i, upload in enumerate(uploads):
+        reader = first_user(upload.alloc, block, after=upload.copy)
+        if reader is not None:
+            readers.setdefault(reader, []).append(i)
+    slots = sorted(readers, key=block.get_operation_index)
+    kernels = [Kernel(tuple(readers[s]), (), DEVICE, name=s.name) for s in slots]
+    return KernelGraph.build(kernels), slots
+
+
+class _Fuser:
+    def __init__(self, function: func.FuncOp, mode: str, attempts: int, seed: int, max_bytes: int):
+        self.function = function
+        self.max_bytes = max_bytes
+        self.block = function.body.block
+        self.mode = mode
+        self.attempts = attempts
+        self.seed = seed
+        self.report = FusionReport(function.sym_name.data)
+
+    def run(self) -> FusionReport:
+        uploads = [u for op in list(self.block.ops) if (u := _upload(op, self.function, self.report)) is not None]
+        self.report.uploads = len(uploads)
+        self.report.messages = len(uploads)
+        if len(uploads) < 2:
+            return self.report
+        graph, slots = region_graph(self.block, uploads)
+        if not slots:
+            return self.report
+        layout: TransferLayout = analyse(graph, mode=self.mode, attempts=self.attempts, seed=self.seed)
+        for message in layout.messages:
+            if message.direction != "upload" or len(message.vectors) < 2:
+                continue
+            members = [uploads[i] for i in message.vectors]
+            fused = self.fuse(members, slots[message.time])
+            if fused:
+                self.report.messages -= fused - 1
+        return self.report
+
+    # --- the rewrite ---------------------------------------------------------------
+
+    def available_before(self, value: SSAValue, anchor: Operation) -> bool:
+        """Makes `value` usable just before `anchor`, moving the pure statements it
+        depends on up to there; False where one cannot move."""
+        if dominates(value, anchor):
+            return True
+        definer = value.owner
+        if not isinstance(definer, Operation) or definer.parent_block() is not self.block or not is_pure(definer):
+            return False
+        needed = dependencies_after(definer, anchor, movable=is_pure)
+        if needed is None:
+            return False
+        move_before([*needed, definer], anchor)
+        return True
+
+    def fuse(self, members: list[Upload], time: Operation) -> int:
+        """One arena and one message for `members` (in memory order), sent just before
+        `time`. Returns how many uploads it fused (0: none, the members left alone)."""
+        # the arena is made where the first member's block was, or at the message's
+        # time if that comes first
+        anchor = min([*(m.alloc for m in members), time], key=self.block.get_operation_index)
+        kept = [
+            m
+            for m in members
+            if self.available_before(m.alloc.bytes, anchor)
+            and all(self.available_before(s, anchor) for s in m.view.sizes)
+            and self.available_before(m.source, time)
+        ]
+        if len(kept) < 2:
+            return 0
+        offsets, total = self.offsets([m.alloc.bytes for m in kept], anchor)
+        arena = mem.AllocOp(total, mem.DEVICE)
+        arena.block.name_hint = "uploads"
+        Rewriter.insert_op(arena, InsertPoint.before(anchor))
+        for member, offset in zip(kept, offsets):
+            for use in list(member.alloc.block.uses):
+                view = use.operation
+                assert isinstance(view, mem.ViewOp)
+                shifted = arith.AddiOp(view.byte_offset, offset)
+                Rewriter.insert_op(shifted, InsertPoint.before(view))
+                operands = list(view.operands)
+                operands[0], operands[1] = arena.block, shifted.result
+                view.operands = operands
+            Rewriter.erase_op(member.alloc)
+        # the message: the members packed on the host, then one copy; above
+        # `max_bytes` the host copies would cost more than the startups they save, and
+        # each member goes on its own into its part of the arena
+        zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+        limit = arith.ConstantOp(IntegerAttr(self.max_bytes, IndexType()))
+        small = arith.CmpiOp(total, limit.result, "ule")
+        fused = Block()
+        stage = mem.AllocOp(total, mem.HOST)
+        stage.block.name_hint = "uploads_host"
+        fused.add_op(stage)
+        for member, offset in zip(kept, offsets):
+            part = mem.ViewOp(stage.block, offset, list(member.view.sizes), _host_type(member.view.result.type))
+            fused.add_ops([part, mem.CopyOp(member.source, part.result)])
+        # the arena's bytes as one array of one-byte elements (i1 is a byte in memory)
+        byte = IntegerType(1)
+        host_bytes = mem.ViewOp(stage.block, zero.result, [total], mem.view_type(byte, [DYNAMIC_INDEX], mem.HOST))
+        device_bytes = mem.ViewOp(arena.block, zero.result, [total], mem.view_type(byte, [DYNAMIC_INDEX], mem.DEVICE))
+        fused.add_ops([host_bytes, device_bytes, mem.CopyOp(host_bytes.result, device_bytes.result), scf.YieldOp()])
+        apart = Block()
+        for member in kept:
+            member.copy.detach()
+            apart.add_op(member.copy)
+        apart.add_op(scf.YieldOp())
+        choice = scf.IfOp(small.result, [], Region(fused), Region(apart))
+        for op in (zero, limit, small, choice):
+            Rewriter.insert_op(op, InsertPoint.before(time))
+        return len(kept)
+
+
+    def offsets(self, sizes: list[SSAValue], anchor: Operation) -> tuple[list[SSAValue], SSAValue]:
+        """Each part's byte offset (aligned) and the arena's size, computed just before
+        `anchor`."""
+        def constant(n: int) -> SSAValue:
+            op = arith.ConstantOp(IntegerAttr(n, IndexType()))
+            Rewriter.insert_op(op, InsertPoint.before(anchor))
+            return op.result
+
+        def emit(op: Operation) -> SSAValue:
+            Rewriter.insert_op(op, InsertPoint.before(anchor))
+            return op.results[0]
+
+        below, step = constant(ALIGNMENT - 1), constant(ALIGNMENT)
+        offsets = [constant(0)]
+        end = offsets[0]
+        for i, size in enumerate(sizes):
+            end = emit(arith.AddiOp(offsets[i], size))
+            if i + 1 < len(sizes):
+                rounded = emit(arith.AddiOp(end, below))
+                offsets.append(emit(arith.MuliOp(emit(arith.DivUIOp(rounded, step)), step)))
+        return offsets, end
+
+
+def _host_type(t: MemRefType) -> MemRefType:
+    return mem.view_type(t.element_type, t.get_shape(), mem.HOST)
+
+
+@dataclass(frozen=True)
+class FuseTransfersPass(ModulePass):
+    """Fuses each function's argument uploads into the messages the transfer-layout
+    analysis chooses (see the module's docstring)."""
+
+    name = "fuse-transfers"
+
+    mode: str = "greedy"
+    attempts: int = 4
+    seed: int = 0
+    max_bytes: int = 1 << 20
+    """Above this many bytes in a message, its members go one by one (into the same
+    arena): packing them on the host would cost more than the startups saved."""
+    report: bool = False
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.mode not in ("greedy", "tight"):
+            raise ValueError(f"fuse-transfers: mode must be greedy or tight, got {self.mode!r}")
+        for function in op.ops:
+            if not isinstance(function, func.FuncOp) or not function.body.blocks:
+                continue
+            result = _Fuser(function, self.mode, self.attempts, self.seed, self.max_bytes).run()
+            if self.report:
+                print(result.line(), file=sys.stderr)

@@ -1,0 +1,104 @@
+"""fuse-transfers (passes/fuse_transfers.py): argument uploads in the messages the
+transfer-layout analysis chooses. Differential: every example and benchmark program
+at level 2 with and without the pass, in both modes, on the reference executor: the
+same results, and no more host-to-device messages than before (the copies the
+statistics count). Then the cases: what fuses, what is left alone and why, and the
+run-time choice above `max-bytes`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import soacc
+from soacc.pipeline import SoaccPipelinePass
+from soacc.tools.examples import as_tuple, load_examples
+
+from tests.support.scripts import benchmark_programs
+
+ROOT = Path(__file__).resolve().parents[2]
+PROGRAMS = [*load_examples(ROOT / "examples"), *benchmark_programs("device_syncs"), *benchmark_programs("memory")]
+LEVEL2 = SoaccPipelinePass().level2_stages()
+
+
+def _messages(program) -> int:
+    return program.statistics.copies["host->device"].count
+
+
+@pytest.mark.parametrize("mode", ["greedy", "tight"])
+@pytest.mark.parametrize("example", PROGRAMS, ids=[f"{e.program_path.parent.name}/{e.name}" for e in PROGRAMS])
+def test_every_program_means_the_same_with_fused_uploads(example, mode):
+    size = getattr(example.definition, "SMALL_SIZE", 7)
+    args = example.make_inputs(np.random.default_rng(3), size)
+    before = soacc.compile(example.program_path, backend="numpy", pipeline=LEVEL2)
+    after = soacc.compile(example.program_path, backend="numpy", pipeline=f"{LEVEL2},fuse-transfers{{mode={mode}}}")
+    want = as_tuple(before.main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args]))
+    got = as_tuple(after.main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args]))
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(g, w)
+    assert _messages(after) <= _messages(before)
+
+
+THREE = """
+func.func @main(%a: tensor<?xf32>, %b: tensor<?xi32>, %c: tensor<?xf32>) -> tensor<?xf32> {
+  %s = soac.map(%a, %b, %c) : (tensor<?xf32>, tensor<?xi32>, tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32, %i: i32, %y: f32):
+    %f = arith.sitofp %i : i32 to f32
+    %z = arith.addf %x, %f : f32
+    %w = arith.mulf %z, %y : f32
+    soac.yield %w : f32
+  }
+  func.return %s : tensor<?xf32>
+}
+"""
+
+
+def _three(n: int):
+    rng = np.random.default_rng(n)
+    return rng.random(n, dtype=np.float32), rng.integers(-5, 5, n).astype(np.int32), rng.random(n, dtype=np.float32)
+
+
+@pytest.mark.parametrize("n", [0, 1, 3, 100])
+def test_three_arguments_go_in_one_message(n):
+    before = soacc.compile(THREE, backend="numpy", pipeline=LEVEL2)
+    after = soacc.compile(THREE, backend="numpy", pipeline=f"{LEVEL2},fuse-transfers")
+    args = _three(n)
+    np.testing.assert_array_equal(after.main(*args), before.main(*args))
+    assert (_messages(before), _messages(after)) == (3, 1)
+    assert after.statistics.copies["host->host"].count == 3  # packed on the host
+
+
+def test_above_max_bytes_the_members_go_one_by_one_into_the_arena():
+    after = soacc.compile(THREE, backend="numpy", pipeline=f"{LEVEL2},fuse-transfers{{max-bytes=1024}}")
+    small, large = _three(10), _three(1000)
+    after.main(*small)
+    assert _messages(after) == 1
+    np.testing.assert_array_equal(after.main(*large), (large[0] + large[1].astype(np.float32)) * large[2])
+    assert _messages(after) == 3 and after.statistics.copies["host->host"].count == 0
+
+
+def test_the_report_says_what_was_fused_and_what_was_left(capsys):
+    from soacc.program import apply_pipeline, parse_program
+
+    module = parse_program(THREE)
+    apply_pipeline(module, f"{LEVEL2},fuse-transfers{{report=true}}")
+    assert "fuse-transfers: @main: 3 upload(s) in 1 message(s), 2 startup(s) saved" in capsys.readouterr().err
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("example", PROGRAMS, ids=[f"{e.program_path.parent.name}/{e.name}" for e in PROGRAMS])
+def test_on_the_gpu_fused_uploads_give_the_same_results(example):
+    size = getattr(example.definition, "SMALL_SIZE", 7)
+    args = example.make_inputs(np.random.default_rng(5), size)
+    reference = soacc.compile(example.program_path, backend="numpy", pipeline=LEVEL2)
+    program = soacc.compile(example.program_path, backend="cuda", pipeline="soacc-pipeline{transfers=true}")
+    want = as_tuple(reference.main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args]))
+    for _ in range(3):  # eager, captured, replayed
+        got = as_tuple(program.main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args]))
+        for g, w in zip(got, want, strict=True):
+            if g.dtype.kind in "iub":
+                np.testing.assert_array_equal(g, w)
+            else:
+                np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
