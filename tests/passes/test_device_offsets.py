@@ -69,13 +69,18 @@ def random_inputs(rng: np.random.Generator):
 @pytest.mark.parametrize("level", LEVELS, ids=list(LEVELS))
 def test_device_indexed_ops_mean_what_numpy_says_at_every_level(level):
     program = soacc.compile(OPS, backend="numpy", pipeline=LEVELS[level])
-    rng = np.random.default_rng(18)
+    against_model(program, random_inputs, model, 40, np.random.default_rng(18), "out of bounds for dimension")
+
+
+def against_model(program, inputs, model, rounds: int, rng, failure: str) -> None:
+    """`rounds` random inputs: the model's results, or (model None) the failure; both
+    must happen."""
     failed = passed = 0
-    for _ in range(40):
-        args = random_inputs(rng)
+    for _ in range(rounds):
+        args = inputs(rng)
         expected = model(*[np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args])
         if expected is None:
-            with pytest.raises(soacc.ExecutionError, match="out of bounds for dimension"):
+            with pytest.raises(soacc.ExecutionError, match=failure):
                 program.main(*args)
             failed += 1
             continue
@@ -83,7 +88,7 @@ def test_device_indexed_ops_mean_what_numpy_says_at_every_level(level):
         for g, e in zip(got, expected, strict=True):
             np.testing.assert_array_equal(g, e)
         passed += 1
-    assert failed and passed
+    assert failed and passed, (failed, passed)
 
 
 def test_a_position_out_of_range_fails_also_where_no_row_is_copied():
@@ -183,21 +188,7 @@ def slices_inputs(rng: np.random.Generator):
 @pytest.mark.parametrize("level", LEVELS, ids=list(LEVELS))
 def test_slices_at_device_offsets_and_element_writes_mean_what_numpy_says(level):
     program = soacc.compile(SLICES, backend="numpy", pipeline=LEVELS[level])
-    rng = np.random.default_rng(6)
-    failed = passed = 0
-    for _ in range(80):
-        args = slices_inputs(rng)
-        expected = slices_model(*args)
-        if expected is None:
-            with pytest.raises(soacc.ExecutionError, match="out of bounds|stride is 0"):
-                program.main(*args)
-            failed += 1
-            continue
-        got = program.main(*args)
-        for g, e in zip(got, expected, strict=True):
-            np.testing.assert_array_equal(g, e)
-        passed += 1
-    assert failed and passed, (failed, passed)
+    against_model(program, slices_inputs, slices_model, 80, np.random.default_rng(6), "out of bounds|stride is 0")
 
 
 def test_slices_at_level_2_read_no_position_on_the_host():
