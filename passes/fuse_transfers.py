@@ -43,6 +43,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, Integer
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import mem
 from soacc.passes.analysis.transfer_layout import DEVICE, Kernel, KernelGraph, TransferLayout, analyse
@@ -321,7 +322,11 @@ class FuseTransfersPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.mode not in ("greedy", "tight"):
-            raise ValueError(f"fuse-transfers: mode must be greedy or tight, got {self.mode!r}")
+            raise PassFailedException(f"fuse-transfers: mode must be greedy or tight, got {self.mode!r}")
+        if self.attempts < 1 or self.max_bytes < 0:
+            raise PassFailedException(
+                f"fuse-transfers: attempts must be at least 1 and max-bytes not negative, got {self.attempts} and {self.max_bytes}"
+            )
         for function in op.ops:
             if not isinstance(function, func.FuncOp) or not function.body.blocks:
                 continue

@@ -87,6 +87,15 @@ def test_the_report_says_what_was_fused_and_what_was_left(capsys):
     assert "fuse-transfers: @main: 3 upload(s) in 1 message(s), 2 startup(s) saved" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    "options, message",
+    [("mode=bad", "mode must be greedy or tight, got 'bad'"), ("attempts=0", "attempts must be at least 1")],
+)
+def test_bad_options_are_clear_errors(options, message):
+    with pytest.raises(soacc.ProgramError, match=message):
+        soacc.compile(THREE, backend="numpy", pipeline=f"{LEVEL2},fuse-transfers{{{options}}}")
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("example", PROGRAMS, ids=[f"{e.program_path.parent.name}/{e.name}" for e in PROGRAMS])
 def test_on_the_gpu_fused_uploads_give_the_same_results(example):
