@@ -208,6 +208,36 @@ def test_an_empty_slice_may_start_anywhere_but_an_empty_copy_still_checks_fixed_
     np.testing.assert_array_equal(got[4], [0, 5, 7])
 
 
+IN_LAMBDAS = """
+func.func @main(%m: tensor<?x?xf32>, %o: tensor<1xindex>, %x: f32) -> (tensor<?x2xf32>, tensor<?x?xf32>) {
+  %c2 = arith.constant 2 : index
+  %parts = soac.map(%m) : (tensor<?x?xf32>) -> tensor<?x2xf32> {
+  ^bb0(%row: tensor<?xf32>):
+    %p = soac.device_index %row[%o:%c2] : tensor<?xf32>, tensor<1xindex>, index -> tensor<2xf32>
+    soac.yield %p : tensor<2xf32>
+  }
+  %written = soac.map(%m) : (tensor<?x?xf32>) -> tensor<?x?xf32> {
+  ^bb0(%row: tensor<?xf32>):
+    %r2 = soac.copy %row : tensor<?xf32>
+    %r3 = soac.device_update %r2[%o] = %x : tensor<?xf32>, tensor<1xindex>, f32
+    soac.yield %r3 : tensor<?xf32>
+  }
+  func.return %parts, %written : tensor<?x2xf32>, tensor<?x?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("level", LEVELS, ids=list(LEVELS))
+def test_a_slice_and_an_element_write_at_a_device_offset_inside_lambdas(level):
+    program = soacc.compile(IN_LAMBDAS, backend="numpy", pipeline=LEVELS[level])
+    m = np.arange(12, dtype=np.float32).reshape(3, 4)
+    parts, written = program.main(m, np.array([1]), np.float32(-1))
+    np.testing.assert_array_equal(parts, m[:, 1:3])
+    want = m.copy()
+    want[:, 1] = -1
+    np.testing.assert_array_equal(written, want)
+
+
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
 def test_cuda_of_the_slice_and_element_kernels_compiles(tmp_path):
     from soacc.lowering.emit_cuda import emit_cuda
