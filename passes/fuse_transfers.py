@@ -249,6 +249,11 @@ class _Fuser:
                 operands[0], operands[1] = arena.block, shifted.result
                 view.operands = operands
             Rewriter.erase_op(member.alloc)
+            # the one-by-one path copies into the member's own view, which a member
+            # uploaded after the message's time makes later: it moves up (views and
+            # their offsets are pure, and their operands are ready before the anchor)
+            moved = self.available_before(member.view.result, time)
+            assert moved, "a view of the arena could not move before the message"
         # the message: the members packed on the host, then one copy; above
         # `max_bytes` the host copies would cost more than the startups they save, and
         # each member goes on its own into its part of the arena

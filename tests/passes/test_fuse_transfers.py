@@ -79,6 +79,70 @@ def test_above_max_bytes_the_members_go_one_by_one_into_the_arena():
     assert _messages(after) == 3 and after.statistics.copies["host->host"].count == 0
 
 
+# Level 2 with the second argument uploaded after the first kernel, where only the
+# second kernel reads it: the message goes before the first kernel, before the second
+# upload's own views were made.
+STAGGERED = """builtin.module {
+  func.func @main(%a_host_mem: !mem.block<host>, %a_host: memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, %b_host_mem: !mem.block<host>, %b_host: memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) -> (!mem.block<host>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>} {
+    %0 = mem.size %a_host[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+    %1 = arith.constant 4 : index
+    %2 = arith.muli %0, %1 overflow<nsw> : index
+    %a_mem = mem.alloc %2 : !mem.block<device>
+    %3 = arith.constant 0 : index
+    %a = mem.view %a_mem[%3] sizes(%0) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    mem.copy %a_host, %a : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %8 = mem.size %a[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %9 = arith.constant 4 : index
+    %10 = arith.muli %8, %9 overflow<nsw> : index
+    %s_mem = mem.alloc %10 : !mem.block<device>
+    %11 = arith.constant 0 : index
+    %s = mem.view %s_mem[%11] sizes(%8) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    mem.map ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%s : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+    ^bb0(%x: f32):
+      %z = arith.addf %x, %x : f32
+      mem.yield %z : f32
+    }
+    %4 = mem.size %b_host[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+    %5 = arith.constant 4 : index
+    %6 = arith.muli %4, %5 overflow<nsw> : index
+    %b_mem = mem.alloc %6 : !mem.block<device>
+    %7 = arith.constant 0 : index
+    %b = mem.view %b_mem[%7] sizes(%4) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    mem.copy %b_host, %b : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %12 = mem.size %s[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %13 = arith.constant 4 : index
+    %14 = arith.muli %12, %13 overflow<nsw> : index
+    %t_mem = mem.alloc %14 : !mem.block<device>
+    %15 = arith.constant 0 : index
+    %t = mem.view %t_mem[%15] sizes(%12) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    mem.map ins(%s, %b : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%t : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+    ^bb0(%x_1: f32, %y: f32):
+      %z_1 = arith.mulf %x_1, %y : f32
+      mem.yield %z_1 : f32
+    }
+    %16 = mem.size %t[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %17 = arith.constant 4 : index
+    %18 = arith.muli %16, %17 overflow<nsw> : index
+    %t_host_mem = mem.alloc %18 : !mem.block<host>
+    %19 = arith.constant 0 : index
+    %t_host = mem.view %t_host_mem[%19] sizes(%16) : !mem.block<host> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+    mem.copy %t, %t_host : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+    func.return %t_host_mem, %t_host : !mem.block<host>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+  }
+}
+
+"""
+
+
+@pytest.mark.parametrize("max_bytes", [0, 1 << 20])
+def test_an_upload_made_after_the_messages_time_is_fused_on_both_paths(max_bytes):
+    args = (np.arange(5, dtype=np.float32), np.full(5, 3, np.float32))
+    before = soacc.compile(STAGGERED, backend="numpy", pipeline="")
+    after = soacc.compile(STAGGERED, backend="numpy", pipeline=f"fuse-transfers{{max-bytes={max_bytes}}}")
+    np.testing.assert_array_equal(after.main(*args), before.main(*args))
+    assert _messages(after) == (2 if max_bytes == 0 else 1)
+
+
 def test_the_report_says_what_was_fused_and_what_was_left(capsys):
     from soacc.program import apply_pipeline, parse_program
 
