@@ -1757,7 +1757,7 @@ def _check_device_spec(op: Operation, indices: Sequence[SSAValue], t: TensorType
             f"{t.get_num_dims() - 1} (an element at a device index is read in a soac.gpu_body)"
         )
     position = 0
-    for kind, values in SliceSpec.entries(kinds, indices):
+    for _, values in SliceSpec.entries(kinds, indices):
         for k, v in enumerate(values):
             if k == 1 and not isinstance(v.type, IndexType):
                 raise VerifyException(f"{op.name} index {position} (a count) has type {v.type}; expected index (the host sizes the result)")
@@ -1769,15 +1769,11 @@ def _check_device_spec(op: Operation, indices: Sequence[SSAValue], t: TensorType
     return rank
 
 
-def _addressed_type(t: TensorType, kinds: Sequence[int], rank: int) -> TensorType | None:
-    """What an all-fixed spec addresses (None where ranges make the sizes the counts')."""
-    if all(k == SliceSpec.FIXED for k in kinds):
-        return IndexOp.result_type_for(t, len(kinds))  # type: ignore[return-value]
-    return None
-
-
 def _check_addressed(op: Operation, what: str, t: TensorType, kinds: Sequence[int], rank: int, actual: Attribute) -> None:
-    expected = _addressed_type(t, kinds, rank)
+    """`actual` is what the spec addresses: with every entry fixed, the array's trailing
+    dimensions (or its element); with ranges, a tensor of `rank` whose sizes past the
+    entries are the array's (the ranges' are their counts')."""
+    expected = IndexOp.result_type_for(t, len(kinds)) if all(k == SliceSpec.FIXED for k in kinds) else None
     if expected is not None:
         if not types_compatible(actual, expected):
             raise VerifyException(f"{op.name} {what} has type {actual}; expected {expected}")
