@@ -47,6 +47,7 @@ from xdsl.passes import ModulePass
 from soacc.dialects import fork, mem
 from soacc.dialects.shared.traits import is_kernel
 from soacc.dialects.shared.utils import located_failure
+from soacc.passes.utils.memory_motion import dominates
 
 
 def does_device_work(thread: fork.ForkOp) -> bool:
@@ -209,20 +210,6 @@ def schedule_block(block, resolved: set[SSAValue] = frozenset()) -> None:
             block.add_op(terminator)
 
 
-def _defined_before(value: SSAValue, user: Operation) -> bool:
-    """`value` is defined in a block around `user` and before it there (a block's
-    argument: anywhere in it)."""
-    block = value.owner if not isinstance(value.owner, Operation) else value.owner.parent_block()
-    at: Operation | None = user
-    while at is not None and at.parent_block() is not block:
-        at = at.parent_op()
-    if at is None:
-        return False
-    if not isinstance(value.owner, Operation):
-        return True
-    return block.get_operation_index(value.owner) < block.get_operation_index(at)  # type: ignore[union-attr]
-
-
 def dissolve_helpers(function: func.FuncOp) -> None:
     """A helper thread (the study's `waitResolve`: it waits for some signals and then
     resolves one) whose signal is only ever waited for is the join of what it waits
@@ -246,7 +233,7 @@ def dissolve_helpers(function: func.FuncOp) -> None:
         users = [u.operation for u in target.uses if u.operation is not ops[1]]
         if not all(isinstance(u, fork.WaitOp) for u in users):
             continue  # carried by a loop or a branch: one signal must stand for the join
-        if not all(_defined_before(w, u) for w in waits for u in users):
+        if not all(dominates(w, u) for w in waits for u in users):
             continue
         for user in users:
             joined: list[SSAValue] = []
