@@ -72,8 +72,8 @@ def main(argv=None) -> int:
         args = [rng.random(n, dtype=np.float32) for _ in range(k)]
         want = np.sum(args, axis=0, dtype=np.float32)
         packed = np.concatenate(args)
-        pinned_free = cuda.mem_alloc(packed.nbytes)
-        one_copy = timed(lambda: (cuda.memcpy_htod(pinned_free, packed), cuda.Context.synchronize()), options.repeat)
+        device_copy = cuda.mem_alloc(packed.nbytes)
+        one_copy = timed(lambda: (cuda.memcpy_htod(device_copy, packed), cuda.Context.synchronize()), options.repeat)
         for graphs in (False, True):
             times, messages = {}, {}
             for name, pipeline in (("separate", "soacc-pipeline"), ("fused", "soacc-pipeline{transfers=true}")):
@@ -91,7 +91,7 @@ def main(argv=None) -> int:
             rows.append(row)
             print(f"{n:>9} {str(graphs):>6} {row['separate_ms']:9.3f} {row['fused_ms']:9.3f} {row['speedup']:8.2f}x "
                   f"{messages['separate']:>4}->{messages['fused']:<4} {row['one_copy_ms']:9.3f}")
-        pinned_free.free()
+        device_copy.free()
     if options.json:
         with open(options.json, "w") as f:
             json.dump({"arguments": k, "repeat": options.repeat, "rows": rows, "date": time.strftime("%Y-%m-%d")}, f, indent=1)
