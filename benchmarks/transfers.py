@@ -53,6 +53,12 @@ def main(argv=None) -> int:
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--json")
     options = parser.parse_args(argv)
+    if options.arguments < 2:
+        parser.error("--arguments must be at least 2 (one argument is no message to fuse)")
+    try:
+        sizes = [int(s) for s in options.sizes.split(",")]
+    except ValueError:
+        parser.error(f"--sizes must be integers separated by commas, got {options.sizes!r}")
     from soacc.runtime.gpu import gpu_available
 
     usable, why = gpu_available()
@@ -67,7 +73,7 @@ def main(argv=None) -> int:
     rows = []
     print(f"{k} arguments; median of {options.repeat} calls, ms")
     print(f"{'floats':>9} {'graphs':>6} {'separate':>9} {'fused':>9} {'fused/sep':>9} {'messages':>9} {'one copy':>9}")
-    for n in [int(s) for s in options.sizes.split(",")]:
+    for n in sizes:
         rng = np.random.default_rng(n)
         args = [rng.random(n, dtype=np.float32) for _ in range(k)]
         want = np.sum(args, axis=0, dtype=np.float32)
