@@ -25,7 +25,7 @@ from soacc.dialects.shared.structural_checks import check_structure, check_struc
 from soacc.pipeline import SoaccPipelinePass
 from soacc.registry import pass_registry
 from soacc.passes.analysis.argument_sizes import Requirement, SameOuterSize, argument_requirements
-from soacc.runtime.arguments import convert_argument
+from soacc.runtime.arguments import argument_converter
 from soacc.runtime.errors import ArgumentError, ExecutionError, ProgramError
 from soacc.runtime.reference import describe_op
 from soacc.runtime.statistics import Statistics
@@ -191,6 +191,9 @@ class EntryPoint:
         names = [a.name_hint for a in function.body.block.args if not isinstance(a.type, BlockType)]
         names = [(n or "").removesuffix("_host") for n in names]
         self.param_names = [n or f"arg{i}" for i, n in enumerate(names)]
+        self._converters: list | None = None
+        """Each parameter's argument check (runtime/arguments.argument_converter), made
+        at the first call."""
 
     @property
     def signature(self) -> str:
@@ -231,18 +234,21 @@ class EntryPoint:
         return bound
 
     def check_arguments(self, args: Sequence) -> list:
-        why = self.unsupported_type()
-        if why:
-            raise ArgumentError(why)
-        if len(args) != len(self.param_types):
+        converters = self._converters
+        if converters is None:
+            why = self.unsupported_type()
+            if why:
+                raise ArgumentError(why)
+            converters = self._converters = [
+                argument_converter(t, f"argument {i} (%{n}) of @{self.name}")
+                for i, (t, n) in enumerate(zip(self.param_types, self.param_names))
+            ]
+        if len(args) != len(converters):
             raise ArgumentError(
                 f"{self.signature} takes {len(self.param_types)} argument(s), "
                 f"{len(args)} given"
             )
-        return [
-            convert_argument(a, t, f"argument {i} (%{n}) of @{self.name}")
-            for i, (a, t, n) in enumerate(zip(args, self.param_types, self.param_names))
-        ]
+        return [convert(a) for convert, a in zip(converters, args)]
 
     def __call__(self, *args, **kwargs):
         checked = self.check_arguments(self.bind(args, kwargs))

@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 from xdsl.dialects.builtin import ModuleOp, TensorType
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Operation
 
 from soacc.dialects.shared.dtypes import numpy_dtype
 from soacc.runtime import host_scalars
-from soacc.runtime.arguments import host_arguments
+from soacc.runtime.arguments import array_parameters, host_arguments
 from soacc.runtime.errors import ExecutionError, ProgramError, SoaccError
 from soacc.runtime.gpu.arrays import HostBlock, OutOfBounds, View, dense_strides
 from soacc.runtime.gpu.host_runtime import DeviceMemory, HostRuntime
@@ -66,11 +66,13 @@ class HostCodeExecutor:
         }
         """Function name -> the host code of its forked copy (introduce-forks{beside}),
         which only task graphs run (measured against the function's own)."""
-        self.signatures = {
-            f.sym_name.data: entry_signature(f)
+        self.entry_layouts = {
+            f.sym_name.data: _EntryLayout.of(signature)
             for f in module.ops
-            if f.name == "func.func"
+            if f.name == "func.func" and (signature := entry_signature(f)) is not None
         }
+        """Entry points (functions with a source-level signature) -> which arguments
+        and results are arrays, asked once."""
         self.memory = memory
         self.runtime = HostRuntime(memory, kernels)
         self.compile_seconds: float | None = None
@@ -91,9 +93,9 @@ class HostCodeExecutor:
         statistics = Statistics(gpu_compile_seconds=self.compile_seconds)
         self.runtime.statistics = statistics
         self.last_statistics = statistics
-        signature = self.signatures.get(function)
-        if signature is not None:
-            args = host_arguments(args, signature.inputs.data, _host_view)
+        layout = self.entry_layouts.get(function)
+        if layout is not None:
+            args = host_arguments(args, layout.arrays, _host_view)
         profiling = self.profiling
         if profiling:
             self.memory.start_profiling()
@@ -115,8 +117,8 @@ class HostCodeExecutor:
             if reset_forks is not None:
                 reset_forks()
             raise self._located(error, function) from None
-        if signature is not None:
-            results = _from_host_views(results, signature.outputs.data)
+        if layout is not None:
+            results = _from_host_views(results, layout.scalar_results)
         return tuple(results)
 
     def _eager(self, function: str, args: Sequence) -> tuple:
@@ -235,18 +237,37 @@ def _host_view(array: np.ndarray, data: np.ndarray) -> tuple[HostBlock, View]:
     return block, View(block, 0, array.shape, dense_strides(array.shape), array.dtype)
 
 
-def _from_host_views(results: Sequence, types: Sequence[Attribute]) -> list:
-    """The values of the source-level results: arrays from their (block, view) pairs in
-    host memory, scalars as NumPy scalars of their types."""
+class _EntryLayout:
+    """An entry point's source-level signature as a call needs it: which parameters
+    are arrays, and each result's NumPy scalar type (None for an array)."""
+
+    __slots__ = ("arrays", "scalar_results")
+
+    def __init__(self, arrays: tuple[bool, ...], scalar_results: tuple):
+        self.arrays = arrays
+        self.scalar_results = scalar_results
+
+    @staticmethod
+    def of(signature) -> _EntryLayout:
+        return _EntryLayout(
+            array_parameters(signature.inputs.data),
+            tuple(None if isinstance(t, TensorType) else numpy_dtype(t).type for t in signature.outputs.data),
+        )
+
+
+def _from_host_views(results: Sequence, scalar_results: Sequence) -> list:
+    """The values of the source-level results (`scalar_results`: each one's NumPy
+    scalar type, None for an array): arrays from their (block, view) pairs in host
+    memory, scalars as NumPy scalars of their types."""
     values = iter(results)
     out: list = []
-    for t in types:
-        if isinstance(t, TensorType):
+    for scalar_type in scalar_results:
+        if scalar_type is None:
             next(values)  # the block: the view keeps it alive
             view = next(values)
             if view.on_device:
                 raise ExecutionError("an entry point returned an array in device memory (a bug in the lowering)")
             out.append(view.array)
         else:
-            out.append(numpy_dtype(t).type(next(values)))
+            out.append(scalar_type(next(values)))
     return out

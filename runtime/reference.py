@@ -18,7 +18,7 @@ from soacc.dialects.mem import entry_signature
 from soacc.dialects.shared.provenance import made_from
 from soacc.dialects.shared.utils import enclosing_function
 from soacc.passes.analysis.liveness import LastUses, last_uses
-from soacc.runtime.arguments import host_arguments
+from soacc.runtime.arguments import array_parameters, host_arguments
 from soacc.runtime.errors import ExecutionError, SoaccError
 from soacc.runtime.interp import new_interpreter
 from soacc.runtime.interp.fork import start_threads
@@ -148,7 +148,7 @@ class ReferenceExecutor:
         signature = entry_signature(callee)
         level2 = signature is not None
         if level2:
-            args = host_arguments(args, signature.inputs.data, _host_block)
+            args = host_arguments(args, array_parameters(signature.inputs.data), _host_block)
         try:
             with np.errstate(all="ignore"):  # wrap-around and inf/NaN are MLIR semantics
                 results = tuple(interpreter.call_op(function, tuple(args)))

@@ -102,7 +102,7 @@ class Statistics:
         self.space(space).live_bytes -= nbytes
 
     def copied(self, source_space: str, dest_space: str, nbytes: int) -> None:
-        direction = f"{_kind(source_space)}->{_kind(dest_space)}"
+        direction = _DIRECTION.get((source_space, dest_space)) or f"{_kind(source_space)}->{_kind(dest_space)}"
         c = self.copies[direction]
         c.count += 1
         c.bytes += nbytes
@@ -146,3 +146,8 @@ class Statistics:
 
 def _kind(space: str) -> str:
     return "host" if space == "host" else "device"
+
+
+_DIRECTION = {(a, b): f"{_kind(a)}->{_kind(b)}" for a in ("host", "device") for b in ("host", "device")}
+"""The direction of a copy between the two spaces every program has (made once: every
+copy asks)."""

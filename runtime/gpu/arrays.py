@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Sequence
+from math import prod
 
 import numpy as np
 
@@ -56,11 +57,14 @@ class Block:
         shape = tuple(map(int, shape))
         if shape and min(shape) < 0:
             raise ExecutionError(f"a view cannot have negative size {list(shape)}")
-        strides = dense_strides(shape) if strides is None else tuple(map(int, strides))
         byte_offset = int(byte_offset)
-        view = View(self, byte_offset, shape, strides, dtype)
+        if strides is None:
+            view = View(self, byte_offset, shape, dense_strides(shape), dtype)
+            lo, hi = byte_offset, byte_offset + view.count * dtype.itemsize
+        else:
+            view = View(self, byte_offset, shape, tuple(map(int, strides)), dtype)
+            lo, hi = view.byte_extent() if view.count else (0, 0)
         if view.count:
-            lo, hi = view.byte_extent()
             if hi > MAX_SIZE or lo < -MAX_SIZE:  # (the block's size, computed alike, wrapped)
                 raise ExecutionError(f"the view of shape {list(shape)} reaches byte {max(hi, -lo)}, past 64 bits (sizes are at most 2^63 - 1)")
             if lo < 0 or hi > self.nbytes:
@@ -80,7 +84,7 @@ class HostBlock(Block):
     space = "host"
 
     def __init__(self, buffer: np.ndarray, statistics: Statistics | None):
-        super().__init__(buffer.nbytes)
+        self.nbytes = buffer.nbytes
         self.buffer = buffer
         if statistics is not None:
             weakref.finalize(buffer, statistics.freed, "host", buffer.nbytes)
@@ -94,7 +98,7 @@ class DeviceBlock(Block):
     space = "device"
 
     def __init__(self, buffer, nbytes: int, statistics: Statistics):
-        super().__init__(nbytes)
+        self.nbytes = nbytes  # (Block's, set here: a call makes a block per array)
         self.buffer = buffer
         self.address = int(buffer.ptr)
         self._statistics = statistics
@@ -107,7 +111,7 @@ class View:
     """An array in a block: element (i, j, ...) is at byte
     `byte_offset + (i*strides[0] + j*strides[1] + ...) * itemsize` of the block."""
 
-    __slots__ = ("block", "byte_offset", "shape", "strides", "dtype", "_kernel_args")
+    __slots__ = ("block", "byte_offset", "shape", "strides", "dtype", "count", "_kernel_args")
 
     def __init__(self, block: Block, byte_offset: int, shape: tuple[int, ...], strides: tuple[int, ...], dtype: np.dtype):
         self.block = block
@@ -115,6 +119,8 @@ class View:
         self.shape = shape
         self.strides = strides
         self.dtype = dtype
+        self.count: int = prod(shape)
+        """Its number of elements (asked on every copy: made once)."""
         self._kernel_args: tuple | None = None
 
     def __repr__(self) -> str:
@@ -128,13 +134,6 @@ class View:
     @property
     def on_device(self) -> bool:
         return isinstance(self.block, DeviceBlock)
-
-    @property
-    def count(self) -> int:
-        n = 1
-        for d in self.shape:
-            n *= d
-        return n
 
     @property
     def nbytes(self) -> int:

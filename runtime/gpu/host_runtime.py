@@ -243,7 +243,19 @@ class HostRuntime:
         """Copies the elements of `source` to `dest` (same shape), uncounted."""
         if not dest.count:
             return
-        if isinstance(source.block, HostBlock):
+        source_block = source.block
+        if isinstance(source_block, HostBlock):
+            dest_block = dest.block
+            if source.dtype == dest.dtype and source.is_dense() and dest.is_dense():
+                # (dense host data, the commonest copy (an upload, or packing one): its
+                # bytes as they are)
+                start, nbytes = source.byte_offset, dest.nbytes
+                data = source_block.buffer[start : start + nbytes]
+                if isinstance(dest_block, DeviceBlock):
+                    self.memory.write(dest_block.address + dest.byte_offset, data)
+                else:
+                    dest_block.buffer[dest.byte_offset : dest.byte_offset + nbytes] = data
+                return
             self._from_host(source.array, dest)
         elif isinstance(dest.block, HostBlock):
             self._to_host(source, dest.array)

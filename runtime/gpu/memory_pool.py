@@ -45,20 +45,18 @@ class DeviceBuffer:
     """A block of device memory from the pool; back to the pool when released or
     garbage-collected."""
 
-    __slots__ = ("_pool", "allocation", "nbytes", "capacity", "__weakref__")
+    __slots__ = ("_pool", "allocation", "ptr", "nbytes", "capacity", "__weakref__")
 
     def __init__(self, pool: MemoryPool, allocation: Any, nbytes: int, capacity: int):
         self._pool = pool
         self.allocation = allocation
+        self.ptr = int(allocation)
+        """Its device address."""
         self.nbytes = nbytes
         self.capacity = capacity
 
-    @property
-    def ptr(self) -> int:
-        return int(self.allocation)
-
     def __int__(self) -> int:
-        return int(self.allocation)
+        return self.ptr
 
     def release(self) -> None:
         if self.allocation is not None:
