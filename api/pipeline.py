@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass, PassPipeline
+from xdsl.utils.exceptions import PassFailedException
 from xdsl.transforms.canonicalize import CanonicalizePass
 from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
 from xdsl.transforms.loop_invariant_code_motion import LoopInvariantCodeMotionPass
@@ -37,6 +38,7 @@ from soacc.passes.introduce_forks import IntroduceForksPass
 from soacc.passes.memory_reuse import MemoryReusePass
 from soacc.passes.merge_gpu_bodies import MergeGpuBodiesPass
 from soacc.passes.reduce_device_syncs import ReduceDeviceSyncsPass
+from soacc.passes.device_results import DeviceResultsPass
 from soacc.passes.short_circuit import ShortCircuitPass
 from soacc.passes.soac_fusion import SoacFusionPass
 
@@ -64,6 +66,10 @@ class SoaccPipelinePass(ModulePass):
     """fuse-transfers (greedy) after memory planning: argument uploads in the fewest
     messages. Off by default until measured to never slow a program down."""
 
+    results: str = "host"
+    """Where entry points return their arrays: `host`, or `device` (device-results
+    after memory planning and transfers: `soacc.compile(..., results="device")`)."""
+
     forks: bool = False
     """Task parallelism: introduce-forks (with its three optimisations) after memory
     planning, and convert-fork-to-gpu after convert-mem-to-gpu."""
@@ -89,6 +95,10 @@ class SoaccPipelinePass(ModulePass):
             passes += [HoistAllocationsPass(), ShortCircuitPass(), MemoryReusePass()]
         if self.transfers:
             passes.append(FuseTransfersPass())
+        if self.results not in ("host", "device"):
+            raise PassFailedException(f"soacc-pipeline: results={self.results!r}: it is `host` or `device`")
+        if self.results == "device":
+            passes.append(DeviceResultsPass())
         if self.forks:
             passes.append(IntroduceForksPass(trivial=True, combine=True, fork_returns=True))
         return passes

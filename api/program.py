@@ -25,7 +25,8 @@ from soacc.dialects.shared.structural_checks import check_structure, check_struc
 from soacc.pipeline import SoaccPipelinePass
 from soacc.registry import pass_registry
 from soacc.passes.analysis.argument_sizes import Requirement, SameOuterSize, argument_requirements
-from soacc.runtime.arguments import argument_converter
+from soacc.runtime.arguments import argument_converter, device_arrays_refused
+from soacc.runtime.device_arrays import ForeignDeviceArray
 from soacc.runtime.errors import ArgumentError, ExecutionError, ProgramError
 from soacc.runtime.reference import describe_op
 from soacc.runtime.statistics import Statistics
@@ -252,6 +253,10 @@ class EntryPoint:
 
     def __call__(self, *args, **kwargs):
         checked = self.check_arguments(self.bind(args, kwargs))
+        if not self.program.takes_device_arrays:
+            for i, value in enumerate(checked):
+                if isinstance(value, ForeignDeviceArray):
+                    raise ArgumentError(f"argument {i} (%{self.param_names[i]}) of @{self.name}: {device_arrays_refused(value)}")
         for check in self.program.size_checks.get(self.name, ()):
             check(self, checked)
         results = self.program.executor.call(self.name, checked)
@@ -280,13 +285,13 @@ def parse_pipeline(pipeline: str) -> PassPipeline:
         raise ArgumentError(pipeline_syntax_error(error)) from None
 
 
-def default_pipeline(backend: str) -> PassPipeline:
+def default_pipeline(backend: str, results: str = "host") -> PassPipeline:
     """What a backend runs when the caller names no pipeline: the cuda backend the whole
     of soacc-pipeline; the reference executor the same passes down to level 2 (fusion,
     device syncs, memory block merging), so that a run on the CPU checks and counts what
     the GPU runs."""
     if backend == "cuda":
-        return PassPipeline((SoaccPipelinePass(),))
+        return PassPipeline((SoaccPipelinePass(results=results),))
     return PassPipeline(tuple(SoaccPipelinePass().level2_passes()))
 
 
@@ -335,6 +340,8 @@ class Program:
         choice = choose_backend(backend)
         self.backend = choice.name
         self.executor = BACKENDS[self.backend](module)
+        self.takes_device_arrays = getattr(self.executor, "takes_device_arrays", False)
+        """Whether entry points take arrays already in GPU memory (the cuda backend)."""
         self.runs_on = self.executor.description + (f"; {choice.why_not_better}" if choice.why_not_better else "")
         """Where calls run, in words, and why not on something better when `auto` chose."""
         self.entry_points = {
@@ -396,13 +403,19 @@ class Program:
 
 
 def compile(  # noqa: A001
-    source: str | Path | ModuleOp, *, backend: str = "auto", pipeline: str | None = None, filename: str | None = None
+    source: str | Path | ModuleOp, *, backend: str = "auto", pipeline: str | None = None, filename: str | None = None,
+    results: str = "host",
 ) -> Program:
     """Compiles a soac program (MLIR text, a path to a .mlir file, or a module) for the
     given backend (`auto`: the best available here), through `pipeline` (a pass
     pipeline; None: the backend's default; "": run the program as it is). `filename`
     names source text in diagnostics (`kernels.mlir:3:5: error: ...`; default
-    `<input>`): text read from a file the caller opened keeps its name."""
+    `<input>`): text read from a file the caller opened keeps its name.
+
+    `results`: where entry points return their arrays: "host" (NumPy arrays) or
+    "device" (soacc.DeviceArray, in GPU memory, which CuPy, PyTorch and Numba take
+    without a copy; the cuda backend only). Entry points take arrays in GPU memory
+    (anything with `__cuda_array_interface__`) on the cuda backend either way."""
     if filename is not None and not isinstance(filename, str | Path):
         raise ArgumentError(f"filename must be the source text's file name, not {type(filename).__name__}")
     if filename is not None and not isinstance(source, str):
@@ -411,6 +424,8 @@ def compile(  # noqa: A001
         raise ArgumentError(f"pipeline must be a pass pipeline's text (or None for the backend's), not {type(pipeline).__name__}")
     if not isinstance(backend, str):
         raise ArgumentError(f"backend must be a backend's name, not {type(backend).__name__}")
+    if results not in ("host", "device"):
+        raise ArgumentError(f"results must be \"host\" or \"device\", not {results!r}")
     parser = None
     try:
         if isinstance(source, ModuleOp):
@@ -440,11 +455,16 @@ def compile(  # noqa: A001
             check_structured_control_flow(module)
         except VerifyException as error:
             raise ProgramError(located_message(parser, module, error).removeprefix("error: ") if parser else str(error)) from None
-        chosen = choose_backend(backend).name
+        chosen = choose_backend(backend)
+        if results == "device" and chosen.name != "cuda":
+            why = f" ({chosen.why_not_better})" if chosen.why_not_better else ""
+            raise ArgumentError(f'results="device" returns arrays in GPU memory: it needs the cuda backend, and this program runs on the {chosen.name} backend{why}')
         checks = argument_size_checks(module, parser)
-        apply_pipeline(module, default_pipeline(chosen) if pipeline is None else pipeline, parser)
+        apply_pipeline(module, default_pipeline(chosen.name, results) if pipeline is None else pipeline, parser)
         try:
-            return Program(module, backend, checks)
+            program = Program(module, backend, checks)
+            program.executor.device_results = results == "device"
+            return program
         except ProgramError as error:  # an emitter's refusal: at the op of the text
             where = parser.location(error.op) if parser and getattr(error, "op", None) else None
             raise (ProgramError(f"{where}: error: {error}") if where else error) from None

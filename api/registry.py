@@ -28,6 +28,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return FuseTransfersPass
 
+    def get_device_results() -> type[ModulePass]:
+        from soacc.passes.device_results import DeviceResultsPass
+
+        return DeviceResultsPass
+
     def get_short_circuit() -> type[ModulePass]:
         from soacc.passes.short_circuit import ShortCircuitPass
 
@@ -83,6 +88,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "merge-gpu-bodies": get_merge_gpu_bodies,
         "hoist-allocations": get_hoist_allocations,
         "fuse-transfers": get_fuse_transfers,
+        "device-results": get_device_results,
         "short-circuit": get_short_circuit,
         "memory-reuse": get_memory_reuse,
         "introduce-forks": get_introduce_forks,
@@ -99,6 +105,7 @@ INPUT_DIALECT = {
     "hoist-allocations": "mem",
     "short-circuit": "mem",
     "memory-reuse": "mem",
+    "device-results": "mem",
     "introduce-forks": "mem",
     "convert-mem-to-gpu": "mem",
     "convert-fork-to-gpu": "fork",

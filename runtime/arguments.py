@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Attribute
 
 from soacc.dialects.shared.dtypes import numpy_dtype
+from soacc.runtime.device_arrays import ForeignDeviceArray, foreign_device_array, has_device_interface
 from soacc.runtime.errors import ArgumentError
 
 
@@ -33,12 +34,16 @@ def convert_argument(value, t: Attribute, what: str):
     literals are Python scalars and follow the same rule."""
     dtype = numpy_dtype(t)
     if isinstance(t, TensorType):
-        if not isinstance(value, np.ndarray):
+        where = ""
+        if has_device_interface(value):
+            value = foreign_device_array(value)
+            where = "device "
+        elif not isinstance(value, np.ndarray):
             raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {type(value).__name__}")
         shape = t.get_shape()
         if value.dtype != dtype or value.ndim != len(shape):
             raise ArgumentError(
-                f"{what}: expected {_describe_type(t)}, got {value.dtype.name} array of shape "
+                f"{what}: expected {_describe_type(t)}, got {value.dtype.name} {where}array of shape "
                 f"{list(value.shape)}"
             )
         for axis, (want, got) in enumerate(zip(shape, value.shape)):
@@ -107,14 +112,24 @@ def array_parameters(types: Sequence[Attribute]) -> tuple[bool, ...]:
     return tuple(isinstance(t, TensorType) for t in types)
 
 
-def host_arguments(args: Sequence, arrays: Sequence[bool], pair: Callable[[np.ndarray, np.ndarray], Sequence]) -> list:
+def host_arguments(
+    args: Sequence, arrays: Sequence[bool], pair: Callable[[np.ndarray, np.ndarray], Sequence],
+    device_pair: Callable[[ForeignDeviceArray], Sequence] | None = None,
+) -> list:
     """The arguments of a level-2 entry point (`arrays`: which are arrays, from
     `array_parameters`): each array (of any rank, 0 included) as the (block, view) pair
     `pair(array, bytes)` makes over the caller's memory (not an allocation of the
-    program's), given the C-contiguous array and its bytes; scalars as they are."""
+    program's), given the C-contiguous array and its bytes; an array in GPU memory as
+    the pair `device_pair` makes (an executor without one cannot take it); scalars as
+    they are."""
     out: list = []
     for value, is_array in zip(args, arrays):
         if is_array:
+            if isinstance(value, ForeignDeviceArray):
+                if device_pair is None:
+                    raise ArgumentError(device_arrays_refused(value))
+                out += device_pair(value)
+                continue
             array = value if type(value) is np.ndarray else np.asarray(value)
             if not array.flags.c_contiguous:
                 array = array.copy()  # (np.ascontiguousarray would make a 0-d array 1-d)
@@ -122,3 +137,12 @@ def host_arguments(args: Sequence, arrays: Sequence[bool], pair: Callable[[np.nd
         else:
             out.append(value)
     return out
+
+
+def device_arrays_refused(value: ForeignDeviceArray) -> str:
+    """Why an executor that runs on the CPU cannot take `value`."""
+    return (
+        f"an argument is an array in GPU memory ({type(value.owner).__name__}, {value.dtype.name} of shape "
+        f"{list(value.shape)}); only the cuda backend takes arrays in GPU memory: copy it to the host "
+        "(cupy.asnumpy, tensor.cpu().numpy()) for this one"
+    )

@@ -22,8 +22,10 @@ from soacc.dialects.shared.dtypes import numpy_dtype
 from soacc.runtime import host_scalars
 from soacc.runtime.arguments import array_parameters, host_arguments
 from soacc.runtime.errors import ExecutionError, ProgramError, SoaccError
-from soacc.runtime.gpu.arrays import HostBlock, OutOfBounds, View, dense_strides
-from soacc.runtime.gpu.host_runtime import DeviceMemory, HostRuntime
+from soacc.runtime.device_arrays import LEGACY_DEFAULT_STREAM, DeviceArray, ForeignDeviceArray
+from soacc.runtime.device_arrays import byte_extent as device_byte_extent
+from soacc.runtime.gpu.arrays import DeviceBlock, HostBlock, OutOfBounds, View, dense_strides
+from soacc.runtime.gpu.host_runtime import DeviceMemory, HostRuntime, overlap as _overlap
 from soacc.runtime.gpu.task_graphs import TaskGraphs
 from soacc.dialects.fork import forked_variant_of
 from soacc.dialects.mem import entry_signature
@@ -43,6 +45,9 @@ class HostCodeExecutor:
     """Every array result is in host memory made for its call (a host block of the call,
     or of a graph's replay), which nothing of the executor's keeps: the caller may have
     it without a copy."""
+    takes_device_arrays = True
+    """Entry points take arrays already in GPU memory (ForeignDeviceArray), uploading
+    from them with device-to-device copies."""
 
     def __init__(self, module: ModuleOp, host, memory: DeviceMemory, kernels: Mapping[str, object]):
         """`host` is the module's emitted host code (lowering/emit_host.HostModule: its
@@ -74,6 +79,10 @@ class HostCodeExecutor:
         """Entry points (functions with a source-level signature) -> which arguments
         and results are arrays, asked once."""
         self.memory = memory
+        self.device_results = False
+        """Array results are returned as DeviceArrays in device memory (compile's
+        `results="device"`): those the program returns on the device as they are, any it
+        returns in host memory copied there."""
         self.runtime = HostRuntime(memory, kernels)
         self.compile_seconds: float | None = None
         self.last_statistics = Statistics()
@@ -95,7 +104,7 @@ class HostCodeExecutor:
         self.last_statistics = statistics
         layout = self.entry_layouts.get(function)
         if layout is not None:
-            args = host_arguments(args, layout.arrays, _host_view)
+            args = host_arguments(args, layout.arrays, _host_view, self._device_view)
         profiling = self.profiling
         if profiling:
             self.memory.start_profiling()
@@ -118,8 +127,61 @@ class HostCodeExecutor:
                 reset_forks()
             raise self._located(error, function) from None
         if layout is not None:
-            results = _from_host_views(results, layout.scalar_results)
+            try:
+                results = self._results(results, layout.scalar_results)
+            except Exception as error:
+                raise self._located(error, function) from None
         return tuple(results)
+
+    def _results(self, results: Sequence, scalar_results: Sequence) -> list:
+        """The values of the source-level results (`scalar_results`: each one's NumPy
+        scalar type, None for an array): arrays from their (block, view) pairs, as NumPy
+        arrays over host memory or DeviceArrays over device memory (what
+        device_results asks for); scalars as NumPy scalars of their types."""
+        values = iter(results)
+        out: list = []
+        devices: list[View] = []
+        for scalar_type in scalar_results:
+            if scalar_type is not None:
+                out.append(scalar_type(next(values)))
+                continue
+            next(values)  # the block: the view keeps it alive
+            view = next(values)
+            if not view.on_device and not self.device_results:
+                out.append(view.array)
+                continue
+            if not view.on_device or any(_overlap(view, other) for other in devices):
+                # (a host result, or one sharing device memory with another: its own copy)
+                view = self._fresh_device_copy(view)
+            devices.append(view)
+            out.append(DeviceArray(view.block, view.address, view.shape, view.dtype, view.strides, self._to_numpy))
+        if devices:
+            self.memory.synchronize()  # (a DeviceArray's data is ready: its interface names no stream)
+        return out
+
+    def _fresh_device_copy(self, view: View) -> View:
+        block = self.runtime.alloc_device(view.nbytes)
+        copy = block.view(0, view.shape, None, view.dtype)
+        self.runtime._move(view, copy)
+        return copy
+
+    def _to_numpy(self, array: DeviceArray) -> np.ndarray:
+        """A DeviceArray's copy on the host."""
+        host = np.empty(array.shape, array.dtype)
+        source = View(array._block, array._address - array._block.address, array.shape, array.strides, array.dtype)
+        self.runtime._to_host(source, host)
+        return host
+
+    def _device_view(self, array: ForeignDeviceArray) -> tuple[DeviceBlock, View]:
+        """An argument in GPU memory as a (block, view) pair over the caller's memory,
+        which the program uploads from as from a host argument (a device-to-device
+        copy); the block is not the program's: never freed by it, nor counted. Work the
+        producer queued on a stream of its own is waited for first."""
+        if array.stream is not None and array.stream != LEGACY_DEFAULT_STREAM:
+            self.memory.synchronize()  # (the context: the producer's stream too)
+        lo, hi = device_byte_extent(array) if array.size else (0, 0)
+        block = DeviceBlock(_Borrowed(array.address + lo, array.owner), hi - lo, Statistics())
+        return block, View(block, -lo, array.shape, array.strides, array.dtype)
 
     def _eager(self, function: str, args: Sequence) -> tuple:
         """The host code runs the call."""
@@ -151,6 +213,17 @@ class HostCodeExecutor:
         if isinstance(error, OutOfBounds) and op is not None:
             message += _indexed_array_name(op)
         return ExecutionError(f"{where}: {message}")
+
+
+class _Borrowed:
+    """The caller's device memory, as a block's buffer: its address, and the caller's
+    object, which keeps it alive as long as the block is."""
+
+    __slots__ = ("ptr", "owner")
+
+    def __init__(self, ptr: int, owner):
+        self.ptr = ptr
+        self.owner = owner
 
 
 class CudaExecutor(HostCodeExecutor):
@@ -253,21 +326,3 @@ class _EntryLayout:
             array_parameters(signature.inputs.data),
             tuple(None if isinstance(t, TensorType) else numpy_dtype(t).type for t in signature.outputs.data),
         )
-
-
-def _from_host_views(results: Sequence, scalar_results: Sequence) -> list:
-    """The values of the source-level results (`scalar_results`: each one's NumPy
-    scalar type, None for an array): arrays from their (block, view) pairs in host
-    memory, scalars as NumPy scalars of their types."""
-    values = iter(results)
-    out: list = []
-    for scalar_type in scalar_results:
-        if scalar_type is None:
-            next(values)  # the block: the view keeps it alive
-            view = next(values)
-            if view.on_device:
-                raise ExecutionError("an entry point returned an array in device memory (a bug in the lowering)")
-            out.append(view.array)
-        else:
-            out.append(scalar_type(next(values)))
-    return out

@@ -259,7 +259,7 @@ class HostRuntime:
             self._from_host(source.array, dest)
         elif isinstance(dest.block, HostBlock):
             self._to_host(source, dest.array)
-        elif _overlap(source, dest):
+        elif overlap(source, dest):
             staging = self.memory.allocate(source.nbytes)
             self._device_to_device(source, staging.ptr, dense_strides(source.shape))
             self._device_to_device_from(staging.ptr, dense_strides(source.shape), dest)
@@ -325,7 +325,8 @@ def merge_dimensions(shape, *strides_of_each) -> tuple:
     return (out_shape, *out_strides)
 
 
-def _overlap(a: View, b: View) -> bool:
+def overlap(a: View, b: View) -> bool:
+    """Whether two views share bytes of one block (as a range: a conservative answer)."""
     if a.block is not b.block:
         return False
     a_lo, a_hi = a.byte_extent()

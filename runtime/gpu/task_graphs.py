@@ -18,7 +18,9 @@ What a replay needs besides the graph:
   does; one with nodes after it is captured into page-locked memory (a later node may
   overwrite its source) and copied out after the graph.
 - **Results.** Host blocks made anew per call, filled by the downloads; a host block the
-  host code itself filled, and every scalar result, are the key's and are copied.
+  host code itself filled, and every scalar result, are the key's and are copied. An
+  array result left in device memory (device-results) is in the graph's arena, which
+  the next replay overwrites: it is copied, on the device, into a block of its own.
 - **Memory.** The graph's blocks live in its arena (memory_pool.GraphArena), reused
   only inside the graph, and given back when the graph is dropped from the cache.
 
@@ -171,7 +173,9 @@ class TaskGraph:
         self.downloads: list[_Download] = []
         self.results: list = []
         """The call's results: ('block', i), ('view', i, geometry), ('argument', i),
-        ('argument view', i, geometry), ('value', v), with i a host block's index."""
+        ('argument view', i, geometry), ('value', v), with i a host block's index;
+        ('device view', view) for an array left in device memory (copied out of the
+        graph's arena per replay), beside ('device block',)."""
         self.host_blocks: list[HostBlock] = []
         """The call's own host blocks, in the order first met (while capturing)."""
         self.result_blocks: dict[int, tuple[int, np.ndarray | None]] = {}
@@ -250,6 +254,13 @@ def _result(recipe: tuple, blocks: list, args: Sequence, runtime: HostRuntime):
         return args[recipe[1]]
     if kind == "argument view":
         return recipe[2].over(args[recipe[1]])
+    if kind == "device view":
+        kept = recipe[1]
+        copy = runtime.alloc_device(kept.nbytes).view(0, kept.shape, None, kept.dtype)
+        runtime._move(kept, copy)
+        return copy
+    if kind == "device block":
+        return None
     return recipe[1]
 
 
@@ -623,14 +634,17 @@ class CaptureRuntime(HostRuntime):
                 recipe.append(("block", self._host_index(r)) if argument is None else ("argument", argument))
             elif isinstance(r, View):
                 if not isinstance(r.block, HostBlock):
-                    raise GraphUnsupported("returns an array in device memory")
+                    # (in the graph's arena, which the next replay overwrites: copied
+                    # out per replay into a block of the caller's)
+                    recipe.append(("device view", _kept(r)))
+                    continue
                 argument = self.arguments.get(id(r.block))
                 if argument is None:
                     recipe.append(("view", self._host_index(r.block), _Geometry.of(r)))
                 else:
                     recipe.append(("argument view", argument, _Geometry.of(r)))
-            elif isinstance(r, (DeviceBlock,)):
-                raise GraphUnsupported("returns an array in device memory")
+            elif isinstance(r, DeviceBlock):
+                recipe.append(("device block",))  # (its view's copy brings its own)
             elif isinstance(r, DeviceScalar):
                 if r.staging is not None:
                     recipe.append(("staged read", r.staging, r.view.dtype))

@@ -1,0 +1,150 @@
+"""Arrays in GPU memory as arguments (issue 19, item 5): what `__cuda_array_interface__`
+describes is read exactly, checked like a NumPy argument, refused by the CPU reference
+executor with a clear message, and run by the host code from where it is, here on a
+device simulated in host memory (the arrays' memory is the simulated device's own
+buffers), against the reference executor on the same data copied to the host.
+tests/runtime/gpu/test_device_arrays_gpu.py runs CuPy arrays on a real GPU."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType, f32, i32
+
+import soacc
+from soacc.backends import host_code_executor
+from soacc.program import apply_pipeline, parse_program
+from soacc.runtime.arguments import argument_converter, convert_argument
+from soacc.runtime.device_arrays import ForeignDeviceArray, byte_extent, foreign_device_array, has_device_interface
+from soacc.runtime.errors import ArgumentError
+from soacc.runtime.reference import ReferenceExecutor
+
+from tests.support.simulated_device import SimulatedDevice
+
+
+class FakeDeviceArray:
+    """What CuPy, PyTorch and Numba arrays show of themselves."""
+
+    def __init__(self, interface: dict):
+        self.__cuda_array_interface__ = interface
+
+
+def interface(shape, typestr="<f4", strides=None, address=0x1000, version=3, **extra) -> dict:
+    return {"shape": shape, "typestr": typestr, "data": (address, False), "strides": strides, "version": version, **extra}
+
+
+def test_the_interface_is_read_exactly():
+    array = foreign_device_array(FakeDeviceArray(interface((3, 4), "<i4", strides=(4, 12), stream=7)))
+    assert array.shape == (3, 4) and array.dtype == np.int32 and array.strides == (1, 3)
+    assert array.address == 0x1000 and array.stream == 7 and not array.readonly
+    assert foreign_device_array(FakeDeviceArray(interface((2, 3)))).strides == (3, 1)  # None: row-major
+    backwards = foreign_device_array(FakeDeviceArray(interface((4,), strides=(-4,))))
+    assert byte_extent(backwards) == (-12, 4)
+
+
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (interface((3,), mask=object()), "masked"),
+        (interface((3,), strides=(3,)), "not whole elements"),
+        (interface((3,), "<c8"), "no soacc type"),
+        (interface((3,), ">f4"), "no soacc type"),
+        (interface((3,), version=1), "version 1"),
+        (interface((3,), stream=0), "stream 0"),
+        (interface((3,), address=0), "null pointer"),
+        ({"shape": (3,)}, "incomplete"),
+    ],
+)
+def test_descriptions_soacc_cannot_take_are_refused_with_why(bad, message):
+    with pytest.raises(ArgumentError, match=message):
+        foreign_device_array(FakeDeviceArray(bad))
+
+
+def test_a_failing_interface_is_an_argument_error():
+    class CpuTensor:
+        @property
+        def __cuda_array_interface__(self):
+            raise RuntimeError("the tensor is on the CPU")
+
+    assert has_device_interface(CpuTensor()) and not has_device_interface(np.zeros(3))
+    with pytest.raises(ArgumentError, match="on the CPU"):
+        convert_argument(CpuTensor(), TensorType(f32, [DYNAMIC_INDEX]), "argument 0")
+
+
+def test_device_arguments_are_checked_like_host_ones():
+    t = TensorType(f32, [DYNAMIC_INDEX, 2])
+    convert = argument_converter(t, "argument 0 (%a) of @main")
+    assert isinstance(convert(FakeDeviceArray(interface((5, 2)))), ForeignDeviceArray)
+    with pytest.raises(ArgumentError, match=r"got int32 device array of shape \[5, 2\]"):
+        convert(FakeDeviceArray(interface((5, 2), "<i4")))
+    with pytest.raises(ArgumentError, match=r"dimension 1 must be 2"):
+        convert(FakeDeviceArray(interface((5, 3))))
+    with pytest.raises(ArgumentError, match=r"got float32 device array of shape \[5\]"):
+        convert(FakeDeviceArray(interface((5,))))
+    with pytest.raises(ArgumentError, match="expected int32 scalar .i32., got FakeDeviceArray"):  # not a scalar
+        convert_argument(FakeDeviceArray(interface(())), i32, "argument 1")
+
+
+SOURCE = """func.func @main(%a: tensor<?x?xf32>, %i: index) -> (tensor<?x?xf32>, tensor<?xf32>, f32) {
+  %t = soac.transpose %a [1, 0] : tensor<?x?xf32> -> tensor<?x?xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cols = soac.size %a[1] : tensor<?x?xf32>
+  %row = soac.slice %a[%i, %c0:%cols] : tensor<?x?xf32> -> tensor<?xf32>
+  %x = soac.index %a[%c0, %c0] : tensor<?x?xf32>
+  func.return %t, %row, %x : tensor<?x?xf32>, tensor<?xf32>, f32
+}"""
+
+
+def test_the_reference_executor_refuses_device_arrays_clearly():
+    program = soacc.compile(SOURCE, backend="numpy")
+    with pytest.raises(ArgumentError, match=r"argument 0 \(%a\) of @main: an argument is an array in GPU memory .*cuda backend"):
+        program.main(FakeDeviceArray(interface((3, 3))), 0)
+
+
+def _executors():
+    module = parse_program(SOURCE)
+    apply_pipeline(module, "soacc-pipeline{syncs=false}")  # (no kernels: the simulated device runs no kernels)
+    device = SimulatedDevice()
+    return ReferenceExecutor(module), host_code_executor(module, device, {}), device
+
+
+def _on_device(device: SimulatedDevice, host: np.ndarray, offset_elements: int = 0) -> FakeDeviceArray:
+    """`host`'s elements (row-major) in a simulated device buffer, `offset_elements`
+    into it, described as CuPy would describe them."""
+    base = np.ascontiguousarray(host).reshape(-1)
+    buffer = device.allocate(base.nbytes + offset_elements * base.itemsize)
+    address = buffer.ptr + offset_elements * base.itemsize
+    device.write(address, base)
+    fake = FakeDeviceArray(interface(host.shape, host.dtype.str, None, address))
+    fake.buffer = buffer  # (the simulated memory lives as long as the array)
+    return fake
+
+
+@pytest.mark.parametrize("rows, cols", [(3, 4), (1, 1), (5, 2)])
+def test_the_host_code_runs_device_arguments_from_where_they_are(rows, cols):
+    reference, host, device = _executors()
+    data = np.arange(rows * cols, dtype=np.float32).reshape(rows, cols) * 1.5
+    convert = [argument_converter(TensorType(f32, [DYNAMIC_INDEX, DYNAMIC_INDEX]), "a"), lambda v: v]
+    for i in range(rows):
+        want = reference.call("main", [data.copy(), np.int64(i)])
+        argument = convert[0](_on_device(device, data))
+        got = host.call("main", [argument, np.int64(i)])
+        for g, w in zip(got, want):
+            assert np.array_equal(g, w)
+        # the upload was a copy on the device: nothing crossed from the host
+        copies = host.last_statistics.copies
+        assert copies["host->device"].count == 0 and copies["device->device"].count >= 1
+
+
+def test_strided_and_offset_device_arguments():
+    reference, host, device = _executors()
+    data = np.arange(24, dtype=np.float32).reshape(4, 6)
+    transposed = data.T  # shape (6, 4), element strides (1, 6)
+    want = reference.call("main", [np.ascontiguousarray(transposed), np.int64(2)])
+    fake = _on_device(device, data, offset_elements=3)
+    itemsize = data.itemsize
+    fake.__cuda_array_interface__ = interface((6, 4), "<f4", (itemsize, 6 * itemsize), fake.__cuda_array_interface__["data"][0])
+    got = host.call("main", [foreign_device_array(fake), np.int64(2)])
+    for g, w in zip(got, want):
+        assert np.array_equal(g, w)
