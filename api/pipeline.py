@@ -38,6 +38,7 @@ from soacc.passes.introduce_forks import IntroduceForksPass
 from soacc.passes.memory_reuse import MemoryReusePass
 from soacc.passes.merge_gpu_bodies import MergeGpuBodiesPass
 from soacc.passes.reduce_device_syncs import ReduceDeviceSyncsPass
+from soacc.passes.borrow_arguments import BorrowArgumentsPass
 from soacc.passes.device_results import DeviceResultsPass
 from soacc.passes.short_circuit import ShortCircuitPass
 from soacc.passes.soac_fusion import SoacFusionPass
@@ -70,6 +71,11 @@ class SoaccPipelinePass(ModulePass):
     """Where entry points return their arrays: `host`, or `device` (device-results
     after memory planning and transfers: `soacc.compile(..., results="device")`)."""
 
+    borrow: bool = True
+    """borrow-arguments: uploads whose device copy nothing writes may read an argument
+    already in device memory where it is (no copy); with host arguments nothing
+    changes."""
+
     forks: bool = False
     """Task parallelism: introduce-forks (with its three optimisations) after memory
     planning, and convert-fork-to-gpu after convert-mem-to-gpu."""
@@ -99,6 +105,8 @@ class SoaccPipelinePass(ModulePass):
             raise PassFailedException(f"soacc-pipeline: results={self.results!r}: it is `host` or `device`")
         if self.results == "device":
             passes.append(DeviceResultsPass())
+        if self.borrow:
+            passes.append(BorrowArgumentsPass())
         if self.forks:
             passes.append(IntroduceForksPass(trivial=True, combine=True, fork_returns=True))
         return passes

@@ -33,6 +33,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return DeviceResultsPass
 
+    def get_borrow_arguments() -> type[ModulePass]:
+        from soacc.passes.borrow_arguments import BorrowArgumentsPass
+
+        return BorrowArgumentsPass
+
     def get_short_circuit() -> type[ModulePass]:
         from soacc.passes.short_circuit import ShortCircuitPass
 
@@ -89,6 +94,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "hoist-allocations": get_hoist_allocations,
         "fuse-transfers": get_fuse_transfers,
         "device-results": get_device_results,
+        "borrow-arguments": get_borrow_arguments,
         "short-circuit": get_short_circuit,
         "memory-reuse": get_memory_reuse,
         "introduce-forks": get_introduce_forks,
@@ -106,6 +112,7 @@ INPUT_DIALECT = {
     "short-circuit": "mem",
     "memory-reuse": "mem",
     "device-results": "mem",
+    "borrow-arguments": "mem",
     "introduce-forks": "mem",
     "convert-mem-to-gpu": "mem",
     "convert-fork-to-gpu": "fork",

@@ -525,10 +525,18 @@ class SizeOp(IRDLOperation):
 # --------------------------------------------------------------------------------------
 
 
+BORROWABLE = "borrowable"
+"""A unit attribute on an argument's upload (borrow-arguments): its destination's block
+is written by nothing else, so where the argument is already in device memory the
+block may stand for it and the copy be skipped. Executors that cannot (the reference
+executor) copy."""
+
+
 @irdl_op_definition
 class CopyOp(IRDLOperation):
     """Copies every element of `source` to `dest` (same shape), between any two spaces:
-    host→device, device→host, device→device or host→host.
+    host→device, device→host, device→device or host→host. `{borrowable}`: see
+    BORROWABLE.
 
     ```mlir
     mem.copy %src, %dst : memref<...#mem.space<host>>, memref<...#mem.space<device>>

@@ -546,7 +546,9 @@ def _size(e: _ModuleEmitter, op: mem.SizeOp) -> None:
 
 
 def _copy(e: _ModuleEmitter, op: mem.CopyOp) -> None:
-    e.line(f"rt.copy({e.name(op.source)}, {e.name(op.dest)})", op)
+    # an upload borrow-arguments marked: the runtime may let the block be the caller's
+    function = "rt.copy_or_borrow" if mem.BORROWABLE in op.attributes else "rt.copy"
+    e.line(f"{function}({e.name(op.source)}, {e.name(op.dest)})", op)
 
 
 def _assert(e: _ModuleEmitter, op: cf.AssertOp) -> None:

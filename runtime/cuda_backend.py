@@ -24,7 +24,7 @@ from soacc.runtime.arguments import array_parameters, host_arguments
 from soacc.runtime.errors import ExecutionError, ProgramError, SoaccError
 from soacc.runtime.device_arrays import LEGACY_DEFAULT_STREAM, DeviceArray, ForeignDeviceArray
 from soacc.runtime.device_arrays import byte_extent as device_byte_extent
-from soacc.runtime.gpu.arrays import DeviceBlock, HostBlock, OutOfBounds, View, dense_strides
+from soacc.runtime.gpu.arrays import BorrowedMemory, DeviceBlock, HostBlock, OutOfBounds, View, dense_strides, is_borrowed
 from soacc.runtime.gpu.host_runtime import DeviceMemory, HostRuntime, overlap as _overlap
 from soacc.runtime.gpu.task_graphs import TaskGraphs
 from soacc.dialects.fork import forked_variant_of
@@ -150,8 +150,9 @@ class HostCodeExecutor:
             if not view.on_device and not self.device_results:
                 out.append(view.array)
                 continue
-            if not view.on_device or any(_overlap(view, other) for other in devices):
-                # (a host result, or one sharing device memory with another: its own copy)
+            if not view.on_device or is_borrowed(view.block) or any(_overlap(view, other) for other in devices):
+                # (a host result, the caller's own memory, or one sharing device memory
+                # with another: its own copy)
                 view = self._fresh_device_copy(view)
             devices.append(view)
             out.append(DeviceArray(view.block, view.address, view.shape, view.dtype, view.strides, self._to_numpy))
@@ -180,7 +181,7 @@ class HostCodeExecutor:
         if array.stream is not None and array.stream != LEGACY_DEFAULT_STREAM:
             self.memory.synchronize()  # (the context: the producer's stream too)
         lo, hi = device_byte_extent(array) if array.size else (0, 0)
-        block = DeviceBlock(_Borrowed(array.address + lo, array.owner), hi - lo, Statistics())
+        block = DeviceBlock(BorrowedMemory(array.address + lo, array.owner), hi - lo, Statistics())
         return block, View(block, -lo, array.shape, array.strides, array.dtype)
 
     def _eager(self, function: str, args: Sequence) -> tuple:
@@ -213,17 +214,6 @@ class HostCodeExecutor:
         if isinstance(error, OutOfBounds) and op is not None:
             message += _indexed_array_name(op)
         return ExecutionError(f"{where}: {message}")
-
-
-class _Borrowed:
-    """The caller's device memory, as a block's buffer: its address, and the caller's
-    object, which keeps it alive as long as the block is."""
-
-    __slots__ = ("ptr", "owner")
-
-    def __init__(self, ptr: int, owner):
-        self.ptr = ptr
-        self.owner = owner
 
 
 class CudaExecutor(HostCodeExecutor):

@@ -107,6 +107,23 @@ class DeviceBlock(Block):
         self._statistics.freed(self.space, self.nbytes)
 
 
+class BorrowedMemory:
+    """Device memory of the caller's (an argument already on the GPU), as a block's
+    buffer: its address, and the caller's object, which keeps it alive as long as the
+    block is. Never the pool's: nothing is given back when it dies."""
+
+    __slots__ = ("ptr", "owner")
+
+    def __init__(self, ptr: int, owner):
+        self.ptr = ptr
+        self.owner = owner
+
+
+def is_borrowed(block: Block) -> bool:
+    """Whether a device block is the caller's memory."""
+    return isinstance(block, DeviceBlock) and type(block.buffer) is BorrowedMemory
+
+
 class View:
     """An array in a block: element (i, j, ...) is at byte
     `byte_offset + (i*strides[0] + j*strides[1] + ...) * itemsize` of the block."""

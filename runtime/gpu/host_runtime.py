@@ -18,7 +18,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from soacc.runtime.errors import ExecutionError
-from soacc.runtime.gpu.arrays import DeviceBlock, HostBlock, View, dense_strides
+from soacc.runtime.gpu.arrays import DeviceBlock, HostBlock, View, dense_strides, is_borrowed
 from soacc.runtime.statistics import Statistics
 
 
@@ -137,6 +137,29 @@ class HostRuntime:
             )
         self.statistics.copied(source.block.space, dest.block.space, dest.nbytes)
         self._move(source, dest)
+
+    def copy_or_borrow(self, source: View, dest: View) -> None:
+        """mem.copy {borrowable}: an argument's upload into a block nothing else writes.
+        Where the argument is already the caller's device memory, dense, and `dest` is
+        the whole of its block with the same layout, the block becomes the caller's
+        memory (every view of it follows: they find its address through it) and
+        nothing is copied or counted; otherwise it is `copy`."""
+        block = dest.block
+        if (
+            is_borrowed(source.block)
+            and isinstance(block, DeviceBlock)
+            and dest.byte_offset == 0
+            and source.shape == dest.shape
+            and source.dtype == dest.dtype
+            and block.nbytes == dest.nbytes
+            and source.is_dense()
+            and dest.is_dense()
+            and dest._kernel_args is None
+        ):
+            block.buffer = source.block.buffer  # (the pool's buffer goes back to the pool)
+            block.address = source.address
+            return
+        self.copy(source, dest)
 
     def load(self, view: View, indices: Sequence):
         """mem.load: from device memory, a synchronous read."""

@@ -1,12 +1,14 @@
-"""device-results (passes/device_results.py) and arrays in GPU memory at the boundary
-(issue 19, item 5). Differential: every example and benchmark program at level 2 with
+"""device-results (passes/device_results.py), borrow-arguments
+(passes/borrow_arguments.py) and arrays in GPU memory at the boundary (issue 19, item
+5). Differential: every example and benchmark program at level 2 with
 and without the pass, on the reference executor (whose device memory is host memory,
 so its results read the same): the same results, and one device-to-host copy fewer per
 array result kept. On the simulated device: results come out as DeviceArrays, each
 over memory of its own (two results over one block are copied apart, task graphs copy
 theirs out of the graph's arena). On the GPU (marker `gpu`): every program with CuPy
-arguments and device results, eager, captured and replayed, against the reference;
-CuPy takes the results without a copy."""
+arguments and device results, eager, captured and replayed, against the reference, the
+caller's arrays unchanged (those borrowed included); CuPy and PyTorch take the results
+without a copy."""
 
 from __future__ import annotations
 
@@ -148,6 +150,7 @@ def test_on_the_gpu_cupy_arguments_and_device_results(example):
     want = as_tuple(reference.main(*_copies(args)))
     program = soacc.compile(example.program_path, backend="cuda", results="device")
     on_device = [cupy.asarray(a) if isinstance(a, np.ndarray) and a.ndim > 0 else a for a in args]
+    originals = [cupy.asnumpy(a) if isinstance(a, cupy.ndarray) else None for a in on_device]
     for _ in range(3):  # eager, captured, replayed
         got = as_tuple(program.main(*on_device))
         for g, w in zip(got, want, strict=True):
@@ -158,6 +161,10 @@ def test_on_the_gpu_cupy_arguments_and_device_results(example):
                 np.testing.assert_array_equal(g, w)
             else:
                 np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+    # borrowed arguments (borrow-arguments) were only read: the caller's arrays are as they were
+    for a, original in zip(on_device, originals):
+        if original is not None:
+            np.testing.assert_array_equal(cupy.asnumpy(a), original)
 
 
 @pytest.mark.gpu
@@ -213,3 +220,27 @@ def test_on_the_gpu_pytorch_tensors_in_and_out():
         program.main(tensor.to(torch.float64))
     with pytest.raises(soacc.ArgumentError, match="expected float32 array|__cuda_array_interface__"):
         program.main(tensor.cpu())  # a CPU tensor is not a NumPy array either
+
+
+DOUBLE = """func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %d = soac.map(%a) : (tensor<?xf32>) -> tensor<?xf32> {
+  ^bb0(%x: f32):
+    %y = arith.addf %x, %x : f32
+    soac.yield %y : f32
+  }
+  func.return %d : tensor<?xf32>
+}"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("borrow", [True, False])
+def test_on_the_gpu_a_dense_device_argument_is_borrowed_without_a_copy(borrow):
+    cupy = pytest.importorskip("cupy")
+    program = soacc.compile(DOUBLE, backend="cuda", pipeline=f"soacc-pipeline{{borrow={str(borrow).lower()}}}")
+    program.task_graphs = False
+    a = cupy.arange(1000, dtype=cupy.float32)
+    np.testing.assert_array_equal(program.main(a), np.arange(1000, dtype=np.float32) * 2)
+    copies = program.statistics.copies
+    assert copies["host->device"].count == 0
+    assert copies["device->device"].count == (0 if borrow else 1)
+    np.testing.assert_array_equal(cupy.asnumpy(a), np.arange(1000, dtype=np.float32))

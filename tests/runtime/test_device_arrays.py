@@ -102,9 +102,10 @@ def test_the_reference_executor_refuses_device_arrays_clearly():
         program.main(FakeDeviceArray(interface((3, 3))), 0)
 
 
-def _executors():
+def _executors(borrow: bool = True):
     module = parse_program(SOURCE)
-    apply_pipeline(module, "soacc-pipeline{syncs=false}")  # (no kernels: the simulated device runs no kernels)
+    # (no kernels: the simulated device runs none)
+    apply_pipeline(module, f"soacc-pipeline{{syncs=false borrow={str(borrow).lower()}}}")
     device = SimulatedDevice()
     return ReferenceExecutor(module), host_code_executor(module, device, {}), device
 
@@ -121,9 +122,10 @@ def _on_device(device: SimulatedDevice, host: np.ndarray, offset_elements: int =
     return fake
 
 
+@pytest.mark.parametrize("borrow", [True, False])
 @pytest.mark.parametrize("rows, cols", [(3, 4), (1, 1), (5, 2)])
-def test_the_host_code_runs_device_arguments_from_where_they_are(rows, cols):
-    reference, host, device = _executors()
+def test_the_host_code_runs_device_arguments_from_where_they_are(rows, cols, borrow):
+    reference, host, device = _executors(borrow)
     data = np.arange(rows * cols, dtype=np.float32).reshape(rows, cols) * 1.5
     convert = [argument_converter(TensorType(f32, [DYNAMIC_INDEX, DYNAMIC_INDEX]), "a"), lambda v: v]
     for i in range(rows):
@@ -132,9 +134,11 @@ def test_the_host_code_runs_device_arguments_from_where_they_are(rows, cols):
         got = host.call("main", [argument, np.int64(i)])
         for g, w in zip(got, want):
             assert np.array_equal(g, w)
-        # the upload was a copy on the device: nothing crossed from the host
+        # nothing crossed from the host: the upload was borrowed (no copy: nothing
+        # writes the argument's device block), else a copy on the device
         copies = host.last_statistics.copies
-        assert copies["host->device"].count == 0 and copies["device->device"].count >= 1
+        assert copies["host->device"].count == 0
+        assert copies["device->device"].count == (0 if borrow else 1)
 
 
 def test_strided_and_offset_device_arguments():
@@ -148,3 +152,5 @@ def test_strided_and_offset_device_arguments():
     got = host.call("main", [foreign_device_array(fake), np.int64(2)])
     for g, w in zip(got, want):
         assert np.array_equal(g, w)
+    # strided: not borrowed, but copied on the device (by the strided copy)
+    assert host.last_statistics.copies["device->device"].count == 1

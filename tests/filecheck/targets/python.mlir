@@ -1,7 +1,8 @@
 // RUN: soacc-opt %s -p 'soacc-pipeline{memory=false}' -t python | filecheck %s
 // The python target: the host code of the program after soacc-pipeline, one Python
 // function per func.func calling the runtime `rt`. A map over an array argument
-// copies it to the device, launches a kernel (the view passed as pointer, offset,
+// copies it to the device (copy_or_borrow: nothing writes the copy, so an argument
+// already on the GPU is read where it is), launches a kernel (the view passed as pointer, offset,
 // sizes and strides; the grid and block sizes as Python ints, constants as literals),
 // reads an element back synchronously and returns the result in host memory; each
 // block and view is deleted after its last use.
@@ -28,7 +29,7 @@ func.func @main(%a: tensor<?xf32>, %i: index) -> (tensor<?xf32>, f32) {
 // CHECK:          a_mem = rt.alloc_device([[BYTES:v[0-9]+]])
 // CHECK:          a = a_mem.view({{v[0-9]+}}, ([[N]],), None, np.float32)
 // CHECK-NEXT:     del a_mem
-// CHECK-NEXT:     rt.copy(a_host, a)
+// CHECK-NEXT:     rt.copy_or_borrow(a_host, a)
 // CHECK-NEXT:     del a_host
 // CHECK:          b_mem = rt.alloc_device(
 // CHECK:          rt.launch('map0', (int({{v[0-9]+}}), 1, 1), (256, 1, 1), *a.kernel_args, *b.kernel_args, [[ROWS:v[0-9]+]])
