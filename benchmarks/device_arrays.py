@@ -1,0 +1,108 @@
+"""Arrays in GPU memory at the boundary (issue 19, item 5): one program (K arguments of
+N floats added by one map) called with NumPy arrays and host results, with CuPy arrays
+and host results, and with CuPy arrays and device results (soacc.DeviceArray), beside
+CuPy computing the same sum on the same device arrays. Task graphs off and on; median
+of `--repeat` calls after warm-up. Not a test: nothing about times is asserted.
+
+    python benchmarks/device_arrays.py [--arguments 4] [--sizes 4096,1048576,16777216] [--repeat 30] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import soacc
+
+sys.path.insert(0, str(Path(__file__).parent))
+from transfers import program  # noqa: E402
+
+
+def timed(call, repeat: int, synchronize) -> float:
+    for _ in range(5):
+        call()
+    synchronize()
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        synchronize()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--arguments", type=int, default=4)
+    parser.add_argument("--sizes", default="4096,1048576,16777216")
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--json")
+    options = parser.parse_args(argv)
+    if options.arguments < 2 or options.repeat < 1:
+        parser.error("--arguments must be at least 2 and --repeat at least 1")
+    try:
+        sizes = [int(s) for s in options.sizes.split(",")]
+    except ValueError:
+        parser.error(f"--sizes must be integers separated by commas, got {options.sizes!r}")
+    from soacc.runtime.gpu import gpu_available
+
+    usable, why = gpu_available()
+    if not usable:
+        print(f"device_arrays.py: no GPU: {why}", file=sys.stderr)
+        return 2
+    try:
+        import cupy
+    except ImportError:
+        print("device_arrays.py: CuPy is not installed", file=sys.stderr)
+        return 2
+    k = options.arguments
+    source = program(k)
+    host_out = soacc.compile(source, backend="cuda")
+    device_out = soacc.compile(source, backend="cuda", results="device")
+    sync = cupy.cuda.runtime.deviceSynchronize
+    rows = []
+    print(f"{k} arguments; median of {options.repeat} calls, ms")
+    print(f"{'floats':>9} {'graphs':>6} {'numpy':>9} {'cupy in':>9} {'cupy in+out':>11} {'cupy itself':>11} {'numpy/dev':>9}")
+    for n in sizes:
+        rng = np.random.default_rng(n)
+        host_args = [rng.random(n, dtype=np.float32) for _ in range(k)]
+        device_args = [cupy.asarray(a) for a in host_args]
+        want = np.sum(host_args, axis=0, dtype=np.float32)
+        for graphs in (False, True):
+            host_out.task_graphs = device_out.task_graphs = graphs
+            np.testing.assert_allclose(host_out.main(*host_args), want, rtol=1e-5)
+            np.testing.assert_allclose(host_out.main(*device_args), want, rtol=1e-5)
+            np.testing.assert_allclose(cupy.asnumpy(cupy.asarray(device_out.main(*device_args))), want, rtol=1e-5)
+
+            def cupy_itself():
+                total = device_args[0] + device_args[1]
+                for a in device_args[2:]:
+                    total += a
+                return total
+
+            row = {
+                "floats": n, "graphs": graphs,
+                "numpy_ms": 1e3 * timed(lambda: host_out.main(*host_args), options.repeat, sync),
+                "cupy_in_ms": 1e3 * timed(lambda: host_out.main(*device_args), options.repeat, sync),
+                "cupy_in_out_ms": 1e3 * timed(lambda: device_out.main(*device_args), options.repeat, sync),
+                "cupy_itself_ms": 1e3 * timed(cupy_itself, options.repeat, sync),
+                "copies_device_to_device": device_out.statistics.copies["device->device"].count,
+            }
+            rows.append(row)
+            print(
+                f"{n:>9} {str(graphs):>6} {row['numpy_ms']:>9.3f} {row['cupy_in_ms']:>9.3f} {row['cupy_in_out_ms']:>11.3f} "
+                f"{row['cupy_itself_ms']:>11.3f} {row['numpy_ms'] / row['cupy_in_out_ms']:>8.2f}x"
+            )
+    if options.json:
+        Path(options.json).write_text(json.dumps({"arguments": k, "rows": rows}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
