@@ -11,7 +11,18 @@ from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Attribute
 
 from soacc.dialects.shared.dtypes import numpy_dtype
-from soacc.runtime.device_arrays import ForeignDeviceArray, foreign_device_array, has_device_interface
+from soacc.runtime.device_arrays import (
+    DLPACK_CPU,
+    DLPACK_CUDA,
+    DLPACK_CUDA_HOST,
+    DLPACK_CUDA_MANAGED,
+    ForeignDeviceArray,
+    dlpack_device_array,
+    dlpack_device_type,
+    foreign_device_array,
+    has_device_interface,
+    has_dlpack,
+)
 from soacc.runtime.errors import ArgumentError
 
 
@@ -38,7 +49,16 @@ def convert_argument(value, t: Attribute, what: str):
         if has_device_interface(value):
             value = foreign_device_array(value)
             where = "device "
-        elif not isinstance(value, np.ndarray):
+        elif has_dlpack(value):
+            device = dlpack_device_type(value)
+            if device in (DLPACK_CUDA, DLPACK_CUDA_MANAGED):
+                value = dlpack_device_array(value)
+                where = "device "
+            elif device in (DLPACK_CPU, DLPACK_CUDA_HOST):
+                value = np.from_dlpack(value)  # (host memory: a NumPy array over it)
+            else:
+                raise ArgumentError(f"{what}: a DLPack array on device type {device}; soacc takes host memory (1) and CUDA memory (2)")
+        if not where and not isinstance(value, np.ndarray):
             raise ArgumentError(f"{what}: expected {_describe_type(t)}, got {type(value).__name__}")
         shape = t.get_shape()
         if value.dtype != dtype or value.ndim != len(shape):

@@ -1,19 +1,22 @@
 """Arrays already in GPU memory, as arguments and as results (issue 19, item 5).
 
 An argument may be any object that describes GPU memory by the CUDA Array Interface
-(`__cuda_array_interface__`, versions 2 and 3: CuPy, PyTorch, Numba, JAX): it is
+(`__cuda_array_interface__`, versions 2 and 3: CuPy, PyTorch, Numba, JAX) or exports it
+by DLPack (`__dlpack__` and `__dlpack_device__`, versions before 1.0 and 1.x): it is
 taken where it is, without a copy to the host, as a `ForeignDeviceArray` (its address,
-shape, dtype and strides, and the object, which keeps the memory alive). A result may
+shape, dtype and strides, and what keeps the memory alive). A DLPack tensor in host
+memory (a CPU PyTorch tensor) is read by NumPy (`np.from_dlpack`), as a NumPy array. A result may
 be returned as a `DeviceArray`, which describes soacc's own device memory by the same
 interface, so CuPy (`cupy.asarray`), PyTorch (`torch.as_tensor`) and Numba take it
 without a copy either.
 
-Pure Python and NumPy: nothing here imports PyCUDA (the tools describe and check these
+Pure Python, NumPy and ctypes (DLPack's structs): nothing here imports PyCUDA (the tools describe and check these
 arrays before any device is touched).
 """
 
 from __future__ import annotations
 
+import ctypes
 from typing import Any
 
 import numpy as np
@@ -185,3 +188,146 @@ class DeviceArray:
 
     def __repr__(self) -> str:
         return f"soacc.DeviceArray({self.dtype.name}, shape {list(self.shape)})"
+
+
+# --- DLPack -------------------------------------------------------------------------------
+
+DLPACK_CPU, DLPACK_CUDA, DLPACK_CUDA_HOST, DLPACK_CUDA_MANAGED = 1, 2, 3, 13
+"""DLPack's device types soacc takes: host memory (read by NumPy), GPU memory."""
+
+_DLPACK_CODES = {0: "i", 1: "u", 2: "f", 6: "b"}
+"""DLPack's type codes of the element types soacc has (int, uint, float, bool)."""
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int32), ("device_id", ctypes.c_int32)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("device", _DLDevice),
+        ("ndim", ctypes.c_int32),
+        ("dtype", _DLDataType),
+        ("shape", ctypes.POINTER(ctypes.c_int64)),
+        ("strides", ctypes.POINTER(ctypes.c_int64)),
+        ("byte_offset", ctypes.c_uint64),
+    ]
+
+
+class _DLManagedTensor(ctypes.Structure):
+    pass
+
+
+_DLManagedTensor._fields_ = [
+    ("dl_tensor", _DLTensor),
+    ("manager_ctx", ctypes.c_void_p),
+    ("deleter", ctypes.CFUNCTYPE(None, ctypes.POINTER(_DLManagedTensor))),
+]
+
+
+class _DLManagedTensorVersioned(ctypes.Structure):
+    pass
+
+
+_DLManagedTensorVersioned._fields_ = [
+    ("major", ctypes.c_uint32),
+    ("minor", ctypes.c_uint32),
+    ("manager_ctx", ctypes.c_void_p),
+    ("deleter", ctypes.CFUNCTYPE(None, ctypes.POINTER(_DLManagedTensorVersioned))),
+    ("flags", ctypes.c_uint64),
+    ("dl_tensor", _DLTensor),
+]
+
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_capsule_is_valid = ctypes.pythonapi.PyCapsule_IsValid
+_capsule_is_valid.restype = ctypes.c_int
+_capsule_is_valid.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_capsule_set_name = ctypes.pythonapi.PyCapsule_SetName
+_capsule_set_name.restype = ctypes.c_int
+_capsule_set_name.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+class DLPackTensor:
+    """A DLPack tensor this process consumed: it keeps the producer's memory alive
+    until it dies, and then calls the producer's deleter (DLPack's rule for consumers)."""
+
+    def __init__(self, capsule, managed, producer):
+        self._capsule = capsule
+        self._managed = managed
+        self.producer = producer
+
+    def __del__(self) -> None:
+        managed = self._managed
+        self._managed = None
+        if managed is not None and managed.contents.deleter:
+            try:
+                managed.contents.deleter(managed)
+            except Exception:
+                pass
+
+
+def has_dlpack(value: Any) -> bool:
+    return not isinstance(value, np.ndarray) and hasattr(value, "__dlpack__") and hasattr(value, "__dlpack_device__")
+
+
+def dlpack_device_type(value: Any) -> int:
+    try:
+        device_type, _ = value.__dlpack_device__()
+        return int(device_type)
+    except Exception as error:
+        raise ArgumentError(f"{type(value).__name__}'s __dlpack_device__ failed: {error}") from None
+
+
+def dlpack_device_array(value: Any) -> ForeignDeviceArray:
+    """The GPU array `value` exports by DLPack (its `__dlpack__`, asked for the legacy
+    default stream, which soacc's work is ordered with, so the producer orders its own
+    work before it). The capsule is consumed: renamed `used_dltensor*` and its deleter
+    called when the array is dropped."""
+    what = f"{type(value).__name__} (by DLPack)"
+    try:
+        try:
+            capsule = value.__dlpack__(stream=LEGACY_DEFAULT_STREAM, max_version=(1, 0))
+        except TypeError:  # a producer of DLPack before 1.0: no max_version
+            capsule = value.__dlpack__(stream=LEGACY_DEFAULT_STREAM)
+    except Exception as error:
+        raise ArgumentError(f"{what}: __dlpack__ failed: {error}") from None
+    return _from_capsule(capsule, value, what)
+
+
+def _from_capsule(capsule, producer: Any, what: str) -> ForeignDeviceArray:
+    if _capsule_is_valid(capsule, b"dltensor_versioned"):
+        managed = ctypes.cast(_capsule_pointer(capsule, b"dltensor_versioned"), ctypes.POINTER(_DLManagedTensorVersioned))
+        if managed.contents.major != 1:
+            raise ArgumentError(f"{what}: DLPack version {managed.contents.major}.{managed.contents.minor}; soacc reads 1.x")
+        readonly = bool(managed.contents.flags & 1)  # DLPACK_FLAG_BITMASK_READ_ONLY
+        used = b"used_dltensor_versioned"
+    elif _capsule_is_valid(capsule, b"dltensor"):
+        managed = ctypes.cast(_capsule_pointer(capsule, b"dltensor"), ctypes.POINTER(_DLManagedTensor))
+        readonly = False
+        used = b"used_dltensor"
+    else:
+        raise ArgumentError(f"{what}: __dlpack__ gave no DLPack capsule")
+    tensor = managed.contents.dl_tensor
+    # consumed from here on: the holder calls the deleter, whatever happens next
+    _capsule_set_name(capsule, used)
+    holder = DLPackTensor(capsule, managed, producer)
+    kind, bits, lanes = _DLPACK_CODES.get(tensor.dtype.code), tensor.dtype.bits, tensor.dtype.lanes
+    if kind is None or lanes != 1 or (kind == "b" and bits != 8) or bits % 8:
+        raise ArgumentError(f"{what}: elements of DLPack type (code {tensor.dtype.code}, {bits} bits, {lanes} lanes), which no soacc type has")
+    dtype = np.dtype(np.bool_) if kind == "b" else np.dtype(f"{kind}{bits // 8}")
+    ndim = tensor.ndim
+    shape = tuple(int(tensor.shape[i]) for i in range(ndim))
+    strides = tuple(int(tensor.strides[i]) for i in range(ndim)) if tensor.strides else _dense(shape)
+    if any(n < 0 for n in shape):
+        raise ArgumentError(f"{what}: a negative size in shape {list(shape)}")
+    address = int(tensor.data or 0) + int(tensor.byte_offset)
+    if address == 0 and all(shape):
+        raise ArgumentError(f"{what}: a null pointer for a non-empty array")
+    return ForeignDeviceArray(holder, address, shape, dtype, strides, None, readonly)

@@ -31,6 +31,11 @@ calls, in turn (the first replay of each is not timed: it uploads the graph); th
 faster is kept and the other dropped with its memory. Eager calls never run the copy:
 forks pay only as a graph's branches (benchmarks/forks.py), and only where measured to.
 
+**Arguments in device memory** (a CuPy array, say) are keyed by their layout, not
+their address: a replay copies each, on the device, into the block the graph reads
+(no borrowing under a graph), before launching it; a call that uses one otherwise, or
+copies it after a kernel, is not a graph.
+
 A call that needs a device value on the host (a synchronous read), reads an argument's
 data on the host, or writes into one, cannot be a graph: its capture stops with
 GraphUnsupported, nothing ran, and the call runs eagerly (as does every later call with
@@ -50,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from soacc.runtime.errors import ExecutionError
-from soacc.runtime.gpu.arrays import DeviceBlock, HostBlock, View, dense_strides
+from soacc.runtime.gpu.arrays import DeviceBlock, HostBlock, View, dense_strides, is_borrowed
 from soacc.runtime.gpu.host_runtime import HostRuntime
 from soacc.runtime.statistics import Statistics
 
@@ -92,7 +97,9 @@ def graph_key(function: str, args: Sequence) -> tuple:
         elif isinstance(a, HostBlock):
             key.append(a.nbytes)
         elif isinstance(a, DeviceBlock):
-            raise GraphUnsupported("an argument in device memory")
+            if not is_borrowed(a):
+                raise GraphUnsupported("an argument in device memory of the program's")
+            key.append(("device", a.nbytes))  # (not its address: copied from it per call)
         else:
             value = np.asarray(a)
             key.append((value.dtype.str, value.tobytes()))
@@ -149,6 +156,9 @@ class _Upload:
     the graph."""
     values: np.ndarray | None = None
     """A constant done before the graph."""
+    on_device: bool = False
+    """The argument is the caller's device memory (a ForeignDeviceArray): copied on the
+    device, before the graph, from wherever this call's argument is."""
 
 
 @dataclass
@@ -199,6 +209,9 @@ class TaskGraph:
         """The call on `args` (of this graph's key): uploads, the graph, downloads; its
         statistics are those of the captured call."""
         for upload in self.uploads:
+            if upload.on_device:
+                runtime._move(upload.source.over(args[upload.argument]), upload.destination)
+                continue
             if upload.argument is not None:
                 values = upload.source.over(args[upload.argument]).array
             else:
@@ -381,6 +394,9 @@ class CaptureRuntime(HostRuntime):
         self.statistics = statistics
         self.graph = graph
         self.arguments = {id(a): i for i, a in enumerate(args) if isinstance(a, HostBlock)}
+        self.device_arguments = {id(a): i for i, a in enumerate(args) if isinstance(a, DeviceBlock) and is_borrowed(a)}
+        """Arguments in the caller's device memory: a replay copies them, on the device,
+        into the blocks the graph reads (so they may be used only so, before any node)."""
         self._host_block_index: dict[int, int] = {}
         self.host_written: set[int] = set()
         """Host blocks the host code wrote into (never downloaded into as well)."""
@@ -418,7 +434,17 @@ class CaptureRuntime(HostRuntime):
 
     # --- what the host code calls ----------------------------------------------------------
 
+    def copy_or_borrow(self, source: View, dest: View) -> None:
+        """Never a borrow: the graph reads its own blocks, which a replay fills from
+        whichever memory that call's argument is in."""
+        self.copy(source, dest)
+
+    def _device_argument_used(self, view: View, how: str) -> None:
+        if id(view.block) in self.device_arguments:
+            raise GraphUnsupported(f"{how} an argument in device memory other than by copying it first")
+
     def load(self, view: View, indices: Sequence):
+        self._device_argument_used(view, "reads")
         if not isinstance(view.block, HostBlock):
             value = self._argument_element(view, indices)
             if value is not None:
@@ -452,6 +478,7 @@ class CaptureRuntime(HostRuntime):
         return None
 
     def store(self, value, view: View, indices: Sequence) -> None:
+        self._device_argument_used(view, "writes into")
         if isinstance(view.block, HostBlock):
             self._host_written(view.block)
             super().store(value, view, indices)
@@ -478,6 +505,7 @@ class CaptureRuntime(HostRuntime):
             else:
                 self._upload_argument(argument, source, dest)
         elif dest_on_host:
+            self._device_argument_used(source, "downloads")
             if id(dest.block) in self.arguments:
                 raise GraphUnsupported("writes into an argument")
             index = self._host_index(dest.block)
@@ -485,7 +513,15 @@ class CaptureRuntime(HostRuntime):
                 raise GraphUnsupported("the host writes into a block that also receives device data")
             self.graph.downloaded.add(index)
             self.pending.append((source, dest))
+        elif id(source.block) in self.device_arguments:
+            self._device_argument_used(dest, "writes into")
+            if self.memory.nodes or self.pending:
+                raise GraphUnsupported("copies an argument in device memory after a kernel")
+            self.graph.uploads.append(
+                _Upload(self.device_arguments[id(source.block)], _Geometry.of(source), _kept(dest), on_device=True)
+            )
         else:
+            self._device_argument_used(dest, "writes into")
             super()._move(source, dest)
 
     def _from_host(self, values: np.ndarray, dest: View) -> None:

@@ -247,3 +247,23 @@ def test_on_the_gpu_a_dense_device_argument_is_borrowed_without_a_copy(borrow):
     assert copies["host->device"].count == 0
     assert copies["device->device"].count == (0 if borrow else 1)
     np.testing.assert_array_equal(cupy.asnumpy(a), np.arange(1000, dtype=np.float32))
+
+
+@pytest.mark.gpu
+def test_on_the_gpu_an_array_exported_only_by_dlpack():
+    cupy = pytest.importorskip("cupy")
+
+    class OnlyDLPack:  # what a DLPack-only library shows
+        def __init__(self, array):
+            self.array = array
+
+        def __dlpack_device__(self):
+            return self.array.__dlpack_device__()
+
+        def __dlpack__(self, **kwargs):
+            return self.array.__dlpack__(**kwargs)
+
+    base = cupy.arange(24, dtype=cupy.float32).reshape(4, 6)
+    a, t, n = soacc.compile(SHARED, backend="cuda").main(OnlyDLPack(base[1:, ::2]))
+    np.testing.assert_array_equal(t, cupy.asnumpy(base[1:, ::2]).T)
+    assert soacc.compile(SUM, backend="cuda").main(OnlyDLPack(cupy.arange(1000, dtype=cupy.float32))) == np.float32(499500)

@@ -154,3 +154,85 @@ def test_strided_and_offset_device_arguments():
         assert np.array_equal(g, w)
     # strided: not borrowed, but copied on the device (by the strided copy)
     assert host.last_statistics.copies["device->device"].count == 1
+
+
+def test_task_graphs_copy_device_arguments_in_from_wherever_each_call_has_them():
+    reference, host, device = _executors()
+    host.use_task_graphs(True)
+    host.task_graphs.min_nodes = 0
+    for k in range(4):  # eager, captured, replayed, replayed from other memory
+        data = np.arange(12, dtype=np.float32).reshape(3, 4) * (k + 1)
+        want = reference.call("main", [data.copy(), np.int64(1)])
+        argument = foreign_device_array(_on_device(device, data))
+        got = host.call("main", [argument, np.int64(1)])
+        for g, w in zip(got, want):
+            assert np.array_equal(g, w)
+    assert host.last_statistics.task_graph == "replayed"
+    assert host.task_graphs.replays == 2
+
+
+# --- DLPack ----------------------------------------------------------------------------------
+
+
+class FakeDLPackOnGpu:
+    """Exports a NumPy array's DLPack capsule, but says it is on a CUDA device (the
+    parsing of the capsule is what is tested)."""
+
+    def __init__(self, array: np.ndarray, versioned: bool = True):
+        self.array = array
+        self.versioned = versioned
+        self.streams = []
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+    def __dlpack__(self, stream=None, max_version=None):
+        self.streams.append(stream)
+        if self.versioned:
+            return self.array.__dlpack__(max_version=max_version)
+        return self.array.__dlpack__()
+
+
+@pytest.mark.parametrize("versioned", [True, False])
+def test_a_dlpack_capsule_is_read_exactly_and_released(versioned):
+    import sys
+
+    data = np.arange(24, dtype=np.int32).reshape(4, 6)[1:, ::2]  # strided, offset
+    producer = FakeDLPackOnGpu(data, versioned)
+    before = sys.getrefcount(data)
+    array = argument_converter(TensorType(i32, [DYNAMIC_INDEX, DYNAMIC_INDEX]), "a")(producer)
+    assert isinstance(array, ForeignDeviceArray)
+    assert producer.streams == [1]  # the legacy default stream: soacc's
+    assert array.address == data.ctypes.data and array.shape == (3, 3) and array.strides == (6, 2)
+    assert array.dtype == np.int32
+    assert sys.getrefcount(data) > before  # the capsule holds the producer's memory
+    del array
+    assert sys.getrefcount(data) == before  # released: the deleter ran
+
+
+def test_dlpack_in_host_memory_is_read_by_numpy_and_odd_types_are_refused():
+    class HostTensor:
+        def __init__(self, array):
+            self.array = array
+
+        def __dlpack_device__(self):
+            return self.array.__dlpack_device__()
+
+        def __dlpack__(self, **kwargs):
+            return self.array.__dlpack__(**kwargs)
+
+    data = np.arange(5, dtype=np.float32)
+    convert = argument_converter(TensorType(f32, [DYNAMIC_INDEX]), "argument 0 (%a) of @main")
+    got = convert(HostTensor(data))
+    assert isinstance(got, np.ndarray) and np.shares_memory(got, data)
+    with pytest.raises(ArgumentError, match="got float64 array"):
+        convert(HostTensor(data.astype(np.float64)))
+    with pytest.raises(ArgumentError, match="no soacc type"):
+        convert(FakeDLPackOnGpu(data.astype(np.complex64)))
+
+    class Elsewhere(HostTensor):
+        def __dlpack_device__(self):
+            return (8, 0)  # Metal
+
+    with pytest.raises(ArgumentError, match="device type 8"):
+        convert(Elsewhere(data))
