@@ -1,10 +1,17 @@
-"""Arrays in GPU memory at the boundary (issue 19, item 5): one program (K arguments of
-N floats added by one map) called with NumPy arrays and host results, with CuPy arrays
-and host results, and with CuPy arrays and device results (soacc.DeviceArray), beside
-CuPy computing the same sum on the same device arrays. Task graphs off and on; median
-of `--repeat` calls after warm-up. Not a test: nothing about times is asserted.
+"""Arrays at the boundary (issue 19, items 4 and 5): one program (K arguments of N
+floats added by one map) called with NumPy arrays in pageable memory (the driver's own
+copies, as before staged copies, and soacc's staged copies), with NumPy arrays in
+page-locked memory (soacc.host_array), with CuPy arrays and host results, and with
+CuPy arrays and device results (soacc.DeviceArray), beside CuPy computing the same sum
+on the same device arrays. Task graphs off and on; median of `--repeat` calls after
+warm-up. Not a test: nothing about times is asserted.
 
     python benchmarks/device_arrays.py [--arguments 4] [--sizes 4096,1048576,16777216] [--repeat 30] [--json FILE]
+
+Columns (ms a call): driver, staged, pinned: NumPy arguments in pageable memory through
+the driver's copies, through soacc's staged copies (the default), in page-locked
+memory; cupy in: CuPy arguments, NumPy results; cupy in+out: CuPy arguments, device
+results; cupy itself: CuPy's own adds.
 """
 
 from __future__ import annotations
@@ -68,16 +75,25 @@ def main(argv=None) -> int:
     sync = cupy.cuda.runtime.deviceSynchronize
     rows = []
     print(f"{k} arguments; median of {options.repeat} calls, ms")
-    print(f"{'floats':>9} {'graphs':>6} {'numpy':>9} {'cupy in':>9} {'cupy in+out':>11} {'cupy itself':>11} {'numpy/dev':>9}")
+    print(
+        f"{'floats':>9} {'graphs':>6} {'driver':>9} {'staged':>9} {'pinned':>9} {'cupy in':>9} {'cupy in+out':>11} "
+        f"{'cupy itself':>11} {'driver/pinned':>13} {'staged/dev':>10}"
+    )
     for n in sizes:
         rng = np.random.default_rng(n)
         host_args = [rng.random(n, dtype=np.float32) for _ in range(k)]
+        pinned_args = []
+        for a in host_args:
+            pinned = soacc.host_array(a.shape, a.dtype)
+            pinned[...] = a
+            pinned_args.append(pinned)
         device_args = [cupy.asarray(a) for a in host_args]
         want = np.sum(host_args, axis=0, dtype=np.float32)
         for graphs in (False, True):
             host_out.task_graphs = device_out.task_graphs = graphs
             np.testing.assert_allclose(host_out.main(*host_args), want, rtol=1e-5)
             np.testing.assert_allclose(host_out.main(*device_args), want, rtol=1e-5)
+            np.testing.assert_allclose(host_out.main(*pinned_args), want, rtol=1e-5)
             np.testing.assert_allclose(cupy.asnumpy(cupy.asarray(device_out.main(*device_args))), want, rtol=1e-5)
 
             def cupy_itself():
@@ -86,9 +102,15 @@ def main(argv=None) -> int:
                     total += a
                 return total
 
+            memory = host_out.executor.memory
+            memory.staging_on = False
+            driver_ms = 1e3 * timed(lambda: host_out.main(*host_args), options.repeat, sync)
+            memory.staging_on = True
             row = {
                 "floats": n, "graphs": graphs,
+                "numpy_driver_ms": driver_ms,
                 "numpy_ms": 1e3 * timed(lambda: host_out.main(*host_args), options.repeat, sync),
+                "numpy_pinned_ms": 1e3 * timed(lambda: host_out.main(*pinned_args), options.repeat, sync),
                 "cupy_in_ms": 1e3 * timed(lambda: host_out.main(*device_args), options.repeat, sync),
                 "cupy_in_out_ms": 1e3 * timed(lambda: device_out.main(*device_args), options.repeat, sync),
                 "cupy_itself_ms": 1e3 * timed(cupy_itself, options.repeat, sync),
@@ -96,8 +118,9 @@ def main(argv=None) -> int:
             }
             rows.append(row)
             print(
-                f"{n:>9} {str(graphs):>6} {row['numpy_ms']:>9.3f} {row['cupy_in_ms']:>9.3f} {row['cupy_in_out_ms']:>11.3f} "
-                f"{row['cupy_itself_ms']:>11.3f} {row['numpy_ms'] / row['cupy_in_out_ms']:>8.2f}x"
+                f"{n:>9} {str(graphs):>6} {row['numpy_driver_ms']:>9.3f} {row['numpy_ms']:>9.3f} {row['numpy_pinned_ms']:>9.3f} "
+                f"{row['cupy_in_ms']:>9.3f} {row['cupy_in_out_ms']:>11.3f} {row['cupy_itself_ms']:>11.3f} "
+                f"{row['numpy_driver_ms'] / row['numpy_pinned_ms']:>12.2f}x {row['numpy_ms'] / row['cupy_in_out_ms']:>9.2f}x"
             )
     if options.json:
         Path(options.json).write_text(json.dumps({"arguments": k, "rows": rows}, indent=2))

@@ -231,7 +231,7 @@ class CudaExecutor(HostCodeExecutor):
 
         device = get_device()
         cache = ModuleCache(device.arch)
-        memory = CudaMemory(device, _pool(device.index), cache, _pinned_pool(device.index))
+        memory = CudaMemory(device, _pool(device.index), cache, pinned_pool(device.index))
         kernels: dict[str, object] = {}
         if host.kernel_formats:
             loaded = cache.load(cuda_source, "the program's kernels")
@@ -272,7 +272,7 @@ def _pool(device_index: int):
 _PINNED_POOLS: dict[int, object] = {}
 
 
-def _pinned_pool(device_index: int):
+def pinned_pool(device_index: int):
     """One pool of page-locked result buffers per device, shared by every program of
     the process (pinned_results.py); None where SOACC_PINNED_BYTES=0."""
     import pycuda.driver as cuda
