@@ -125,7 +125,7 @@ class CudaMemory:
         self._module_cache = module_cache
         self._staged: StagedCopies | None = None
         self.staging_on = os.environ.get("SOACC_STAGED_COPIES", "1") != "0"
-        """Copies of 2 MB and more between pageable host memory and the device go
+        """Copies of 12 MB and more between pageable host memory and the device go
         through page-locked chunks (runtime/gpu/staged_copies.py); SOACC_STAGED_COPIES=0:
         the driver's own way."""
         self._set_condition = None

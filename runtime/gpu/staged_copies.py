@@ -26,8 +26,10 @@ import numpy as np
 CHUNK = 4 << 20
 """Bytes per chunk: big enough that a DMA's start-up (a few µs) is amortised."""
 
-STAGED_FROM = 2 << 20
-"""Copies smaller than this go the driver's way (one chunk could not overlap)."""
+STAGED_FROM = 12 << 20
+"""Copies smaller than this go the driver's way: below it the driver's own copy was
+faster (benchmarks/staged_threshold.py on an H200 machine, 2026-11-27: 4 MB 0.59 ms
+against 0.87 staged, 8 MB 0.93 against 1.00, 12 MB even, 16 MB 1.57 against 1.18)."""
 
 THREADS = max(1, min(4, (os.cpu_count() or 1) // 2))
 """Host threads copying chunks at once (NumPy's copies release the GIL)."""

@@ -93,4 +93,4 @@ def test_the_buffers_are_made_once():
 
 
 def test_only_large_copies_are_staged():
-    assert not staged(1 << 20) and staged(2 << 20)
+    assert not staged(1 << 20) and not staged((12 << 20) - 1) and staged(12 << 20)

@@ -263,9 +263,9 @@ def test_results_are_the_callers_own_numpy_values():
         assert isinstance(k, np.int32) and k == 3 and isinstance(size, np.int64) and size == n
 
 
-@pytest.mark.parametrize("n", [(2 << 20) // 8 - 1, (2 << 20) // 8, 1_234_567, 9_000_003])
+@pytest.mark.parametrize("n", [(12 << 20) // 8 - 1, (12 << 20) // 8, 1_834_567, 9_000_003])
 def test_large_arguments_and_results_through_the_staging_chunks(n):
-    """Arrays of 2 MB and more go through page-locked chunks (runtime/gpu/staged_copies.py):
+    """Arrays of 12 MB and more go through page-locked chunks (runtime/gpu/staged_copies.py):
     every byte arrives, either side of the threshold and of a chunk's end, and a
     program calls on them like the driver's own copies do."""
     source = """func.func @main(%a: tensor<?xf64>) -> (tensor<?xf64>, f64) {
