@@ -32,6 +32,7 @@ from soacc.lowering.convert_fork_to_gpu import ConvertForkToGpuPass
 from soacc.lowering.convert_mem_to_gpu import ConvertMemToGpuPass
 from soacc.lowering.convert_soac_to_mem import ConvertSoacToMemPass
 from soacc.passes.fuse_iota import FuseIotaPass
+from soacc.passes.fuse_scalar_reads import FuseScalarReadsPass
 from soacc.passes.fuse_transfers import FuseTransfersPass
 from soacc.passes.hoist_allocations import HoistAllocationsPass
 from soacc.passes.introduce_forks import IntroduceForksPass
@@ -71,6 +72,9 @@ class SoaccPipelinePass(ModulePass):
     """Where entry points return their arrays: `host`, or `device` (device-results
     after memory planning and transfers: `soacc.compile(..., results="device")`)."""
 
+    reads: bool = True
+    """fuse-scalar-reads: reads of device scalars side by side as one copy."""
+
     borrow: bool = True
     """borrow-arguments: uploads whose device copy nothing writes may read an argument
     already in device memory where it is (no copy); with host arguments nothing
@@ -105,6 +109,8 @@ class SoaccPipelinePass(ModulePass):
             raise PassFailedException(f"soacc-pipeline: results={self.results!r}: it is `host` or `device`")
         if self.results == "device":
             passes.append(DeviceResultsPass())
+        if self.reads:
+            passes.append(FuseScalarReadsPass())
         if self.borrow:
             passes.append(BorrowArgumentsPass())
         if self.forks:

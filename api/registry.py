@@ -33,6 +33,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return DeviceResultsPass
 
+    def get_fuse_scalar_reads() -> type[ModulePass]:
+        from soacc.passes.fuse_scalar_reads import FuseScalarReadsPass
+
+        return FuseScalarReadsPass
+
     def get_borrow_arguments() -> type[ModulePass]:
         from soacc.passes.borrow_arguments import BorrowArgumentsPass
 
@@ -95,6 +100,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "fuse-transfers": get_fuse_transfers,
         "device-results": get_device_results,
         "borrow-arguments": get_borrow_arguments,
+        "fuse-scalar-reads": get_fuse_scalar_reads,
         "short-circuit": get_short_circuit,
         "memory-reuse": get_memory_reuse,
         "introduce-forks": get_introduce_forks,
@@ -113,6 +119,7 @@ INPUT_DIALECT = {
     "memory-reuse": "mem",
     "device-results": "mem",
     "borrow-arguments": "mem",
+    "fuse-scalar-reads": "mem",
     "introduce-forks": "mem",
     "convert-mem-to-gpu": "mem",
     "convert-fork-to-gpu": "fork",
