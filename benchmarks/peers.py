@@ -25,7 +25,7 @@ and in brackets the 95% interval of the median of the rounds' own ratios
 
     python benchmarks/peers.py                           # on the GPU: soacc, JAX, CuPy
     python benchmarks/peers.py --backend numpy --small   # on the CPU: soacc's reference executor and NumPy
-    ... [--repeat N] [--programs a,b] [--peers jax,cupy,numpy,soacc-eager] [--json FILE] [--seed S]
+    ... [--repeat N] [--programs a,b] [--peers jax,cupy,numpy,soacc-eager,soacc-transfers] [--json FILE] [--seed S]
 
 With `--backend numpy` soacc runs on its CPU reference executor and the peer is NumPy
 running the CuPy versions (`xp = numpy`), which tests the harness and the eager versions
@@ -158,15 +158,18 @@ SOACC_WARM_UP_CALLS = 10
 """soacc's untimed calls: eager, capture, and a forked copy's contest (3 + 2 * 3)."""
 
 
-def soacc_framework(backend: str, task_graphs: bool = True) -> Framework:
+def soacc_framework(backend: str, task_graphs: bool = True, transfers: bool = False) -> Framework:
     """soacc itself; with `task_graphs` False, soacc with its task graphs off (the peer
-    `soacc-eager`, whose ratio to soacc is what the graphs gain)."""
+    `soacc-eager`, whose ratio to soacc is what the graphs gain); with `transfers`,
+    soacc with fuse-transfers (the peer `soacc-transfers`, whose ratio to soacc says
+    whether the pass may be on by default)."""
     import soacc
 
-    name = "soacc" if task_graphs else "soacc-eager"
+    name = "soacc-transfers" if transfers else "soacc" if task_graphs else "soacc-eager"
+    pipeline = "soacc-pipeline{transfers=true}" if transfers and backend == "cuda" else None
 
     def prepare(benchmark: Benchmark, example) -> Call:
-        program = soacc.compile(example.program_path, backend=backend)
+        program = soacc.compile(example.program_path, backend=backend, pipeline=pipeline)
         if program.backend == "cuda":
             program.task_graphs = task_graphs
         warm = []
@@ -187,10 +190,11 @@ def soacc_framework(backend: str, task_graphs: bool = True) -> Framework:
 
         usable, why = gpu_available()
         if not usable:
-            return Framework(name, False, f"no GPU: {why}", peer=not task_graphs)
+            return Framework(name, False, f"no GPU: {why}", peer=name != "soacc")
         graphs = "with task graphs" if task_graphs else "task graphs off"
-        return Framework(name, True, f"the GPU (cuda backend, {graphs})", prepare, peer=not task_graphs)
-    return Framework(name, True, "the CPU reference executor", prepare, peer=not task_graphs)
+        fused = ", fuse-transfers" if transfers else ""
+        return Framework(name, True, f"the GPU (cuda backend, {graphs}{fused})", prepare, peer=name != "soacc")
+    return Framework(name, True, "the CPU reference executor", prepare, peer=name != "soacc")
 
 
 def eager_framework(xp, name: str, note: str, to_host: Callable, synchronize: Callable[[], None]) -> Framework:
@@ -263,6 +267,7 @@ def frameworks(backend: str, peers: list[str]) -> list[Framework]:
         "cupy": lambda: cupy_framework(backend),
         "numpy": numpy_framework,
         "soacc-eager": lambda: soacc_framework(backend, task_graphs=False),
+        "soacc-transfers": lambda: soacc_framework(backend, transfers=True),
     }
     return [soacc_framework(backend), *(makers[name]() for name in peers)]
 
@@ -424,7 +429,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--programs", help="comma-separated names (default: all)")
     parser.add_argument(
         "--peers",
-        help="comma-separated, of jax, cupy, numpy, soacc-eager (soacc with task graphs off) "
+        help="comma-separated, of jax, cupy, numpy, soacc-eager (soacc with task graphs off), "
+        "soacc-transfers (soacc with fuse-transfers) "
         "(default: jax,cupy on cuda; numpy on numpy)",
     )
     parser.add_argument("--json", type=Path, help="write every measurement to this file")
@@ -440,8 +446,8 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"no program named {', '.join(unknown)} (there are {', '.join(known)})")
     peers = [p for p in (options.peers or ("jax,cupy" if options.backend == "cuda" else "numpy")).split(",") if p]
-    if not peers or set(peers) - {"jax", "cupy", "numpy", "soacc-eager"}:
-        parser.error(f"--peers takes jax, cupy, numpy and soacc-eager (got {options.peers!r})")
+    if not peers or set(peers) - {"jax", "cupy", "numpy", "soacc-eager", "soacc-transfers"}:
+        parser.error(f"--peers takes jax, cupy, numpy, soacc-eager and soacc-transfers (got {options.peers!r})")
     chosen = [b for b in BENCHMARKS if not names or b.name in names]
 
     runners = frameworks(options.backend, list(dict.fromkeys(peers)))

@@ -156,6 +156,10 @@ class _Upload:
     the graph."""
     values: np.ndarray | None = None
     """A constant done before the graph."""
+    packing: tuple | None = None
+    """(bytes, fills): the source is a host block the host code packed from arguments
+    (fuse-transfers' staging arena), remade per call: each fill (argument, its view,
+    where in the block) copied in, then the source's view of it uploaded."""
     on_device: bool = False
     """The argument is the caller's device memory (a ForeignDeviceArray): copied on the
     device, before the graph, from wherever this call's argument is."""
@@ -212,14 +216,20 @@ class TaskGraph:
             if upload.on_device:
                 runtime._move(upload.source.over(args[upload.argument]), upload.destination)
                 continue
-            if upload.argument is not None:
+            if upload.packing is not None:
+                nbytes, fills = upload.packing
+                packed = HostBlock(np.empty(nbytes, np.uint8), None)
+                for argument, source, place in fills:
+                    np.copyto(place.over(packed).array, source.over(args[argument]).array)
+                values = upload.source.over(packed).array
+            elif upload.argument is not None:
                 values = upload.source.over(args[upload.argument]).array
             else:
                 values = upload.values
             if upload.staging is None:
                 if values is not None:
                     runtime._from_host(values, upload.destination)
-            elif upload.argument is not None:
+            elif upload.argument is not None or upload.packing is not None:
                 np.copyto(_typed(upload.staging, upload.destination), values, casting="unsafe")
         self.graph.launch()
         memory.synchronize()
@@ -395,6 +405,10 @@ class CaptureRuntime(HostRuntime):
         self.graph = graph
         self.arguments = {id(a): i for i, a in enumerate(args) if isinstance(a, HostBlock)}
         self.device_arguments = {id(a): i for i, a in enumerate(args) if isinstance(a, DeviceBlock) and is_borrowed(a)}
+        self.args = args
+        self.packed: dict[int, list] = {}
+        """Host blocks of the call filled only by copies from arguments (fuse-transfers'
+        staging arenas) -> the fills so far: (argument, its view, where in the block)."""
         """Arguments in the caller's device memory: a replay copies them, on the device,
         into the blocks the graph reads (so they may be used only so, before any node)."""
         self._host_block_index: dict[int, int] = {}
@@ -421,13 +435,15 @@ class CaptureRuntime(HostRuntime):
     def _host_written(self, block: HostBlock) -> None:
         if id(block) in self.arguments:
             raise GraphUnsupported("writes into an argument")
+        if id(block) in self.packed:
+            raise GraphUnsupported("writes into a block packed from arguments otherwise")
         index = self._host_index(block)
         if index in self.graph.downloaded:
             raise GraphUnsupported("the host writes into a block that also receives device data")
         self.host_written.add(index)
 
     def _host_read(self, block: HostBlock) -> None:
-        if id(block) in self.arguments:
+        if id(block) in self.arguments or id(block) in self.packed:
             raise GraphUnsupported("reads an argument's data on the host")
         if self._host_index(block) in self.graph.downloaded:
             raise GraphUnsupported("reads device data on the host")
@@ -494,12 +510,21 @@ class CaptureRuntime(HostRuntime):
         source_on_host = isinstance(source.block, HostBlock)
         dest_on_host = isinstance(dest.block, HostBlock)
         if source_on_host and dest_on_host:
+            argument = self.arguments.get(id(source.block))
+            if argument is not None and self._packable(dest.block):
+                # packing arguments into a block of the call (fuse-transfers' staging):
+                # remade per call from that call's arguments
+                self.packed.setdefault(id(dest.block), []).append((argument, _Geometry.of(source), _Geometry.of(dest)))
+                HostRuntime._move(self, source, dest)
+                return
             self._host_read(source.block)
             self._host_written(dest.block)
             super()._move(source, dest)
         elif source_on_host:
             argument = self.arguments.get(id(source.block))
-            if argument is None:
+            if argument is None and id(source.block) in self.packed:
+                self._upload_packed(source, dest)
+            elif argument is None:
                 self._host_read(source.block)
                 self._upload_constant(np.ascontiguousarray(source.array, dest.dtype), dest)
             else:
@@ -625,6 +650,37 @@ class CaptureRuntime(HostRuntime):
         self.graph.uploads.append(upload)
         self._scatter(landing, scatter)
 
+    def _packable(self, block: HostBlock) -> bool:
+        """A block of the call's own that the host code neither wrote otherwise nor
+        downloaded into: one copies from arguments may fill."""
+        if id(block) in self.arguments:
+            return False
+        if id(block) in self.packed:
+            return True
+        index = self._host_block_index.get(id(block))
+        return index is None or (index not in self.host_written and index not in self.graph.downloaded)
+
+    def _upload_packed(self, source: View, dest: View) -> None:
+        """An upload of a block packed from arguments: remade and uploaded per call."""
+        landing, scatter = self._dense_destination(dest)
+        fills = list(self.packed[id(source.block)])
+        upload = _Upload(None, _Geometry.of(source), _kept(landing), packing=(source.block.nbytes, fills))
+        entries = self.argument_copies.setdefault(landing.block.address, [])
+        start, end = landing.byte_offset, landing.byte_offset + landing.nbytes
+        entries[:] = [e for e in entries if not _overlaps(e[2], start, end)]  # (overwritten)
+        if self.memory.nodes or self.pending:
+            upload.staging = self.device.pinned(landing.nbytes)
+            self.memory.write_async(landing.address, upload.staging)
+        elif scatter is None:
+            # each argument's bytes now lie in the device block: what a read of them
+            # there finds until a node runs (as for an argument's own upload)
+            for argument, taken, place in fills:
+                at = landing.byte_offset + place.byte_offset - source.byte_offset
+                if source.byte_offset <= place.byte_offset and place.byte_offset + place.nbytes <= source.byte_offset + source.nbytes:
+                    entries.append((argument, taken.over(self.args[argument]), _Geometry(at, place.shape, place.strides, place.dtype)))
+        self.graph.uploads.append(upload)
+        self._scatter(landing, scatter)
+
     def _upload_constant(self, values: np.ndarray, dest: View) -> None:
         self.argument_copies.pop(dest.block.address, None)  # (its bytes are no longer an argument's)
         landing, scatter = self._dense_destination(dest)
@@ -665,6 +721,8 @@ class CaptureRuntime(HostRuntime):
         self.pending = []
         recipe: list = []
         for r in results:
+            if id(r) in self.packed or (isinstance(r, View) and id(r.block) in self.packed):
+                raise GraphUnsupported("returns a block packed from arguments")
             if isinstance(r, HostBlock):
                 argument = self.arguments.get(id(r))
                 recipe.append(("block", self._host_index(r)) if argument is None else ("argument", argument))

@@ -895,3 +895,82 @@ def test_an_arguments_copy_overwritten_before_the_read_is_not_read_from_the_argu
         (value,) = h.call(overwritten, *host_array(x), *host_array(np.array([steps], np.int64)))
         assert value == 2
     assert h.statistics.task_graph == "replayed" and h.graphs.guard_misses == 0
+
+
+def packed_uploads(rt, a_mem, a, b_mem, b, late):
+    """As fuse-transfers emits a message: a and b packed into a host staging block
+    (host-to-host copies) and its bytes sent in one copy into a device arena; `late`:
+    the message after a kernel (staged), else before any."""
+    n = a.shape[0]
+    arena = rt.alloc_device(8 * n)
+    a_dev, b_dev = arena.view(0, (n,), None, np.float32), arena.view(4 * n, (n,), None, np.float32)
+    x = rt.alloc_device(8 * n).view(0, (2 * n,), None, np.float32)
+    if late:
+        rt.launch("double", (1, 1, 1), (1, 1, 1), x.address, x.address, 2 * n)
+    staging = rt.alloc_host(8 * n)
+    rt.copy(a, staging.view(0, (n,), None, np.float32))
+    rt.copy(b, staging.view(4 * n, (n,), None, np.float32))
+    rt.copy(staging.view(0, (8 * n,), None, np.bool_), arena.view(0, (8 * n,), None, np.bool_))
+    rt.launch("double", (1, 1, 1), (1, 1, 1), x.address, a_dev.address, n)
+    rt.launch("double", (1, 1, 1), (1, 1, 1), x.slice([(n, n)]).address, b_dev.address, n)
+    return download(rt, x)
+
+
+@pytest.mark.parametrize("late", [False, True])
+def test_arguments_packed_on_the_host_are_repacked_per_replay(late):
+    """A graph remakes a block packed from arguments (fuse-transfers' staging) from
+    each call's own arguments, rather than refusing the call (a read of arguments on
+    the host) or replaying the captured call's values."""
+    h = Harness()
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        a, b = rng.standard_normal(4).astype(np.float32), rng.standard_normal(4).astype(np.float32)
+        _, out = h.call(packed_uploads, *host_array(a), *host_array(b), late)
+        np.testing.assert_array_equal(out.array, np.concatenate([2 * a, 2 * b]))
+    assert h.statistics.task_graph == "replayed" and not h.graphs.unsupported
+    graph = next(iter(h.graphs.graphs.values()))
+    assert [u.packing is not None for u in graph.uploads] == [True]
+    assert (graph.uploads[0].staging is not None) == late
+
+
+def packed_then_read(rt, a_mem, a, b_mem, b):
+    """A block packed from arguments, then read on the host: not a graph."""
+    staging = rt.alloc_host(4)
+    rt.copy(a.slice([(0, 1)]), staging.view(0, (1,), None, np.float32))
+    return (None, rt.load(staging.view(0, (1,), None, np.float32), (0,)))
+
+
+def test_a_packed_block_read_on_the_host_is_not_a_graph():
+    h = Harness(min_nodes=0)
+    for _ in range(3):
+        a = np.arange(4, dtype=np.float32)
+        _, got = h.call(packed_then_read, *host_array(a), *host_array(a))
+        assert got == 0
+    assert h.statistics.task_graph is None and h.graphs.unsupported
+
+
+def packed_then_read_on_the_device(rt, a_mem, a, b_mem, b):
+    """a and b packed and sent in one message; then a[1] read from the device copy
+    before any kernel: the argument's own element (a guard), as for a plain upload."""
+    n = a.shape[0]
+    arena = rt.alloc_device(8 * n)
+    staging = rt.alloc_host(8 * n)
+    rt.copy(a, staging.view(0, (n,), None, np.float32))
+    rt.copy(b, staging.view(4 * n, (n,), None, np.float32))
+    rt.copy(staging.view(0, (8 * n,), None, np.bool_), arena.view(0, (8 * n,), None, np.bool_))
+    second = rt.load(arena.view(0, (n,), None, np.float32), (1,))
+    x = rt.alloc_device(8 * n).view(0, (2 * n,), None, np.float32)
+    rt.launch("double", (1, 1, 1), (1, 1, 1), x.address, arena.view(0, (2 * n,), None, np.float32).address, 2 * n)
+    out_mem, out = download(rt, x)
+    return (out_mem, out, second)
+
+
+def test_an_element_of_a_packed_argument_read_before_any_node_is_guarded():
+    h = Harness()
+    for first in (3.0, 3.0, 3.0, 7.0, 7.0):
+        a = np.array([0, first, 2, 3], dtype=np.float32)
+        b = np.arange(4, dtype=np.float32)
+        _, out, second = h.call(packed_then_read_on_the_device, *host_array(a), *host_array(b))
+        assert second == first
+        np.testing.assert_array_equal(out.array, 2 * np.concatenate([a, b]))
+    assert h.statistics.task_graph is not None and h.graphs.guard_misses == 1 and not h.graphs.unsupported
