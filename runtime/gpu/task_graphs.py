@@ -406,9 +406,10 @@ class CaptureRuntime(HostRuntime):
         self.arguments = {id(a): i for i, a in enumerate(args) if isinstance(a, HostBlock)}
         self.device_arguments = {id(a): i for i, a in enumerate(args) if isinstance(a, DeviceBlock) and is_borrowed(a)}
         self.args = args
-        self.packed: dict[int, list] = {}
+        self.packed: dict[int, tuple[HostBlock, list]] = {}
         """Host blocks of the call filled only by copies from arguments (fuse-transfers'
-        staging arenas) -> the fills so far: (argument, its view, where in the block)."""
+        staging arenas), by id -> the block (held: an id is only unique while its object
+        lives) and the fills so far: (argument, its view, where in the block)."""
         """Arguments in the caller's device memory: a replay copies them, on the device,
         into the blocks the graph reads (so they may be used only so, before any node)."""
         self._host_block_index: dict[int, int] = {}
@@ -514,7 +515,7 @@ class CaptureRuntime(HostRuntime):
             if argument is not None and self._packable(dest.block):
                 # packing arguments into a block of the call (fuse-transfers' staging):
                 # remade per call from that call's arguments
-                self.packed.setdefault(id(dest.block), []).append((argument, _Geometry.of(source), _Geometry.of(dest)))
+                self.packed.setdefault(id(dest.block), (dest.block, []))[1].append((argument, _Geometry.of(source), _Geometry.of(dest)))
                 HostRuntime._move(self, source, dest)
                 return
             self._host_read(source.block)
@@ -663,7 +664,7 @@ class CaptureRuntime(HostRuntime):
     def _upload_packed(self, source: View, dest: View) -> None:
         """An upload of a block packed from arguments: remade and uploaded per call."""
         landing, scatter = self._dense_destination(dest)
-        fills = list(self.packed[id(source.block)])
+        fills = list(self.packed[id(source.block)][1])
         upload = _Upload(None, _Geometry.of(source), _kept(landing), packing=(source.block.nbytes, fills))
         entries = self.argument_copies.setdefault(landing.block.address, [])
         start, end = landing.byte_offset, landing.byte_offset + landing.nbytes
