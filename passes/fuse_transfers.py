@@ -199,7 +199,22 @@ class _Fuser:
             if message.direction != "upload" or len(message.vectors) < 2:
                 continue
             members = [uploads[i] for i in message.vectors]
-            fused = self.fuse(members, slots[message.time])
+            time = slots[message.time]
+            marker = None
+            if self.mode == "greedy":
+                # as early as the slot allows: arguments are live on entry, so where the
+                # first member was uploaded (before any kernel the program runs first:
+                # a task graph then uploads them before its launch, not through
+                # page-locked staging refilled per call). A marker holds the place: the
+                # member's copy itself moves into the message.
+                first = min([time, *(m.copy for m in members)], key=self.block.get_operation_index)
+                if first is not time:
+                    marker = arith.ConstantOp(IntegerAttr(0, IndexType()))
+                    Rewriter.insert_op(marker, InsertPoint.before(first))
+                    time = marker
+            fused = self.fuse(members, time)
+            if marker is not None:
+                Rewriter.erase_op(marker)
             if fused:
                 self.report.messages -= fused - 1
         return self.report
