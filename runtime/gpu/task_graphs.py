@@ -157,9 +157,10 @@ class _Upload:
     values: np.ndarray | None = None
     """A constant done before the graph."""
     packing: tuple | None = None
-    """(bytes, fills): the source is a host block the host code packed from arguments
-    (fuse-transfers' staging arena), remade per call: each fill (argument, its view,
-    where in the block) copied in, then the source's view of it uploaded."""
+    """(block, fills): the source is a host block the host code packed from arguments
+    (fuse-transfers' staging arena), remade per call in `block` (page-locked bytes of
+    the graph's, so the upload is one DMA): each fill (argument, its view, where in the
+    block) copied in, then the source's view of it uploaded."""
     on_device: bool = False
     """The argument is the caller's device memory (a ForeignDeviceArray): copied on the
     device, before the graph, from wherever this call's argument is."""
@@ -217,8 +218,7 @@ class TaskGraph:
                 runtime._move(upload.source.over(args[upload.argument]), upload.destination)
                 continue
             if upload.packing is not None:
-                nbytes, fills = upload.packing
-                packed = HostBlock(np.empty(nbytes, np.uint8), None)
+                packed, fills = upload.packing
                 for argument, source, place in fills:
                     np.copyto(place.over(packed).array, source.over(args[argument]).array)
                 values = upload.source.over(packed).array
@@ -665,7 +665,8 @@ class CaptureRuntime(HostRuntime):
         """An upload of a block packed from arguments: remade and uploaded per call."""
         landing, scatter = self._dense_destination(dest)
         fills = list(self.packed[id(source.block)][1])
-        upload = _Upload(None, _Geometry.of(source), _kept(landing), packing=(source.block.nbytes, fills))
+        packed = HostBlock(self.device.pinned(source.block.nbytes), None)
+        upload = _Upload(None, _Geometry.of(source), _kept(landing), packing=(packed, fills))
         entries = self.argument_copies.setdefault(landing.block.address, [])
         start, end = landing.byte_offset, landing.byte_offset + landing.nbytes
         entries[:] = [e for e in entries if not _overlaps(e[2], start, end)]  # (overwritten)
