@@ -79,6 +79,7 @@ class HostCodeExecutor:
         """Entry points (functions with a source-level signature) -> which arguments
         and results are arrays, asked once."""
         self.memory = memory
+        self._device_id = getattr(getattr(memory, "device", None), "index", 0)
         self.device_results = False
         """Array results are returned as DeviceArrays in device memory (compile's
         `results="device"`): those the program returns on the device as they are, any it
@@ -155,7 +156,7 @@ class HostCodeExecutor:
                 # with another: its own copy)
                 view = self._fresh_device_copy(view)
             devices.append(view)
-            out.append(DeviceArray(view.block, view.address, view.shape, view.dtype, view.strides, self._to_numpy))
+            out.append(DeviceArray(view.block, view.address, view.shape, view.dtype, view.strides, self._to_numpy, self._device_id))
         if devices:
             self.memory.synchronize()  # (a DeviceArray's data is ready: its interface names no stream)
         return out

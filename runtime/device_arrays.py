@@ -144,11 +144,16 @@ class DeviceArray:
     for its work before returning it), and `numpy()` for a copy on the host. It keeps
     its memory (a block of soacc's pool) until it dies."""
 
-    __slots__ = ("_block", "_address", "shape", "dtype", "strides", "_copy_to_host", "__weakref__")
+    __slots__ = ("_block", "_address", "shape", "dtype", "strides", "_copy_to_host", "device_id", "__weakref__")
 
-    def __init__(self, block: Any, address: int, shape: tuple[int, ...], dtype: np.dtype, strides: tuple[int, ...], copy_to_host):
+    def __init__(
+        self, block: Any, address: int, shape: tuple[int, ...], dtype: np.dtype, strides: tuple[int, ...], copy_to_host,
+        device_id: int = 0,
+    ):
         self._block = block
         self._address = address
+        self.device_id = device_id
+        """The CUDA device it is on."""
         self.shape = shape
         self.dtype = dtype
         self.strides = strides
@@ -185,6 +190,20 @@ class DeviceArray:
     def numpy(self) -> np.ndarray:
         """A copy on the host, as a NumPy array."""
         return self._copy_to_host(self)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (DLPACK_CUDA, self.device_id)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """A DLPack capsule over this array's memory (JAX, PyTorch and CuPy take it by
+        their `from_dlpack`). Its data is ready: soacc waited for the device before
+        returning it, so no stream need wait. The capsule keeps the array alive until
+        the consumer (or the capsule, unconsumed) calls its deleter."""
+        if dl_device is not None and tuple(dl_device) != self.__dlpack_device__():
+            raise BufferError(f"a soacc.DeviceArray is on CUDA device {self.device_id}; it cannot be exported to {tuple(dl_device)}")
+        if copy:
+            raise BufferError("a soacc.DeviceArray exports its own memory (copy=True is not supported)")
+        return _export_dlpack(self)
 
     def __repr__(self) -> str:
         return f"soacc.DeviceArray({self.dtype.name}, shape {list(self.shape)})"
@@ -331,3 +350,57 @@ def _from_capsule(capsule, producer: Any, what: str) -> ForeignDeviceArray:
     if address == 0 and all(shape):
         raise ArgumentError(f"{what}: a null pointer for a non-empty array")
     return ForeignDeviceArray(holder, address, shape, dtype, strides, None, readonly)
+
+
+# --- DLPack export (DeviceArray.__dlpack__) ---------------------------------------------
+
+_DLPACK_EXPORT_CODES = {"i": 0, "u": 1, "f": 2, "b": 6}
+_EXPORTED: dict[int, tuple] = {}
+"""Address of each exported DLManagedTensor -> what it keeps alive (the struct, its
+shape and strides, the array), until its deleter runs."""
+
+
+def _delete_exported(managed) -> None:
+    _EXPORTED.pop(ctypes.addressof(managed.contents), None)
+
+
+_DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(_DLManagedTensor))(_delete_exported)
+_CAPSULE_NAME = b"dltensor"
+_CapsuleDestructor = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+# (the destructor gets the dying capsule as a raw pointer: making it a Python object
+# again, with a reference, in its own deallocation would free it twice)
+_raw_is_valid = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p)(("PyCapsule_IsValid", ctypes.pythonapi))
+_raw_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)(("PyCapsule_GetPointer", ctypes.pythonapi))
+
+
+def _capsule_destroyed(capsule: int) -> None:
+    # an unconsumed capsule (still named "dltensor") deletes its tensor; a consumer
+    # renames it and calls the deleter itself
+    if _raw_is_valid(capsule, _CAPSULE_NAME):
+        _EXPORTED.pop(_raw_pointer(capsule, _CAPSULE_NAME), None)
+
+
+_DESTRUCTOR = _CapsuleDestructor(_capsule_destroyed)
+_capsule_new = ctypes.pythonapi.PyCapsule_New
+_capsule_new.restype = ctypes.py_object
+_capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, _CapsuleDestructor]
+
+
+def _export_dlpack(array: DeviceArray):
+    managed = _DLManagedTensor()
+    ndim = array.ndim
+    shape = (ctypes.c_int64 * max(ndim, 1))(*array.shape)
+    strides = (ctypes.c_int64 * max(ndim, 1))(*array.strides)
+    tensor = managed.dl_tensor
+    tensor.data = array._address if array.size else 0
+    tensor.device = _DLDevice(DLPACK_CUDA, array.device_id)
+    tensor.ndim = ndim
+    tensor.dtype = _DLDataType(_DLPACK_EXPORT_CODES[array.dtype.kind], array.dtype.itemsize * 8, 1)
+    tensor.shape = ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64))
+    tensor.strides = ctypes.cast(strides, ctypes.POINTER(ctypes.c_int64))
+    tensor.byte_offset = 0
+    managed.manager_ctx = None
+    managed.deleter = _DELETER
+    address = ctypes.addressof(managed)
+    _EXPORTED[address] = (managed, shape, strides, array)
+    return _capsule_new(address, _CAPSULE_NAME, _DESTRUCTOR)

@@ -268,3 +268,30 @@ def test_on_the_gpu_an_array_exported_only_by_dlpack():
     a, t, n = soacc.compile(SHARED, backend="cuda").main(OnlyDLPack(base[1:, ::2]))
     np.testing.assert_array_equal(t, cupy.asnumpy(base[1:, ::2]).T)
     assert soacc.compile(SUM, backend="cuda").main(OnlyDLPack(cupy.arange(1000, dtype=cupy.float32))) == np.float32(499500)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("library", ["cupy", "torch", "jax"])
+def test_on_the_gpu_device_results_go_by_dlpack_and_outlive_their_array(library):
+    import gc
+
+    module = pytest.importorskip(library)
+    program = soacc.compile(SHARED, backend="cuda", results="device")
+    data = np.arange(12, dtype=np.float32).reshape(3, 4)
+    _, t, _ = program.main(data)
+    if library == "cupy":
+        taken = module.from_dlpack(t)
+        to_numpy = module.asnumpy
+        assert taken.data.ptr == t.__cuda_array_interface__["data"][0]
+    elif library == "torch":
+        taken = module.from_dlpack(t)
+        to_numpy = lambda x: x.cpu().numpy()  # noqa: E731
+        assert taken.data_ptr() == t.__cuda_array_interface__["data"][0]
+    else:
+        taken = module.numpy.from_dlpack(t)
+        to_numpy = np.asarray
+    del t
+    gc.collect()
+    for k in range(3):  # the pool would hand the block out again, were it freed
+        program.main(data + 100 * (k + 1))
+    np.testing.assert_array_equal(to_numpy(taken), data.T)

@@ -236,3 +236,32 @@ def test_dlpack_in_host_memory_is_read_by_numpy_and_odd_types_are_refused():
 
     with pytest.raises(ArgumentError, match="device type 8"):
         convert(Elsewhere(data))
+
+
+def test_a_device_result_exports_itself_by_dlpack_and_is_released():
+    """DeviceArray.__dlpack__: a capsule over its memory, read back by soacc's own
+    DLPack reader (CuPy, PyTorch and JAX take it on the GPU: tests/passes); the array
+    is held until the consumer calls the deleter, or until an unconsumed capsule dies."""
+    import gc
+
+    from soacc.runtime import device_arrays
+    from soacc.runtime.device_arrays import DeviceArray, _from_capsule
+
+    def make():
+        return DeviceArray(object(), 0xABC000, (3, 4), np.dtype(np.float32), (1, 3), None, device_id=1)
+
+    array = make()
+    assert array.__dlpack_device__() == (2, 1)
+    taken = _from_capsule(array.__dlpack__(stream=1), array, "a")
+    assert (taken.address, taken.shape, taken.strides, taken.dtype) == (0xABC000, (3, 4), (1, 3), np.float32)
+    assert len(device_arrays._EXPORTED) == 1
+    del taken
+    gc.collect()
+    assert not device_arrays._EXPORTED  # the consumer's deleter ran
+    capsule = make().__dlpack__()
+    assert len(device_arrays._EXPORTED) == 1
+    del capsule
+    gc.collect()
+    assert not device_arrays._EXPORTED  # unconsumed: the capsule's destructor deleted it
+    with pytest.raises(BufferError):
+        make().__dlpack__(dl_device=(1, 0))
