@@ -18,9 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -28,20 +26,7 @@ import numpy as np
 import soacc
 
 sys.path.insert(0, str(Path(__file__).parent))
-from transfers import program  # noqa: E402
-
-
-def timed(call, repeat: int, synchronize) -> float:
-    for _ in range(5):
-        call()
-    synchronize()
-    samples = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        call()
-        synchronize()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+from transfers import parse_sizes, program, timed  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -53,10 +38,7 @@ def main(argv=None) -> int:
     options = parser.parse_args(argv)
     if options.arguments < 2 or options.repeat < 1:
         parser.error("--arguments must be at least 2 and --repeat at least 1")
-    try:
-        sizes = [int(s) for s in options.sizes.split(",")]
-    except ValueError:
-        parser.error(f"--sizes must be integers separated by commas, got {options.sizes!r}")
+    sizes = parse_sizes(parser, options.sizes)
     from soacc.runtime.gpu import gpu_available
 
     usable, why = gpu_available()

@@ -35,15 +35,26 @@ def program(k: int) -> str:
     )
 
 
-def timed(call, repeat: int) -> float:
+def timed(call, repeat: int, synchronize=lambda: None) -> float:
+    """The median seconds of `repeat` calls after 5 untimed ones, each call followed by
+    `synchronize` (what work it left on a device, where a caller needs it waited for)."""
     for _ in range(5):
         call()
+    synchronize()
     samples = []
     for _ in range(repeat):
         start = time.perf_counter()
         call()
+        synchronize()
         samples.append(time.perf_counter() - start)
     return statistics.median(samples)
+
+
+def parse_sizes(parser: argparse.ArgumentParser, text: str) -> list[int]:
+    try:
+        return [int(s) for s in text.split(",")]
+    except ValueError:
+        parser.error(f"--sizes must be integers separated by commas, got {text!r}")
 
 
 def main(argv=None) -> int:
@@ -55,10 +66,7 @@ def main(argv=None) -> int:
     options = parser.parse_args(argv)
     if options.arguments < 2:
         parser.error("--arguments must be at least 2 (one argument is no message to fuse)")
-    try:
-        sizes = [int(s) for s in options.sizes.split(",")]
-    except ValueError:
-        parser.error(f"--sizes must be integers separated by commas, got {options.sizes!r}")
+    sizes = parse_sizes(parser, options.sizes)
     from soacc.runtime.gpu import gpu_available
 
     usable, why = gpu_available()

@@ -28,7 +28,25 @@ LEGACY_DEFAULT_STREAM = 1
 ordered with (it runs on it, in the device's primary context)."""
 
 
-class ForeignDeviceArray:
+class _Shaped:
+    """What an array with `shape` tells of its size."""
+
+    __slots__ = ()
+    shape: tuple[int, ...]
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+
+class ForeignDeviceArray(_Shaped):
     """An argument in GPU memory that soacc did not allocate: element (i, j, ...) is at
     `address + (i*strides[0] + j*strides[1] + ...) * itemsize`."""
 
@@ -47,16 +65,6 @@ class ForeignDeviceArray:
         which a consumer must wait for; None: the data is ready."""
         self.readonly = readonly
 
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-    @property
-    def size(self) -> int:
-        n = 1
-        for d in self.shape:
-            n *= d
-        return n
 
     def __repr__(self) -> str:
         return f"ForeignDeviceArray({self.dtype.name}, shape {list(self.shape)}, at {self.address:#x})"
@@ -138,7 +146,7 @@ def _dense(shape: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
-class DeviceArray:
+class DeviceArray(_Shaped):
     """A result left in soacc's device memory (`soacc.compile(..., results="device")`):
     shape, dtype, the CUDA Array Interface (version 3; the data is ready: soacc waited
     for its work before returning it), and `numpy()` for a copy on the host. It keeps
@@ -160,16 +168,6 @@ class DeviceArray:
         """In elements."""
         self._copy_to_host = copy_to_host
 
-    @property
-    def ndim(self) -> int:
-        return len(self.shape)
-
-    @property
-    def size(self) -> int:
-        n = 1
-        for d in self.shape:
-            n *= d
-        return n
 
     @property
     def nbytes(self) -> int:
