@@ -295,3 +295,20 @@ def test_on_the_gpu_device_results_go_by_dlpack_and_outlive_their_array(library)
     for k in range(3):  # the pool would hand the block out again, were it freed
         program.main(data + 100 * (k + 1))
     np.testing.assert_array_equal(to_numpy(taken), data.T)
+
+
+@pytest.mark.gpu
+def test_on_the_gpu_programs_chain_on_the_device_and_empty_arrays_pass():
+    cupy = pytest.importorskip("cupy")
+    first = soacc.compile(SHARED, backend="cuda", results="device")
+    second = soacc.compile(SHARED, backend="cuda", results="device")
+    data = np.arange(12, dtype=np.float32).reshape(3, 4)
+    _, t, _ = first.main(data)
+    a, tt, n = second.main(t)  # a DeviceArray as an argument: read where it is
+    assert n == 4
+    np.testing.assert_array_equal(tt.numpy(), data)
+    assert second.statistics.copies["host->device"].count == 0
+    empty = cupy.zeros((0, 5), dtype=cupy.float32)
+    a, t, n = first.main(empty)
+    assert n == 0 and t.shape == (5, 0) and t.numpy().shape == (5, 0)
+    assert soacc.compile(SUM, backend="cuda").main(cupy.zeros(0, dtype=cupy.float32)) == 0
