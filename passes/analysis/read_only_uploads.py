@@ -10,8 +10,10 @@ An upload `mem.copy %a_host, %a` qualifies where
   is a slice or transpose of `%a`;
 - nothing in the function but the upload writes into the block (memory_aliases.py
   follows it through branches, loops and (block, view) pairs; memory_access.py says what
-  each op reads and writes), and it is never given to an op whose effects are unknown
-  (a call: conservatively, the callee might write into it).
+  each op reads and writes). A call writes what its callee may write through the
+  parameter it is given, asked of the callee's body the same way (recursively; a
+  callee without a body, or a recursive one, may write anything); what a call returns
+  may alias what it was given, and writes through it count.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 
 from xdsl.dialects import func
 from xdsl.ir import BlockArgument, SSAValue
+from xdsl.traits import SymbolTable
 
 from soacc.dialects import mem
 from soacc.passes.analysis.memory_access import nested_accesses
@@ -55,10 +58,45 @@ def upload_verdicts(function: func.FuncOp) -> list[UploadVerdict]:
     aliases = MemoryAliases(function)
     written_by: dict[SSAValue, list] = {}
     for op, access in nested_accesses(function):
-        for value, unknown in [*((v, False) for v in access.writes), *((v, True) for v in access.opaque)]:
+        opaque = access.opaque
+        if isinstance(op, func.CallOp):
+            # a call writes what its callee writes (asked of the callee, recursively);
+            # what it returns may alias what it was given (MemoryAliases follows that)
+            opaque = tuple(v for i, v in enumerate(op.arguments) if v in opaque and _callee_writes(op, i, set()))
+        for value, unknown in [*((v, False) for v in access.writes), *((v, True) for v in opaque)]:
             for memory in aliases.memories(value):
                 written_by.setdefault(memory, []).append((op, unknown))
     return [UploadVerdict(copy, *_verdict(copy, written_by)) for copy in uploads]
+
+
+def _callee(call: func.CallOp) -> func.FuncOp | None:
+    found = SymbolTable.lookup_symbol(call, call.callee)
+    return found if isinstance(found, func.FuncOp) and found.body.blocks else None
+
+
+def _callee_writes(call: func.CallOp, index: int, visiting: set) -> bool:
+    """Whether the callee may write through its parameter `index` (or keep it where
+    something else may): True where it cannot tell (no body, recursion)."""
+    callee = _callee(call)
+    if callee is None or callee in visiting:
+        return True
+    parameter = callee.body.block.args[index]
+    aliases = MemoryAliases(callee)
+    memories = aliases.memories(parameter)
+    if not memories:
+        return False  # (a scalar)
+    visiting = visiting | {callee}
+    for op, access in nested_accesses(callee):
+        touched = list(access.writes)
+        for i, value in enumerate(access.opaque):
+            if isinstance(op, func.CallOp):
+                position = list(op.arguments).index(value)
+                if not _callee_writes(op, position, visiting):
+                    continue
+            touched.append(value)
+        if any(aliases.memories(value) & memories for value in touched):
+            return True
+    return False
 
 
 def _verdict(copy: mem.CopyOp, written_by: dict[SSAValue, list]) -> tuple[bool, str]:
@@ -68,7 +106,7 @@ def _verdict(copy: mem.CopyOp, written_by: dict[SSAValue, list]) -> tuple[bool, 
     alloc = view.block.owner
     if not isinstance(alloc, mem.AllocOp):
         return False, "its device block is not one the function allocates"
-    others = sorted({use.operation.name for use in alloc.block.uses if use.operation is not view})
+    others = sorted({use.operation.name for use in alloc.block.uses if use.operation is not view and not isinstance(use.operation, func.CallOp)})
     if others:
         return False, f"its device block is also used by {', '.join(others)}"
     others = [(op, unknown) for op, unknown in written_by.get(alloc.block, []) if op is not copy]

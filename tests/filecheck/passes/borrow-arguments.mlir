@@ -86,10 +86,11 @@ func.func @updates(%a_host_mem: !mem.block<host>, %a_host: memref<?xf32, strided
 
 // -----
 
-// Given to a call, which might write into it: left a copy.
-// REPORT: borrow-arguments: @calls: 0 of 1 upload(s) borrowable; not: %a (its device block is also used by func.call)
+// Given to a call whose callee only reads it: the callee is asked (its body, the same
+// way, recursively), and the upload is marked.
+// REPORT: borrow-arguments: @calls: 1 of 1 upload(s) borrowable: %a
 // CHECK-LABEL: func.func @calls
-// CHECK:         mem.copy %a_host, %a :
+// CHECK:         mem.copy %a_host, %a {borrowable}
 func.func private @twice(%a_mem: !mem.block<device>, %a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) -> (!mem.block<device>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
   %0 = mem.size %a[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
   %1 = arith.constant 4 : index
@@ -113,6 +114,49 @@ func.func @calls(%a_host_mem: !mem.block<host>, %a_host: memref<?xf32, strided<[
   %a = mem.view %a_mem[%3] sizes(%0) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
   mem.copy %a_host, %a : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
   %r_mem, %r = func.call @twice(%a_mem, %a) : (!mem.block<device>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) -> (!mem.block<device>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>)
+  %4 = mem.size %r[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  %5 = arith.constant 4 : index
+  %6 = arith.muli %4, %5 overflow<nsw> : index
+  %r_host_mem = mem.alloc %6 : !mem.block<host>
+  %7 = arith.constant 0 : index
+  %r_host = mem.view %r_host_mem[%7] sizes(%4) : !mem.block<host> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+  mem.copy %r, %r_host : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+  func.return %r_host_mem, %r_host : !mem.block<host>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+}
+
+// -----
+
+// Given to a call whose callee writes into it: left a copy (the caller's array must
+// not change).
+// REPORT: borrow-arguments: @calls_a_writer: 0 of 1 upload(s) borrowable; not: %a (its device block is written after the upload, or may be (func.call (effects unknown)))
+// CHECK-LABEL: func.func @calls_a_writer
+// CHECK:         mem.copy %a_host, %a :
+func.func private @overwrites(%a_mem: !mem.block<device>, %a: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) -> (!mem.block<device>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+  %0 = mem.size %a[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  %z = arith.constant 0.0 : f32
+  %c0_z = arith.constant 0 : index
+  mem.store %z, %a[%c0_z] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  %1 = arith.constant 4 : index
+  %2 = arith.muli %0, %1 overflow<nsw> : index
+  %d_mem = mem.alloc %2 : !mem.block<device>
+  %3 = arith.constant 0 : index
+  %d = mem.view %d_mem[%3] sizes(%0) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  mem.map ins(%a : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%d : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+  ^bb0(%x: f32):
+    %y = arith.addf %x, %x : f32
+    mem.yield %y : f32
+  }
+  func.return %d_mem, %d : !mem.block<device>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+}
+func.func @calls_a_writer(%a_host_mem: !mem.block<host>, %a_host: memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) -> (!mem.block<host>, memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) attributes {soacc.entry_signature = (tensor<?xf32>) -> tensor<?xf32>} {
+  %0 = mem.size %a_host[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+  %1 = arith.constant 4 : index
+  %2 = arith.muli %0, %1 overflow<nsw> : index
+  %a_mem = mem.alloc %2 : !mem.block<device>
+  %3 = arith.constant 0 : index
+  %a = mem.view %a_mem[%3] sizes(%0) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  mem.copy %a_host, %a : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  %r_mem, %r = func.call @overwrites(%a_mem, %a) : (!mem.block<device>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) -> (!mem.block<device>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>)
   %4 = mem.size %r[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
   %5 = arith.constant 4 : index
   %6 = arith.muli %4, %5 overflow<nsw> : index
