@@ -3,7 +3,7 @@ its copies): a program of K array arguments of N floats (benchmarks/transfers.py
 called eagerly and with task graphs, timed, then profiled by function with cProfile.
 Not a test: nothing is asserted.
 
-    python benchmarks/call_profile.py [--arguments 8] [--floats 4096] [--calls 300] [--top 30]
+    python benchmarks/call_profile.py [--arguments 8] [--floats 4096] [--calls 300] [--top 30] [--on-device]
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ def main(argv=None) -> int:
     parser.add_argument("--calls", type=int, default=300)
     parser.add_argument("--top", type=int, default=30)
     parser.add_argument("--pipeline", default=None, help="the pass pipeline (default: the backend's)")
+    parser.add_argument("--on-device", action="store_true", help="CuPy arguments and device results")
     options = parser.parse_args(argv)
     if options.arguments < 2 or options.floats < 0 or options.calls < 1:
         parser.error("--arguments must be at least 2, --floats at least 0 and --calls at least 1")
@@ -40,8 +41,12 @@ def main(argv=None) -> int:
         print(f"call_profile.py: no GPU: {why}", file=sys.stderr)
         return 2
     k, n = options.arguments, options.floats
-    compiled = soacc.compile(program(k), backend="cuda", pipeline=options.pipeline)
+    compiled = soacc.compile(program(k), backend="cuda", pipeline=options.pipeline, results="device" if options.on_device else "host")
     args = [np.random.default_rng(i).random(n, dtype=np.float32) for i in range(k)]
+    if options.on_device:
+        import cupy
+
+        args = [cupy.asarray(a) for a in args]
     for graphs in (False, True):
         compiled.task_graphs = graphs
         main = compiled.main
