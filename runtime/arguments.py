@@ -105,15 +105,21 @@ def argument_converter(t: Attribute, what: str) -> Callable:
         rank = len(shape)
         fixed = tuple((axis, n) for axis, n in enumerate(shape) if n != DYNAMIC_INDEX)
 
+        def fits(array) -> bool:
+            if array.dtype != dtype or array.ndim != rank:
+                return False
+            shape = array.shape
+            return all(shape[axis] == n for axis, n in fixed)
+
         def convert_array(value):
-            if type(value) is np.ndarray and value.dtype == dtype and value.ndim == rank:
-                value_shape = value.shape
-                for axis, n in fixed:
-                    if value_shape[axis] != n:
-                        break
-                else:
+            if type(value) is np.ndarray:
+                if fits(value):
                     return value
-            return convert_argument(value, t, what)
+            elif has_device_interface(value):
+                array = foreign_device_array(value)
+                if fits(array):
+                    return array
+            return convert_argument(value, t, what)  # (what else it takes, or why not)
 
         return convert_array
     scalar_type = dtype.type
