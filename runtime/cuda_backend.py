@@ -23,7 +23,6 @@ from soacc.runtime import host_scalars
 from soacc.runtime.arguments import array_parameters, host_arguments
 from soacc.runtime.errors import ExecutionError, ProgramError, SoaccError
 from soacc.runtime.device_arrays import LEGACY_DEFAULT_STREAM, DeviceArray, ForeignDeviceArray
-from soacc.runtime.device_arrays import byte_extent as device_byte_extent
 from soacc.runtime.gpu.arrays import BorrowedMemory, DeviceBlock, HostBlock, OutOfBounds, View, dense_strides, is_borrowed
 from soacc.runtime.gpu.host_runtime import DeviceMemory, HostRuntime, overlap as _overlap
 from soacc.runtime.gpu.task_graphs import TaskGraphs
@@ -181,7 +180,8 @@ class HostCodeExecutor:
         producer queued on a stream of its own is waited for first."""
         if array.stream is not None and array.stream != LEGACY_DEFAULT_STREAM:
             self.memory.synchronize()  # (the context: the producer's stream too)
-        lo, hi = device_byte_extent(array) if array.size else (0, 0)
+        # (its bytes relative to its address, as a view at offset 0 says them)
+        lo, hi = View(None, 0, array.shape, array.strides, array.dtype).byte_extent() if array.size else (0, 0)
         block = DeviceBlock(BorrowedMemory(array.address + lo, array.owner), hi - lo, Statistics())
         return block, View(block, -lo, array.shape, array.strides, array.dtype)
 

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from soacc.runtime.errors import ArgumentError
+from soacc.runtime.gpu.arrays import dense_strides
 
 LEGACY_DEFAULT_STREAM = 1
 """The interface's name for the legacy default stream, which soacc's own work is
@@ -108,7 +109,7 @@ def foreign_device_array(value: Any) -> ForeignDeviceArray:
         raise ArgumentError(f"{what}: a negative size in shape {list(shape)}")
     byte_strides = interface.get("strides")
     if byte_strides is None:
-        strides = _dense(shape)
+        strides = dense_strides(shape)
     else:
         byte_strides = tuple(int(s) for s in byte_strides)
         if len(byte_strides) != len(shape) or any(s % dtype.itemsize for s in byte_strides):
@@ -123,27 +124,6 @@ def foreign_device_array(value: Any) -> ForeignDeviceArray:
     if address == 0 and all(shape):
         raise ArgumentError(f"{what}: a null pointer for a non-empty array")
     return ForeignDeviceArray(value, address, shape, dtype, strides, stream, bool(readonly))
-
-
-def byte_extent(array: ForeignDeviceArray) -> tuple[int, int]:
-    """The bytes [lo, hi) relative to `address` that a non-empty array touches (lo is
-    negative where a stride is)."""
-    lo, hi = 0, array.dtype.itemsize
-    for n, s in zip(array.shape, array.strides):
-        extent = (n - 1) * s * array.dtype.itemsize
-        if extent < 0:
-            lo += extent
-        else:
-            hi += extent
-    return lo, hi
-
-
-def _dense(shape: tuple[int, ...]) -> tuple[int, ...]:
-    strides, step = [], 1
-    for n in reversed(shape):
-        strides.append(step)
-        step *= max(n, 1)
-    return tuple(reversed(strides))
 
 
 class DeviceArray(_Shaped):
@@ -341,7 +321,7 @@ def _from_capsule(capsule, producer: Any, what: str) -> ForeignDeviceArray:
     dtype = np.dtype(np.bool_) if kind == "b" else np.dtype(f"{kind}{bits // 8}")
     ndim = tensor.ndim
     shape = tuple(int(tensor.shape[i]) for i in range(ndim))
-    strides = tuple(int(tensor.strides[i]) for i in range(ndim)) if tensor.strides else _dense(shape)
+    strides = tuple(int(tensor.strides[i]) for i in range(ndim)) if tensor.strides else dense_strides(shape)
     if any(n < 0 for n in shape):
         raise ArgumentError(f"{what}: a negative size in shape {list(shape)}")
     address = int(tensor.data or 0) + int(tensor.byte_offset)
