@@ -47,7 +47,8 @@ from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import mem
 from soacc.passes.analysis.transfer_layout import DEVICE, Kernel, KernelGraph, TransferLayout, analyse
-from soacc.passes.utils.memory_motion import dependencies_after, dominates, is_pure, move_before
+from soacc.passes.analysis.memory_aliases import visit_once
+from soacc.passes.utils.memory_motion import dependencies_after, dominates, is_pure, move_before, statement_of
 
 ALIGNMENT = 256
 """Bytes each member's part of an arena starts at a multiple of (what cudaMalloc gives
@@ -123,24 +124,15 @@ def _upload(op: Operation, function: func.FuncOp, report: FusionReport) -> Uploa
     return Upload(op, alloc, view)
 
 
-def _statement(op: Operation, block: Block) -> Operation | None:
-    return block.find_ancestor_op_in_block(op)
-
-
 def _block_users(alloc: mem.AllocOp, block: Block) -> list[Operation]:
     """The statements of `block` that use the block `alloc` makes, through its views
     (and views of views, slices, ...: every use of a value derived from them)."""
     found: dict[Operation, None] = {}
     pending: list[SSAValue] = [alloc.block]
-    seen: set[SSAValue] = set()
-    while pending:
-        value = pending.pop()
-        if value in seen:
-            continue
-        seen.add(value)
+    for value in visit_once(pending):
         for use in value.uses:
             user = use.operation
-            statement = _statement(user, block)
+            statement = statement_of(user, block)
             if statement is None:
                 continue
             if isinstance(user, mem.ViewOp | mem.SliceOp | mem.TransposeOp) and user.parent_block() is block:
