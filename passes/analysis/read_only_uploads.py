@@ -57,16 +57,24 @@ def upload_verdicts(function: func.FuncOp) -> list[UploadVerdict]:
         return []
     aliases = MemoryAliases(function)
     written_by: dict[SSAValue, list] = {}
+    written_parameters: dict[func.FuncOp, frozenset[int]] = {}
     for op, access in nested_accesses(function):
-        opaque = access.opaque
-        if isinstance(op, func.CallOp):
-            # a call writes what its callee writes (asked of the callee, recursively);
-            # what it returns may alias what it was given (MemoryAliases follows that)
-            opaque = tuple(v for i, v in enumerate(op.arguments) if v in opaque and _callee_writes(op, i, set()))
-        for value, unknown in [*((v, False) for v in access.writes), *((v, True) for v in opaque)]:
+        for value, unknown in _written(op, access, written_parameters):
             for memory in aliases.memories(value):
                 written_by.setdefault(memory, []).append((op, unknown))
     return [UploadVerdict(copy, *_verdict(copy, written_by)) for copy in uploads]
+
+
+def _written(op, access, written_parameters: dict) -> list[tuple[SSAValue, bool]]:
+    """What `op` writes, or may (True: its effects are unknown). A call writes what
+    its callee may write through the parameters it is given; what it returns may alias
+    what it was given (MemoryAliases follows that)."""
+    opaque = access.opaque
+    if isinstance(op, func.CallOp):
+        callee = _callee(op)
+        written = _written_by(callee, written_parameters) if callee is not None else None
+        opaque = tuple(v for i, v in enumerate(op.arguments) if v in opaque and (written is None or i in written))
+    return [*((v, False) for v in access.writes), *((v, True) for v in opaque)]
 
 
 def _callee(call: func.CallOp) -> func.FuncOp | None:
@@ -74,29 +82,22 @@ def _callee(call: func.CallOp) -> func.FuncOp | None:
     return found if isinstance(found, func.FuncOp) and found.body.blocks else None
 
 
-def _callee_writes(call: func.CallOp, index: int, visiting: set) -> bool:
-    """Whether the callee may write through its parameter `index` (or keep it where
-    something else may): True where it cannot tell (no body, recursion)."""
-    callee = _callee(call)
-    if callee is None or callee in visiting:
-        return True
-    parameter = callee.body.block.args[index]
+def _written_by(callee: func.FuncOp, written_parameters: dict) -> frozenset[int]:
+    """The positions of `callee`'s parameters it may write through, asked once per
+    callee (a callee being asked, reached again by recursion, may write every one)."""
+    known = written_parameters.get(callee)
+    if known is not None:
+        return known
+    parameters = callee.body.block.args
+    written_parameters[callee] = frozenset(range(len(parameters)))
     aliases = MemoryAliases(callee)
-    memories = aliases.memories(parameter)
-    if not memories:
-        return False  # (a scalar)
-    visiting = visiting | {callee}
+    written = set()
     for op, access in nested_accesses(callee):
-        touched = list(access.writes)
-        for i, value in enumerate(access.opaque):
-            if isinstance(op, func.CallOp):
-                position = list(op.arguments).index(value)
-                if not _callee_writes(op, position, visiting):
-                    continue
-            touched.append(value)
-        if any(aliases.memories(value) & memories for value in touched):
-            return True
-    return False
+        for value, _ in _written(op, access, written_parameters):
+            written |= aliases.memories(value)
+    found = frozenset(i for i, parameter in enumerate(parameters) if aliases.memories(parameter) & written)
+    written_parameters[callee] = found
+    return found
 
 
 def _verdict(copy: mem.CopyOp, written_by: dict[SSAValue, list]) -> tuple[bool, str]:
