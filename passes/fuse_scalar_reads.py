@@ -30,6 +30,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from soacc.dialects import mem
+from soacc.dialects.shared.traits import is_kernel, runs_on_device
 from soacc.passes.utils.memory_motion import is_pure
 
 SLOT_LIMIT = 64
@@ -176,8 +177,9 @@ class FuseScalarReadsPass(ModulePass):
             report = _Report(function.sym_name.data)
             blocks = [b for o in function.walk() for r in o.regions for b in r.blocks]
             for block in blocks:
-                if _inside_kernel(block):
-                    continue
+                owner = block.parent_op()
+                if owner is not None and (is_kernel(owner) or runs_on_device(owner)):
+                    continue  # (a lambda's or gpu_body's loads run on the device: not reads)
                 for run in _runs(block):
                     report.before += len(run)
                     report.after += 1
@@ -189,13 +191,3 @@ class FuseScalarReadsPass(ModulePass):
                     + "; ".join(report.groups),
                     file=sys.stderr,
                 )
-
-
-def _inside_kernel(block: Block) -> bool:
-    """A lambda's or gpu_body's block runs on the device: its loads are not reads."""
-    op = block.parent_op()
-    while op is not None:
-        if op.dialect_name() == "mem" and op.regions:
-            return True
-        op = op.parent_op()
-    return False
