@@ -644,10 +644,7 @@ class CaptureRuntime(HostRuntime):
         elif scatter is None:
             # (the landing's geometry, not the view: the call's block dies when its code
             # drops it; the key is the block's address, which a write into it forgets)
-            entries = self.argument_copies.setdefault(landing.block.address, [])
-            start, end = landing.byte_offset, landing.byte_offset + landing.nbytes
-            entries[:] = [e for e in entries if not _overlaps(e[2], start, end)]  # (overwritten)
-            entries.append((argument, source, _Geometry.of(landing)))
+            self._arguments_landed(landing).append((argument, source, _Geometry.of(landing)))
         self.graph.uploads.append(upload)
         self._scatter(landing, scatter)
 
@@ -667,9 +664,7 @@ class CaptureRuntime(HostRuntime):
         fills = list(self.packed[id(source.block)][1])
         packed = HostBlock(self.device.pinned(source.block.nbytes), None)
         upload = _Upload(None, _Geometry.of(source), _kept(landing), packing=(packed, fills))
-        entries = self.argument_copies.setdefault(landing.block.address, [])
-        start, end = landing.byte_offset, landing.byte_offset + landing.nbytes
-        entries[:] = [e for e in entries if not _overlaps(e[2], start, end)]  # (overwritten)
+        entries = self._arguments_landed(landing)
         if self.memory.nodes or self.pending:
             upload.staging = self.device.pinned(landing.nbytes)
             self.memory.write_async(landing.address, upload.staging)
@@ -682,6 +677,14 @@ class CaptureRuntime(HostRuntime):
                     entries.append((argument, taken.over(self.args[argument]), _Geometry(at, place.shape, place.strides, place.dtype)))
         self.graph.uploads.append(upload)
         self._scatter(landing, scatter)
+
+    def _arguments_landed(self, landing: View) -> list:
+        """The argument copies in `landing`'s block, those `landing` overwrites dropped:
+        the list an upload into it adds its own to."""
+        entries = self.argument_copies.setdefault(landing.block.address, [])
+        start, end = landing.byte_offset, landing.byte_offset + landing.nbytes
+        entries[:] = [e for e in entries if not _overlaps(e[2], start, end)]
+        return entries
 
     def _upload_constant(self, values: np.ndarray, dest: View) -> None:
         self.argument_copies.pop(dest.block.address, None)  # (its bytes are no longer an argument's)
