@@ -27,11 +27,16 @@ def host_array(shape, dtype=np.float32) -> np.ndarray:
         raise ArgumentError(f"host_array: {error}") from None
     if any(n < 0 for n in shape):
         raise ArgumentError(f"host_array: a negative size in shape {list(shape)}")
-    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    nbytes = 1
+    for n in (*shape, dtype.itemsize):
+        nbytes *= n  # (Python ints: a product past 64 bits stays visible)
     buffer = _pinned_bytes(nbytes)
-    if buffer is None:
+    if buffer is not None:
+        return buffer.view(dtype).reshape(shape)
+    try:
         return np.empty(shape, dtype)
-    return buffer.view(dtype).reshape(shape)
+    except (MemoryError, ValueError) as error:
+        raise ArgumentError(f"host_array: {nbytes} bytes for shape {list(shape)} of {dtype.name} cannot be had: {error}") from None
 
 
 def _pinned_bytes(nbytes: int) -> np.ndarray | None:

@@ -50,11 +50,11 @@ def timed(call, repeat: int, synchronize=lambda: None) -> float:
     return statistics.median(samples)
 
 
-def parse_sizes(parser: argparse.ArgumentParser, text: str) -> list[int]:
+def parse_sizes(parser: argparse.ArgumentParser, text: str, option: str = "--sizes") -> list[int]:
     try:
         return [int(s) for s in text.split(",")]
     except ValueError:
-        parser.error(f"--sizes must be integers separated by commas, got {text!r}")
+        parser.error(f"{option} must be integers separated by commas, got {text!r}")
 
 
 def main(argv=None) -> int:

@@ -23,6 +23,11 @@ def test_bad_requests_are_argument_errors(shape, dtype, message):
         soacc.host_array(shape, dtype)
 
 
+def test_an_array_too_large_to_be_had_is_an_argument_error():
+    with pytest.raises(soacc.ArgumentError, match="cannot be had"):
+        soacc.host_array((1 << 40, 1 << 40))
+
+
 @pytest.mark.gpu
 def test_on_the_gpu_a_large_host_array_is_page_locked_and_uploads_as_an_argument():
     from soacc.runtime.cuda_backend import pinned_pool
