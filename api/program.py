@@ -413,9 +413,9 @@ def compile(  # noqa: A001
     `<input>`): text read from a file the caller opened keeps its name.
 
     `results`: where entry points return their arrays: "host" (NumPy arrays) or
-    "device" (soacc.DeviceArray, in GPU memory, which CuPy, PyTorch and Numba take
+    "device" (soacc.DeviceArray, in GPU memory, which CuPy, PyTorch, Numba and JAX take
     without a copy; the cuda backend only). Entry points take arrays in GPU memory
-    (anything with `__cuda_array_interface__`) on the cuda backend either way."""
+    (anything with `__cuda_array_interface__` or DLPack) on the cuda backend either way."""
     if filename is not None and not isinstance(filename, str | Path):
         raise ArgumentError(f"filename must be the source text's file name, not {type(filename).__name__}")
     if filename is not None and not isinstance(source, str):
@@ -463,7 +463,8 @@ def compile(  # noqa: A001
         apply_pipeline(module, default_pipeline(chosen.name, results) if pipeline is None else pipeline, parser)
         try:
             program = Program(module, backend, checks)
-            program.executor.device_results = results == "device"
+            if results == "device":  # (the cuda backend's executor: checked above)
+                program.executor.device_results = True
             return program
         except ProgramError as error:  # an emitter's refusal: at the op of the text
             where = parser.location(error.op) if parser and getattr(error, "op", None) else None
