@@ -18,6 +18,7 @@ from soacc.runtime.device_arrays import (
     DLPACK_CUDA_MANAGED,
     ForeignDeviceArray,
     dlpack_device_array,
+    device_interface,
     dlpack_device_type,
     foreign_device_array,
     has_device_interface,
@@ -115,8 +116,8 @@ def argument_converter(t: Attribute, what: str) -> Callable:
             if type(value) is np.ndarray:
                 if fits(value):
                     return value
-            elif has_device_interface(value):
-                array = foreign_device_array(value)
+            elif (interface := device_interface(value)) is not None:
+                array = foreign_device_array(value, interface)
                 if fits(array):
                     return array
             return convert_argument(value, t, what)  # (what else it takes, or why not)

@@ -81,14 +81,26 @@ def has_device_interface(value: Any) -> bool:
         return True  # (foreign_device_array reports the failure)
 
 
-def foreign_device_array(value: Any) -> ForeignDeviceArray:
-    """The array `value`'s `__cuda_array_interface__` describes; an ArgumentError says
-    what is wrong with a description soacc cannot take (a mask, strides that are not
-    whole elements, an unknown element type)."""
+def device_interface(value: Any) -> dict | None:
+    """`value`'s `__cuda_array_interface__`, read once (a property: CuPy's makes a new
+    dict each time), or None where it has none; an ArgumentError where reading it fails
+    otherwise than by AttributeError (the producer's own refusal)."""
+    if isinstance(value, np.ndarray):
+        return None
     try:
-        interface = value.__cuda_array_interface__
-    except Exception as error:  # the producer's own refusal (a CPU tensor, say)
+        return getattr(value, "__cuda_array_interface__", None)
+    except Exception as error:
         raise ArgumentError(f"{type(value).__name__}'s __cuda_array_interface__ failed: {error}") from None
+
+
+def foreign_device_array(value: Any, interface: dict | None = None) -> ForeignDeviceArray:
+    """The array `value`'s `__cuda_array_interface__` (`interface`, where the caller has
+    read it) describes; an ArgumentError says what is wrong with a description soacc
+    cannot take (a mask, strides that are not whole elements, an unknown element type)."""
+    if interface is None:
+        interface = device_interface(value)
+        if interface is None:
+            raise ArgumentError(f"{type(value).__name__} has no __cuda_array_interface__")
     what = f"{type(value).__name__} (by __cuda_array_interface__)"
     if not isinstance(interface, dict):
         raise ArgumentError(f"{what}: the interface is a {type(interface).__name__}, not a dict")
