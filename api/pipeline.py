@@ -12,7 +12,8 @@ loops, which the host code would otherwise redo in every iteration).
 It is built from pass objects, not from their names. The optimisations of the design join it as they are written, each with a switch here
 (`fusion=false` leaves soac-fusion and fuse-iota out, `syncs=false` reduce-device-syncs and
 merge-gpu-bodies, `device-loops=false` reduce-device-syncs's device loops, `memory=false`
-memory block merging, `transfers=true` adds fuse-transfers, `forks=true` forks every
+memory block merging, `host-kernels=a,b` and `host-max-elements=N` put kernels on the
+host by place-kernels, `transfers=true` adds fuse-transfers, `forks=true` forks every
 function); several devices are to come.
 """
 
@@ -37,6 +38,7 @@ from soacc.passes.fuse_transfers import FuseTransfersPass
 from soacc.passes.hoist_allocations import HoistAllocationsPass
 from soacc.passes.introduce_forks import IntroduceForksPass
 from soacc.passes.memory_reuse import MemoryReusePass
+from soacc.passes.place_kernels import PlaceKernelsPass
 from soacc.passes.merge_gpu_bodies import MergeGpuBodiesPass
 from soacc.passes.reduce_device_syncs import ReduceDeviceSyncsPass
 from soacc.passes.borrow_arguments import BorrowArgumentsPass
@@ -63,6 +65,14 @@ class SoaccPipelinePass(ModulePass):
 
     memory: bool = True
     """Memory block merging: hoist-allocations, short-circuit, memory-reuse."""
+
+    host_kernels: tuple[str, ...] = ()
+    """place-kernels{host=...} after convert-soac-to-mem (and fuse-iota): the kernels
+    that write these arrays (or `all`) run on the host. None by default."""
+
+    host_max_elements: int = -1
+    """place-kernels{max-elements=...}: kernels whose arrays all have static shapes of
+    at most this many elements run on the host (-1: none)."""
 
     transfers: bool = False
     """fuse-transfers (greedy) after memory planning: argument uploads in the fewest
@@ -101,6 +111,8 @@ class SoaccPipelinePass(ModulePass):
         passes.append(ConvertSoacToMemPass())
         if self.fusion:
             passes.append(FuseIotaPass())
+        if self.host_kernels or self.host_max_elements >= 0:
+            passes.append(PlaceKernelsPass(host=self.host_kernels, max_elements=self.host_max_elements))
         if self.memory:
             passes += [HoistAllocationsPass(), ShortCircuitPass(), MemoryReusePass()]
         if self.transfers:

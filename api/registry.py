@@ -23,6 +23,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return HoistAllocationsPass
 
+    def get_place_kernels() -> type[ModulePass]:
+        from soacc.passes.place_kernels import PlaceKernelsPass
+
+        return PlaceKernelsPass
+
     def get_fuse_transfers() -> type[ModulePass]:
         from soacc.passes.fuse_transfers import FuseTransfersPass
 
@@ -97,6 +102,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "reduce-device-syncs": get_reduce_device_syncs,
         "merge-gpu-bodies": get_merge_gpu_bodies,
         "hoist-allocations": get_hoist_allocations,
+        "place-kernels": get_place_kernels,
         "fuse-transfers": get_fuse_transfers,
         "device-results": get_device_results,
         "borrow-arguments": get_borrow_arguments,
@@ -117,6 +123,7 @@ INPUT_DIALECT = {
     "hoist-allocations": "mem",
     "short-circuit": "mem",
     "memory-reuse": "mem",
+    "place-kernels": "mem",
     "device-results": "mem",
     "borrow-arguments": "mem",
     "fuse-scalar-reads": "mem",

@@ -243,9 +243,10 @@ def row_view_type(t: MemRefType) -> Attribute:
     )
 
 
-def check_view(what: str, t: Attribute, *, rank_at_least: int = 0, device: bool = False) -> MemRefType:
+def check_view(what: str, t: Attribute, *, rank_at_least: int = 0) -> MemRefType:
     """A level-2 array: a memref of a soac element type, with a fully dynamic strided
-    layout and a mem.space (on the device where `device`)."""
+    layout and a mem.space. (A kernel's arrays are in one space, host or one device:
+    the KernelOp trait checks it.)"""
     if not isinstance(t, MemRefType):
         raise VerifyException(f"{what} must be a memref view, found {t}")
     if not is_element_type(t.element_type):
@@ -265,8 +266,6 @@ def check_view(what: str, t: Attribute, *, rank_at_least: int = 0, device: bool 
         )
     if t.get_num_dims() < rank_at_least:
         raise VerifyException(f"{what} must have rank >= {rank_at_least}, found {t}")
-    if device and not t.memory_space.is_device:
-        raise VerifyException(f"{what} must be in device memory (kernels run there), found {t}")
     return t
 
 
@@ -281,12 +280,6 @@ def _check_same_outer(what: str, types: Sequence[MemRefType]) -> None:
         if d != DYNAMIC_INDEX:
             outer = d
 
-
-def _check_kernel_space(op: Operation, views: Sequence[SSAValue]) -> None:
-    """A kernel's arrays are all on one device."""
-    devices = {space_of(v.type).device.data for v in views}
-    if len(devices) > 1:
-        raise VerifyException(f"{op.name} uses arrays on devices {sorted(devices)}; a kernel runs on one")
 
 
 # --------------------------------------------------------------------------------------
@@ -752,10 +745,9 @@ class MapOp(IRDLOperation):
     def verify_(self) -> None:
         if not self.inputs and (self.indexed is None or not self.outputs):
             raise VerifyException("mem.map needs at least one input array (an indexed map: one input or output)")
-        ins = [check_view(f"mem.map input {i}", v.type, rank_at_least=1, device=True) for i, v in enumerate(self.inputs)]
-        outs = [check_view(f"mem.map output {i}", v.type, rank_at_least=1, device=True) for i, v in enumerate(self.outputs)]
+        ins = [check_view(f"mem.map input {i}", v.type, rank_at_least=1) for i, v in enumerate(self.inputs)]
+        outs = [check_view(f"mem.map output {i}", v.type, rank_at_least=1) for i, v in enumerate(self.outputs)]
         _check_same_outer("mem.map input/output", [*ins, *outs])
-        _check_kernel_space(self, [*self.inputs, *self.outputs])
         check_lambda(
             self, self.body, MapOp.lambda_params(ins, outs, self.indexed is not None), [row_view_type(t) for t in outs], YieldOp
         )
@@ -777,7 +769,7 @@ class _OperatorOp(IRDLOperation):
         name = self.name
         if not inputs:
             raise VerifyException(f"{name} needs at least one input array")
-        ins = [check_view(f"{name} input {i}", v.type, rank_at_least=1, device=True) for i, v in enumerate(inputs)]
+        ins = [check_view(f"{name} input {i}", v.type, rank_at_least=1) for i, v in enumerate(inputs)]
         _check_same_outer(f"{name} input", ins)
         elems = [row_view_type(t) for t in ins]
         if len(neutral) != len(ins):
@@ -791,7 +783,7 @@ class _OperatorOp(IRDLOperation):
             if len(outputs) != len(ins) or results:
                 raise VerifyException(f"{name} needs one output per input (and then no results)")
             for i, (o, t) in enumerate(zip(outputs, ins)):
-                ot = check_view(f"{name} output {i}", o.type, device=True)
+                ot = check_view(f"{name} output {i}", o.type)
                 if (
                     ot.get_num_dims() != t.get_num_dims() - out_rank_drop
                     or ot.element_type != t.element_type
@@ -805,7 +797,6 @@ class _OperatorOp(IRDLOperation):
             raise VerifyException(
                 f"{name} without outputs gives scalar results of its inputs' element types"
             )
-        _check_kernel_space(self, [*inputs, *outputs])
         check_lambda(self, self.body, [*elems, *elems], elems, YieldOp)
 
 
@@ -858,7 +849,7 @@ class ScanOp(_OperatorOp):
 
 
 def _check_index_view(what: str, t: Attribute) -> None:
-    t = check_view(what, t, device=True)
+    t = check_view(what, t)
     if t.get_num_dims() != 1 or t.element_type == IntegerType(1) or not isinstance(t.element_type, IndexType | IntegerType):
         raise VerifyException(f"{what} must be a rank-1 view of index, i32 or i64, found {t}")
 
@@ -884,13 +875,12 @@ class ScatterOp(IRDLOperation):
         super().__init__(operands=[dest, indices, values])
 
     def verify_(self) -> None:
-        dest = check_view("mem.scatter destination", self.dest.type, rank_at_least=1, device=True)
+        dest = check_view("mem.scatter destination", self.dest.type, rank_at_least=1)
         _check_index_view("mem.scatter indices", self.indices.type)
-        vals = check_view("mem.scatter values", self.values.type, rank_at_least=1, device=True)
+        vals = check_view("mem.scatter values", self.values.type, rank_at_least=1)
         _check_same_outer("mem.scatter indices/values operand", [self.indices.type, vals])
         if not types_compatible(row_view_type(vals), row_view_type(dest)):
             raise VerifyException(f"mem.scatter values {vals} do not have the rows of {dest}")
-        _check_kernel_space(self, [self.dest, self.indices, self.values])
 
 
 @irdl_op_definition
@@ -915,16 +905,15 @@ class HistOp(IRDLOperation):
     )
 
     def verify_(self) -> None:
-        dest = check_view("mem.hist destination", self.dest.type, rank_at_least=1, device=True)
+        dest = check_view("mem.hist destination", self.dest.type, rank_at_least=1)
         _check_index_view("mem.hist indices", self.indices.type)
-        vals = check_view("mem.hist values", self.values.type, rank_at_least=1, device=True)
+        vals = check_view("mem.hist values", self.values.type, rank_at_least=1)
         _check_same_outer("mem.hist indices/values operand", [self.indices.type, vals])
         elem = row_view_type(dest)
         if not types_compatible(row_view_type(vals), elem):
             raise VerifyException(f"mem.hist values {vals} do not have the rows of {dest}")
         if not types_compatible(self.neutral.type, elem):
             raise VerifyException(f"mem.hist neutral element has type {self.neutral.type}; expected {elem}")
-        _check_kernel_space(self, [self.dest, self.indices, self.values])
         check_lambda(self, self.body, [elem, elem], [elem], YieldOp)
 
 
@@ -950,11 +939,10 @@ class GpuBodyOp(IRDLOperation):
     def verify_(self) -> None:
         rows = []
         for i, o in enumerate(self.outputs):
-            t = check_view(f"mem.gpu_body output {i}", o.type, rank_at_least=1, device=True)
+            t = check_view(f"mem.gpu_body output {i}", o.type, rank_at_least=1)
             if t.get_shape()[0] not in (1, DYNAMIC_INDEX):
                 raise VerifyException(f"mem.gpu_body output {i} has type {t}; outputs have one row")
             rows.append(row_view_type(t))
-        _check_kernel_space(self, self.outputs)
         check_lambda(self, self.body, [], rows, YieldOp)
 
 
@@ -982,7 +970,7 @@ def _parse_views(parser: Parser, keyword: str) -> list[SSAValue]:
 def _fused_inputs(op: Operation, inputs: Sequence[SSAValue]) -> list[MemRefType]:
     if not inputs and getattr(op, "row_count", None) is None:
         raise VerifyException(f"{op.name} needs at least one input array (or, indexed, its row count)")
-    ins = [check_view(f"{op.name} input {i}", v.type, rank_at_least=1, device=True) for i, v in enumerate(inputs)]
+    ins = [check_view(f"{op.name} input {i}", v.type, rank_at_least=1) for i, v in enumerate(inputs)]
     _check_same_outer(f"{op.name} input", ins)
     return ins
 
@@ -1004,7 +992,7 @@ class IndexedRows:
 
     def _output_views(self, outputs: Sequence[SSAValue]) -> list[MemRefType]:
         """Outputs that take a row per row: device views of rank >= 1."""
-        return [check_view(f"{self.name} output {i}", o.type, rank_at_least=1, device=True) for i, o in enumerate(outputs)]  # type: ignore[attr-defined]
+        return [check_view(f"{self.name} output {i}", o.type, rank_at_least=1) for i, o in enumerate(outputs)]  # type: ignore[attr-defined]
 
     def _map_yields(self, ins: Sequence[MemRefType], outs: Sequence[MemRefType]) -> list[Attribute]:
         """What the map lambda yields; it takes the input rows, the rows of the
@@ -1081,7 +1069,7 @@ def _check_mapped_outputs(
         raise VerifyException(f"{op.name} has {len(outputs) + first} outputs for {len(yields) + first} values per row")
     outs = []
     for i, (o, y) in enumerate(zip(outputs, yields), start=first):
-        t = check_view(f"{op.name} output {i}", o.type, rank_at_least=1, device=True)
+        t = check_view(f"{op.name} output {i}", o.type, rank_at_least=1)
         if not types_compatible(y, row_view_type(t)):
             raise VerifyException(f"{op.name} output {i} has rows of {row_view_type(t)}, but the lambda yields {y}")
         outs.append(t)
@@ -1092,7 +1080,7 @@ def _check_mapped_outputs(
 def _check_scalar_outputs(op: Operation, outputs: Sequence[SSAValue], types: Sequence[Attribute]) -> None:
     """One 0-d device view per reduced value."""
     for i, (o, e) in enumerate(zip(outputs, types)):
-        t = check_view(f"{op.name} output {i}", o.type, device=True)
+        t = check_view(f"{op.name} output {i}", o.type)
         if t.get_num_dims() != 0 or t.element_type != e:
             raise VerifyException(f"{op.name} output {i} has type {t}; expected a 0-d view of {e}")
 
@@ -1183,7 +1171,6 @@ class RedomapOp(_MapOperatorsKernel):
         else:
             _check_scalar_outputs(self, self.outputs[:k], yields[:k])
         _check_mapped_outputs(self, mapped, yields[k:], ins, len(self.outputs) - len(mapped))
-        _check_kernel_space(self, [*self.inputs, *self.outputs])
 
 
 @irdl_op_definition
@@ -1224,7 +1211,6 @@ class ScanomapOp(_MapOperatorsKernel):
         if self.post is not None:
             yields = lambda_yields(self, self.post, [*yields, *_row_params(outs)], YieldOp, what="post ")
         _check_mapped_outputs(self, self.outputs, yields, ins, 0)
-        _check_kernel_space(self, [*self.inputs, *self.outputs])
 
 
 def _print_destination_map(printer: Printer, op: ScatteromapOp | HistomapOp) -> None:
@@ -1248,7 +1234,7 @@ def _parse_destination_map(parser: Parser):
 
 
 def _check_fused_dest(op: Operation, dest: SSAValue, yields: Sequence[Attribute]) -> None:
-    t = check_view(f"{op.name} destination", dest.type, rank_at_least=1, device=True)
+    t = check_view(f"{op.name} destination", dest.type, rank_at_least=1)
     if len(yields) < 2 or not is_index_scalar(yields[0]) or not types_compatible(yields[1], row_view_type(t)):
         raise VerifyException(
             f"{op.name} map lambda must yield an index (index, i32 or i64), then an element "
@@ -1272,7 +1258,6 @@ class _DestinationMapKernel(IndexedRows, IRDLOperation):
         _check_fused_dest(self, self.dest, yields)
         self._check_combiner()
         _check_mapped_outputs(self, self.outputs, yields[2:], ins, 0)
-        _check_kernel_space(self, [self.dest, *self.inputs, *self.outputs])
 
 
 @irdl_op_definition
@@ -1402,7 +1387,7 @@ class FillOp(IRDLOperation):
         super().__init__(operands=[value, output])
 
     def verify_(self) -> None:
-        t = check_view("mem.fill output", self.output.type, rank_at_least=1, device=True)
+        t = check_view("mem.fill output", self.output.type, rank_at_least=1)
         if not types_compatible(row_view_type(t), self.value.type):
             raise VerifyException(f"mem.fill of a {self.value.type} into rows of {row_view_type(t)}")
 

@@ -1,6 +1,6 @@
 """convert-mem-to-gpu: level 2 (mem) to level 3 (xDSL's gpu dialect, plus soacc_gpu).
 
-Every host-level kernel op becomes one or more kernels (`gpu.func` in
+Every host-level kernel op on the device becomes one or more kernels (`gpu.func` in
 `gpu.module @kernels`) and host code that launches them (`gpu.launch_func`), with any
 scratch memory they need allocated by `mem.alloc` before the launch. The strategies:
 
@@ -19,7 +19,8 @@ scratch memory they need allocated by `mem.alloc` before the launch. The strateg
 - gpu_body: a single-threaded kernel.
 
 Arrays a lambda allocates get per-thread slots of one scratch buffer (kernel_scratch.py).
-What cannot run in a kernel is reported at the op.
+What cannot run in a kernel is reported at the op. Kernels whose arrays are in host
+memory (place-kernels) stay as they are: the host code runs them on the CPU.
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ from soacc.dialects.shared.provenance import record_origin
 from soacc.dialects.shared.utils import located_failure
 from soacc.dialects.shared.utils import captured_values
 from soacc.dialects import fork, mem, soacc_gpu
-from soacc.dialects.shared.traits import runs_on_device
+from soacc.dialects.shared.traits import is_host_kernel, runs_on_device
 
 from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,
@@ -310,12 +311,14 @@ class ConvertMemToGpuPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels: list[gpu.FuncOp] = []
-        host_kernels = [
+        # kernels launched from host code; those place-kernels put on the host stay
+        # mem ops, which the host code runs on the CPU (emit_host.py)
+        launched = [
             k
             for f in op.ops
             if isinstance(f, func.FuncOp)
             for k in f.walk()
-            if type(k) in _LOWERINGS and not runs_on_device(k)
+            if type(k) in _LOWERINGS and not runs_on_device(k) and not is_host_kernel(k)
         ]
 
         def add_kernel(kernel: gpu.FuncOp) -> str:
@@ -326,18 +329,18 @@ class ConvertMemToGpuPass(ModulePass):
         epilogues = {}
         for f in op.ops:
             if isinstance(f, func.FuncOp):
-                epilogues |= find_epilogues(f, [k for k in host_kernels if isinstance(k, REDUCTIONS) and f.is_ancestor(k)])
+                epilogues |= find_epilogues(f, [k for k in launched if isinstance(k, REDUCTIONS) and f.is_ancestor(k)])
         folded = {e.body for e in epilogues.values()}
         # maps of maps whose rows a group of threads may share (also read from level 2)
         sharing: dict[Operation, RowSharing | None] = {}
         for f in op.ops:
-            candidates = [k for k in host_kernels if isinstance(k, mem.MapOp) and f.is_ancestor(k) and row_writers(k)]
+            candidates = [k for k in launched if isinstance(k, mem.MapOp) and f.is_ancestor(k) and row_writers(k)]
             if candidates:
                 aliases, symbolic = MemoryAliases(f), Symbolic(f)
                 sharing |= {k: row_sharing(k, aliases, symbolic) for k in candidates}
 
         try:
-            for index, k in enumerate(host_kernels):
+            for index, k in enumerate(launched):
                 if k in folded:
                     continue  # it runs in its reduction's final kernel
                 kind, lower = _LOWERINGS[type(k)]

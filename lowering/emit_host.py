@@ -40,10 +40,10 @@ from soacc.dialects.soac import SliceSpec
 from soacc.lowering.emit_cuda import EmissionError
 from soacc.passes.analysis.liveness import LastUses, last_uses, scope_end_uses
 from soacc.dialects.shared.host_abi import is_cast, scalar_function
-from soacc.dialects.shared.traits import is_kernel
+from soacc.dialects.shared.traits import is_host_kernel, is_kernel
 from soacc.dialects.shared.dtypes import constant_value, numpy_dtype
 from soacc.dialects.shared.kernel_abi import argument_format
-from soacc.dialects.shared.utils import enclosing_function
+from soacc.dialects.shared.utils import captured_values, enclosing_function
 
 _GLOBALS = {"rt", "np", "arith", "math", "KERNELS"}
 """Names the emitted module itself uses."""
@@ -64,6 +64,9 @@ class HostModule:
     scalar_functions: dict[str, Operation] = field(default_factory=dict)
     """The runtime's scalar functions the code calls (`arith.addi`; dialects/shared/host_abi.py),
     each with the first op that needs it, for the runtime to check it has them all."""
+    host_kernels: list[Operation] = field(default_factory=list)
+    """The kernels placed on the host (mem ops, place-kernels), by the index the code's
+    `rt.host_kernel(i, ...)` names them with (runtime/host_kernels.py runs them)."""
 
 
 def emit_host(module: ModuleOp, free_at_last_use: bool = True) -> HostModule:
@@ -139,6 +142,7 @@ class _ModuleEmitter:
     kernel_formats: dict[str, str] = field(default_factory=dict)
     kernel_params: dict[str, list[str]] = field(default_factory=dict)
     scalar_functions: dict[str, Operation] = field(default_factory=dict)
+    host_kernels: list[Operation] = field(default_factory=list)
     function_names: set[str] = field(default_factory=set)
     """Python names of every function: no local may take one."""
     uses: LastUses = field(default_factory=LastUses)
@@ -230,7 +234,9 @@ class _ModuleEmitter:
             self.line("")
             self.line("")
             self.emit_function(f)
-        return HostModule("\n".join(self.lines) + "\n", self.functions, self.op_at_line, self.kernel_formats, self.scalar_functions)
+        return HostModule(
+            "\n".join(self.lines) + "\n", self.functions, self.op_at_line, self.kernel_formats, self.scalar_functions, self.host_kernels
+        )
 
     def collect_kernels(self, module: gpu.ModuleOp) -> None:
         for op in module.body.block.ops:
@@ -329,6 +335,8 @@ class _ModuleEmitter:
         handler = _HANDLERS.get(type(op))
         if handler is not None:
             handler(self, op)
+        elif is_host_kernel(op):
+            _host_kernel(self, op)
         elif op.name.startswith("soac."):
             raise _error(op, "is a level-1 op: lower the program to kernels first (soacc-pipeline)")
         elif is_kernel(op):
@@ -599,6 +607,16 @@ def _launch(e: _ModuleEmitter, op: gpu.LaunchFuncOp) -> None:
     block = _tuple([_launch_dimension(e, v) for v in (op.blockSizeX, op.blockSizeY, op.blockSizeZ)])
     shared = f", shared={_launch_dimension(e, op.dynamicSharedMemorySize)}" if op.dynamicSharedMemorySize is not None else ""
     e.line(f"rt.launch({name!r}, {grid}, {block}, {', '.join(args)}{shared})", op)
+
+
+def _host_kernel(e: _ModuleEmitter, op: Operation) -> None:
+    """A kernel in host memory (place-kernels): run on the CPU by the runtime, on its
+    operands and the values its lambdas capture."""
+    index = len(e.host_kernels)
+    e.host_kernels.append(op)
+    operands = _tuple(e.operands(op.operands))
+    captured = _tuple(e.operands(list(captured_values(op))))
+    e.line(f"rt.host_kernel({index}, {operands}, {captured})  # {op.name}", op)
 
 
 def _signal(e: _ModuleEmitter, op: fork.SignalOp) -> None:

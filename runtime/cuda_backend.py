@@ -25,6 +25,7 @@ from soacc.runtime.errors import ExecutionError, ProgramError, SoaccError
 from soacc.runtime.device_arrays import LEGACY_DEFAULT_STREAM, DeviceArray, ForeignDeviceArray
 from soacc.runtime.gpu.arrays import BorrowedMemory, DeviceBlock, HostBlock, OutOfBounds, View, dense_strides, is_borrowed
 from soacc.runtime.gpu.host_runtime import DeviceMemory, HostRuntime, overlap as _overlap
+from soacc.runtime.host_kernels import HostKernels
 from soacc.runtime.gpu.task_graphs import TaskGraphs
 from soacc.dialects.fork import forked_variant_of
 from soacc.dialects.mem import entry_signature
@@ -83,7 +84,7 @@ class HostCodeExecutor:
         """Array results are returned as DeviceArrays in device memory (compile's
         `results="device"`): those the program returns on the device as they are, any it
         returns in host memory copied there."""
-        self.runtime = HostRuntime(memory, kernels)
+        self.runtime = HostRuntime(memory, kernels, HostKernels(host.host_kernels) if host.host_kernels else None)
         self.compile_seconds: float | None = None
         self.last_statistics = Statistics()
         self.profiling = False

@@ -41,6 +41,8 @@ class Statistics:
     scalar_writes: int = 0
     """Host→device writes of one element."""
     kernel_launches: int = 0
+    host_kernels: int = 0
+    """Kernels run on the CPU (place-kernels put them there): not among kernel_launches."""
     gpu_compile_seconds: float | None = None
     """Seconds spent compiling the program's CUDA C when it was compiled (0.0 when the
     disk cache had every binary; None on a backend that compiles none). The same for
@@ -80,6 +82,7 @@ class Statistics:
         self.sync_reads = other.sync_reads
         self.scalar_writes = other.scalar_writes
         self.kernel_launches = other.kernel_launches
+        self.host_kernels = other.host_kernels
         self.task_graph = other.task_graph
         self.task_graph_forked = other.task_graph_forked
         self.kernel_time_s = None if other.kernel_time_s is None else dict(other.kernel_time_s)
@@ -114,6 +117,7 @@ class Statistics:
             "sync_reads": self.sync_reads,
             "scalar_writes": self.scalar_writes,
             "kernel_launches": self.kernel_launches,
+            "host_kernels": self.host_kernels,
             "gpu_compile_seconds": self.gpu_compile_seconds,
             "kernel_time_s": None if self.kernel_time_s is None else dict(self.kernel_time_s),
             "kernel_launch_counts": None if self.kernel_launch_counts is None else dict(self.kernel_launch_counts),
@@ -131,6 +135,8 @@ class Statistics:
         lines.append(f"synchronous reads (device->host scalars): {self.sync_reads}")
         lines.append(f"scalar writes (host->device): {self.scalar_writes}")
         lines.append(f"kernel launches: {self.kernel_launches}")
+        if self.host_kernels:
+            lines.append(f"kernels run on the host: {self.host_kernels}")
         if self.gpu_compile_seconds is not None:
             lines.append(f"CUDA C compiled in: {self.gpu_compile_seconds:.2f} s (0 when cached)")
         if self.task_graph is not None:

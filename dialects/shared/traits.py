@@ -3,9 +3,12 @@ the ops themselves (as MLIR declares them through op interfaces such as
 `MemoryEffectOpInterface`): which ops are kernels, which operand an op consumes, and
 which operands an op reads and writes.
 
-- `KernelOp`: the op is device code that host code launches. A data-parallel
+- `KernelOp`: the op is a kernel that host code launches. A data-parallel
   combinator's regions run once per row or element; a `gpu_body`'s region runs once, on
-  one thread. Nested ops of a kernel run on the device (`runs_on_device`).
+  one thread. It runs where its arrays are (its *placement*): on a device, or, where
+  place-kernels moved it, on the host; the trait's verifier checks that every array it
+  is given or captures is in one memory space. Nested ops of a kernel run in the
+  kernel, not as host code (`runs_on_device`).
 - `ConsumesOperand`: the op takes over one array operand (Futhark's *consumption*): the
   array may be written in place, so it must not be used after the op.
 - `AllocatesItsResult`: the op allocates the block it returns and nothing else, so an
@@ -23,17 +26,61 @@ from dataclasses import dataclass
 
 from xdsl.dialects import func
 from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import EffectInstance, MemoryEffect, MemoryEffectKind, OpTrait
+from xdsl.utils.exceptions import VerifyException
+
+from soacc.dialects.shared.utils import used_values
 
 
 @dataclass(frozen=True)
 class KernelOp(OpTrait):
-    """Device code launched from host code (a kernel, in the studies' sense)."""
+    """Code launched from host code as one step (a kernel, in the studies' sense): on a
+    device, or on the host where place-kernels placed it there."""
 
     parallel: bool = True
     """Its regions run once per row or element (a combinator); False: once, on one
     thread (a gpu_body)."""
+
+    def verify(self, op: Operation) -> None:
+        """A kernel launched from host code has all its arrays, given or captured, in
+        one memory space: that is where it runs. (A kernel inside another's lambda runs
+        in that one, on its rows and private arrays.)"""
+        if enclosing_kernel(op) is not None:
+            return
+        spaces: dict[Attribute, SSAValue] = {}
+        for value in used_values(op):
+            if isinstance(value.type, MemRefType):
+                spaces.setdefault(value.type.memory_space, value)
+        if len(spaces) > 1:
+            names = ", ".join(sorted(_describe_space(s) for s in spaces))
+            raise VerifyException(
+                f"{op.name} uses arrays in {names} memory; a kernel runs in one place (the host, "
+                "or one device) and all its arrays, given or captured, must be there"
+            )
+
+
+def _describe_space(space: Attribute) -> str:
+    describe = getattr(space, "describe", None)
+    return describe() if describe is not None else str(space)
+
+
+def kernel_space(op: Operation) -> Attribute | None:
+    """The memory space a kernel's arrays are in (where it runs), or None where it has
+    no array operand (it then runs where its enclosing code puts it: the device)."""
+    for value in used_values(op):
+        if isinstance(value.type, MemRefType):
+            return value.type.memory_space
+    return None
+
+
+def is_host_kernel(op: Operation) -> bool:
+    """`op` is a kernel launched from host code whose arrays are in host memory: it
+    runs on the CPU (place-kernels put it there)."""
+    if not is_kernel(op) or enclosing_kernel(op) is not None:
+        return False
+    space = kernel_space(op)
+    return space is not None and not getattr(space, "is_device", True)
 
 
 def is_kernel(op: Operation) -> bool:
@@ -59,8 +106,9 @@ def enclosing_kernel(op: Operation) -> Operation | None:
 
 
 def runs_on_device(op: Operation) -> bool:
-    """`op` is nested in a kernel (a lambda, an operator or a gpu_body), so it runs on
-    the device, not in host code."""
+    """`op` is nested in a kernel (a lambda, an operator or a gpu_body), so it is not
+    host code: it runs in the kernel, on the device (or, in a host kernel, on the
+    kernel's rows on the CPU, never as a step of the host code)."""
     return enclosing_kernel(op) is not None
 
 

@@ -352,8 +352,8 @@ class LoopReuse:
         statements = live.statements
         last_use = max((i for i, op in enumerate(statements) if start in touched_memories(op, aliases)), default=-1)
         for alloc in [op for op in body.ops if isinstance(op, mem.AllocOp)]:
-            if alloc is following or alloc.block not in live.first_use:
-                continue
+            if alloc is following or alloc.block not in live.first_use or alloc.block.type != carried.type:
+                continue  # (a block in the other memory space cannot be the carried one)
             if any(alloc.block in aliases.memories(v) for v in yielded):
                 continue  # it outlives the iteration
             if not symbolic.equal(symbolic.expr(alloc.bytes), size):

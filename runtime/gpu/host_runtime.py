@@ -90,9 +90,12 @@ class HostRuntime:
     """The runtime of one program's host code. `statistics` is replaced per call by the
     executor; blocks count themselves freed in the Statistics they were allocated in."""
 
-    def __init__(self, memory: DeviceMemory, kernels: Mapping[str, Any]):
+    def __init__(self, memory: DeviceMemory, kernels: Mapping[str, Any], host_kernels=None):
         self.memory = memory
         self.kernels = kernels
+        self.host_kernels = host_kernels
+        """The program's kernels placed on the host (runtime/host_kernels.HostKernels),
+        which `host_kernel` runs on the CPU; None where it has none."""
         self.statistics = Statistics()
 
     # --- blocks --------------------------------------------------------------------------
@@ -259,6 +262,14 @@ class HostRuntime:
         ints (emitted so: converting them here cost about a microsecond a launch)."""
         self.statistics.kernel_launches += 1
         self.memory.launch(self.kernels[name], grid, block, args, shared)
+
+    def host_kernel(self, index: int, operands: tuple, captured: tuple) -> None:
+        """A kernel place-kernels put in host memory, run on the CPU. Its arrays are
+        host blocks that only synchronous copies fill and read, so nothing on the
+        device is in flight for them."""
+        if self.host_kernels is None:
+            raise ExecutionError("the host code runs a kernel on the host, but its runtime was given none")
+        self.host_kernels.run(index, operands, captured, self.statistics)
 
     # --- how data moves ------------------------------------------------------------------
 

@@ -451,6 +451,11 @@ class CaptureRuntime(HostRuntime):
 
     # --- what the host code calls ----------------------------------------------------------
 
+    def host_kernel(self, index: int, operands: tuple, captured: tuple) -> None:
+        """A kernel on the host would be a host node between device nodes, whose
+        inputs come from downloads inside the graph: not captured (yet)."""
+        raise GraphUnsupported("runs a kernel on the host")
+
     def copy_or_borrow(self, source: View, dest: View) -> None:
         """Never a borrow: the graph reads its own blocks, which a replay fills from
         whichever memory that call's argument is in."""

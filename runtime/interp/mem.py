@@ -27,6 +27,7 @@ from xdsl.ir import Operation
 
 from soacc.dialects import mem
 from soacc.dialects.shared.dtypes import numpy_dtype
+from soacc.dialects.shared.traits import is_host_kernel
 from soacc.runtime.array_sizes import MAX_SIZE
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import fill_lane_axis, lanes, nested_lanes, scalar, select_lanes, uniform
@@ -88,11 +89,15 @@ def _at_host_level(interpreter: Interpreter) -> bool:
 
 
 @contextmanager
-def _kernel(interpreter: Interpreter) -> Iterator[None]:
-    """Runs a kernel: counts a launch when started from host code."""
+def _kernel(interpreter: Interpreter, op: Operation) -> Iterator[None]:
+    """Runs a kernel: counts a launch (or, placed on the host, a host kernel) when
+    started from host code."""
     depth = interpreter.get_data(MemFunctions, _KERNEL, lambda: 0)
     if depth == 0 and lanes(interpreter).depth == 0:
-        statistics(interpreter).kernel_launches += 1
+        if is_host_kernel(op):
+            statistics(interpreter).host_kernels += 1
+        else:
+            statistics(interpreter).kernel_launches += 1
     interpreter.set_data(MemFunctions, _KERNEL, depth + 1)
     try:
         yield
@@ -287,7 +292,7 @@ class MemFunctions(InterpreterFunctions):
         n = sizes.pop()
         row_outputs = [o for o, v in zip(outputs, op.outputs) if v.type.get_num_dims() > 1]
         index = [_row_numbers(n, axis)] if op.indexed is not None else []
-        with _kernel(interpreter):
+        with _kernel(interpreter, op):
             if n == 0 or lanes(interpreter).empty:
                 # no row: the outputs exist already and nothing writes them. (Run over
                 # no lanes, the lambda would size its arrays by values that have none,
@@ -305,7 +310,7 @@ class MemFunctions(InterpreterFunctions):
     def run_reduce(self, interpreter: Interpreter, op: mem.ReduceOp, args):
         k = len(op.inputs)
         inputs, neutral, outputs = args[:k], args[k : 2 * k], args[2 * k :]
-        with _kernel(interpreter):
+        with _kernel(interpreter, op):
             results = reduce_or_scan(interpreter, op, inputs, neutral, scan=False)
         if not outputs:
             return tuple(results)
@@ -317,7 +322,7 @@ class MemFunctions(InterpreterFunctions):
     def run_scan(self, interpreter: Interpreter, op: mem.ScanOp, args):
         k = len(op.inputs)
         inputs, neutral, outputs = args[:k], args[k : 2 * k], args[2 * k :]
-        with _kernel(interpreter):
+        with _kernel(interpreter, op):
             results = reduce_or_scan(interpreter, op, inputs, neutral, scan=True)
         for out, value in zip(outputs, results):
             _write(interpreter, op, out, value, "mem.scan output", exact_from=lanes(interpreter).depth)
@@ -327,7 +332,7 @@ class MemFunctions(InterpreterFunctions):
     def run_scatter(self, interpreter: Interpreter, op: mem.ScatterOp, args):
         dest, indices, values = args
         outer_size(op, [indices, values], lanes(interpreter).depth)  # one value per index, as at level 1
-        with _kernel(interpreter):
+        with _kernel(interpreter, op):
             out, coords, vals = destination_writes(lanes(interpreter), dest, indices, values, fresh=False)
             out[coords] = vals
         return ()
@@ -338,7 +343,7 @@ class MemFunctions(InterpreterFunctions):
         state = lanes(interpreter)
         outer_size(op, [indices, values], state.depth)
         check_neutral(op, 0, np.shape(neutral)[state.depth :], np.shape(dest)[state.depth + 1 :])
-        with _kernel(interpreter):
+        with _kernel(interpreter, op):
             out, coords, vals = destination_writes(state, dest, indices, values, fresh=False)
             hist_into(interpreter, op, state, out, coords, vals)
         return ()
@@ -351,7 +356,7 @@ class MemFunctions(InterpreterFunctions):
         n, k = len(op.inputs), op.num_operands_reduced
         inputs, neutral, outputs = args[:n], args[n : n + k], args[n + k :]
         mapped_outputs = outputs if op.results_ else outputs[k:]
-        with _kernel(interpreter):
+        with _kernel(interpreter, op):
             rows = _rows(interpreter, op, inputs, count)
             values = _fused_rows(interpreter, op, op.map_body, inputs, op.mapped_outputs, mapped_outputs, rows)
             reduced = combine_operands(interpreter, op, op.operators, _as_written(values[:k], rows, lanes(interpreter)), neutral, scan=False)
@@ -368,7 +373,7 @@ class MemFunctions(InterpreterFunctions):
         n, k = len(op.inputs), op.num_operands_scanned
         inputs, neutral, outputs = args[:n], args[n : n + k], args[n + k :]
         state = lanes(interpreter)
-        with _kernel(interpreter):
+        with _kernel(interpreter, op):
             rows = _rows(interpreter, op, inputs, count)
             if op.post is None:
                 values = _fused_rows(interpreter, op, op.map_body, inputs, op.outputs[k:], outputs[k:], rows)
@@ -386,7 +391,7 @@ class MemFunctions(InterpreterFunctions):
         (dest, *rest), count = _row_count_operand(op, args)
         inputs, outputs = rest[: len(op.inputs)], rest[len(op.inputs) :]
         state = lanes(interpreter)
-        with _kernel(interpreter):
+        with _kernel(interpreter, op):
             rows = _rows(interpreter, op, inputs, count)
             indices, values, *mapped = _fused_rows(interpreter, op, op.map_body, inputs, op.outputs, outputs, rows)
             out, coords, vals = destination_writes(state, dest, _filled(indices, rows, state), _filled(values, rows, state), fresh=False)
@@ -399,7 +404,7 @@ class MemFunctions(InterpreterFunctions):
         (dest, *rest, _neutral), count = _row_count_operand(op, args)
         inputs, outputs = rest[: len(op.inputs)], rest[len(op.inputs) :]
         state = lanes(interpreter)
-        with _kernel(interpreter):
+        with _kernel(interpreter, op):
             rows = _rows(interpreter, op, inputs, count)
             indices, values, *mapped = _fused_rows(interpreter, op, op.map_body, inputs, op.outputs, outputs, rows)
             out, coords, vals = destination_writes(state, dest, _filled(indices, rows, state), _filled(values, rows, state), fresh=False)
@@ -410,7 +415,7 @@ class MemFunctions(InterpreterFunctions):
     @impl(mem.GpuBodyOp)
     def run_gpu_body(self, interpreter: Interpreter, op: mem.GpuBodyOp, args):
         axis = lanes(interpreter).depth
-        with _kernel(interpreter):
+        with _kernel(interpreter, op):
             results = interpreter.run_ssacfg_region(op.body, (), "mem.gpu_body")
         for out, value in zip(args, results):
             row = (slice(None),) * axis + (0,)
@@ -426,7 +431,7 @@ class MemFunctions(InterpreterFunctions):
     def run_iota(self, interpreter: Interpreter, op: mem.IotaOp, args):
         (out,) = args
         axis = lanes(interpreter).depth
-        with _kernel(interpreter):
+        with _kernel(interpreter, op):
             _write(interpreter, op, out, np.arange(out.shape[axis], dtype=out.dtype), "mem.iota")
         return ()
 
@@ -434,7 +439,7 @@ class MemFunctions(InterpreterFunctions):
     def run_fill(self, interpreter: Interpreter, op: mem.FillOp, args):
         value, out = args
         axis = lanes(interpreter).depth
-        with _kernel(interpreter):
+        with _kernel(interpreter, op):
             _write(interpreter, op, out, np.expand_dims(np.asarray(value), axis), "mem.fill")
         return ()
 

@@ -70,6 +70,7 @@ from soacc.dialects.mem import (
     view_type,
     view_type_of,
 )
+from soacc.dialects.shared.traits import is_host_kernel, kernel_space
 from soacc.dialects.soac import SliceSpec, build_lambda
 
 from tests.support.ir_building import Body, const, fails, in_func, only, verified
@@ -533,14 +534,24 @@ def test_transpose_with_a_repeated_dimension_fails():
     )
 
 
-def test_kernel_on_host_memory_fails():
+def test_kernel_on_host_memory_is_a_host_kernel():
     def body(b: Builder, args: tuple[SSAValue, ...]):
         b.insert(IotaOp(args[0]))
         return []
 
+    iota = only(verified([view(index, DYN, space=HOST)], body), IotaOp)
+    assert is_host_kernel(iota) and kernel_space(iota) == HOST
+
+
+def test_kernel_with_host_and_device_arrays_fails():
+    def body(b: Builder, args: tuple[SSAValue, ...]):
+        a, o = args
+        b.insert(MapOp([a], [o], lam([f32], lambda lb, p: [p[0]])))
+        return []
+
     fails(
-        "mem.iota output must be in device memory (kernels run there)",
-        [view(index, DYN, space=HOST)],
+        "mem.map uses arrays in device, host memory; a kernel runs in one place",
+        [view(f32, DYN, space=HOST), view(f32, DYN)],
         body,
     )
 
@@ -552,7 +563,7 @@ def test_kernel_on_two_devices_fails():
         return []
 
     fails(
-        "mem.map uses arrays on devices [0, 2]; a kernel runs on one",
+        "mem.map uses arrays in device, device 2 memory; a kernel runs in one place",
         [view(f32, DYN), view(f32, DYN, space=DEVICE2)],
         body,
     )
@@ -873,7 +884,7 @@ def test_gpu_body_outputs_on_two_devices_fail():
         return []
 
     fails(
-        "mem.gpu_body uses arrays on devices [0, 2]",
+        "mem.gpu_body uses arrays in device, device 2 memory",
         [view(f32, 1), view(f32, 1, space=DEVICE2), f32],
         body,
     )
