@@ -46,7 +46,8 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import mem
-from soacc.passes.analysis.transfer_layout import DEVICE, Kernel, KernelGraph, TransferLayout, analyse
+from soacc.passes.analysis.memory_access import access_of
+from soacc.passes.analysis.transfer_layout import DEVICE, HOST, Kernel, KernelGraph, TransferLayout, analyse
 from soacc.passes.analysis.memory_aliases import visit_once
 from soacc.passes.utils.memory_motion import dependencies_after, dominates, is_pure, move_before, statement_of
 
@@ -64,6 +65,9 @@ class Upload:
     copy: mem.CopyOp
     alloc: mem.AllocOp
     view: mem.ViewOp
+    producer: Operation | None = None
+    """The statement that wrote the host array (a kernel place-kernels put on the
+    host); None for an argument, which is live on entry."""
 
     @property
     def source(self) -> SSAValue:
@@ -110,9 +114,12 @@ def _upload(op: Operation, function: func.FuncOp, report: FusionReport) -> Uploa
     if not isinstance(alloc, mem.AllocOp) or alloc.parent_block() is not block:
         report.left.append(f"%{name} (its device block is not allocated here)")
         return None
+    producer = None
     if not _argument_view(op.source, function):
-        report.left.append(f"%{name} (its host array is not an argument)")
-        return None
+        producer = _host_producer(op, block)
+        if producer is None:
+            report.left.append(f"%{name} (its host array is neither an argument nor made once by a statement here)")
+            return None
     uses = [u.operation for u in alloc.block.uses]
     if not all(isinstance(u, mem.ViewOp) and u.block is alloc.block for u in uses):
         report.left.append(f"%{name} (its device block is used other than through views)")
@@ -121,7 +128,49 @@ def _upload(op: Operation, function: func.FuncOp, report: FusionReport) -> Uploa
     if first_user(alloc, block, after=alloc) is not op:
         report.left.append(f"%{name} (its device block is used before the upload)")
         return None
-    return Upload(op, alloc, view)
+    return Upload(op, alloc, view, producer)
+
+
+def _host_producer(copy: mem.CopyOp, block: Block) -> Operation | None:
+    """The statement of `block` that made the host array `copy` uploads (a host
+    kernel): the array is a view of a host block allocated in `block`, used only
+    through views, and written by that one statement, before the copy. None otherwise
+    (its content could change before a later message)."""
+    view = copy.source.owner
+    if not isinstance(view, mem.ViewOp) or not isinstance(view.block.owner, mem.AllocOp):
+        return None
+    alloc = view.block.owner
+    if alloc.parent_block() is not block:
+        return None
+    writers = [user for user in _block_users(alloc, block) if _writes_block(user, alloc.block)]
+    if len(writers) != 1 or block.get_operation_index(writers[0]) > block.get_operation_index(copy):
+        return None
+    return writers[0]
+
+
+def _writes_block(statement: Operation, block_value: SSAValue) -> bool:
+    """`statement` (or an op in it) may write the memory of `block_value`, through a
+    view made of it."""
+    for op in statement.walk():
+        access = access_of(op)
+        for written in access.writes + access.opaque:
+            if _made_of(written, block_value):
+                return True
+    return False
+
+
+def _made_of(value: SSAValue, block_value: SSAValue) -> bool:
+    """`value` is `block_value` or a view (of a view...) of it."""
+    while True:
+        if value is block_value:
+            return True
+        owner = value.owner
+        if isinstance(owner, mem.ViewOp):
+            value = owner.block
+        elif isinstance(owner, mem.SliceOp | mem.TransposeOp):
+            value = owner.operands[0]
+        else:
+            return False
 
 
 def _block_users(alloc: mem.AllocOp, block: Block) -> list[Operation]:
@@ -138,6 +187,8 @@ def _block_users(alloc: mem.AllocOp, block: Block) -> list[Operation]:
             if isinstance(user, mem.ViewOp | mem.SliceOp | mem.TransposeOp) and user.parent_block() is block:
                 pending.extend(user.results)
                 continue
+            if isinstance(user, mem.SizeOp):
+                continue  # reads no memory
             found[statement] = None
     return sorted(found, key=block.get_operation_index)
 
@@ -153,17 +204,28 @@ def first_user(alloc: mem.AllocOp, block: Block, after: Operation) -> Operation 
 
 
 def region_graph(block: Block, uploads: list[Upload]) -> tuple[KernelGraph, list[Operation]]:
-    """The study's kernel–vector graph of the block: a kernel per statement that first
-    reads an upload's device block after the upload (a device kernel, in program
-    order), each upload a vector live on entry on the host. Returns the graph and the
-    statement of each kernel slot."""
+    """The study's kernel–vector graph of the block: a device kernel per statement that
+    first reads an upload's device block after the upload, and a host kernel per
+    statement that made an uploaded host array, in program order; an argument's upload
+    is a vector live on entry on the host. Returns the graph and the statement of each
+    kernel slot."""
     readers: dict[Operation, list[int]] = {}
+    producers: dict[Operation, list[int]] = {}
     for i, upload in enumerate(uploads):
         reader = first_user(upload.alloc, block, after=upload.copy)
         if reader is not None:
             readers.setdefault(reader, []).append(i)
-    slots = sorted(readers, key=block.get_operation_index)
-    kernels = [Kernel(tuple(readers[s]), (), DEVICE, name=s.name) for s in slots]
+        if upload.producer is not None:
+            producers.setdefault(upload.producer, []).append(i)
+    slots = sorted({*readers, *producers}, key=block.get_operation_index)
+    kernels = []
+    for s in slots:
+        if s in producers and s in readers:  # (cannot be: a host kernel reads no device block)
+            raise AssertionError(f"{s.name} both makes and reads uploaded arrays")
+        if s in producers:
+            kernels.append(Kernel((), tuple(producers[s]), HOST, name=s.name))
+        else:
+            kernels.append(Kernel(tuple(readers[s]), (), DEVICE, name=s.name))
     return KernelGraph.build(kernels), slots
 
 
@@ -193,7 +255,7 @@ class _Fuser:
             members = [uploads[i] for i in message.vectors]
             time = slots[message.time]
             marker = None
-            if self.mode == "greedy":
+            if self.mode == "greedy" and all(m.producer is None for m in members):
                 # as early as the slot allows: arguments are live on entry, so where the
                 # first member was uploaded (before any kernel the program runs first:
                 # a task graph then uploads them before its launch, not through

@@ -68,10 +68,9 @@ func.func @two(%a_host_mem: !mem.block<host>, %a_host: memref<?xf32, strided<[?]
 }
 // -----
 
-// An upload of an array the function made on the host is left alone (its producer is a
-// host statement: the study's host kernels, not yet at level 2), and one upload alone
-// is no message to fuse.
-// REPORT: fuse-transfers: @not_an_argument: 1 upload(s) in 1 message(s), 0 startup(s) saved; left alone: %b (its host array is not an argument)
+// An upload of a host array nothing here writes (so not made once, by a known statement,
+// before it) is left alone, and one upload alone is no message to fuse.
+// REPORT: fuse-transfers: @not_an_argument: 1 upload(s) in 1 message(s), 0 startup(s) saved; left alone: %b (its host array is neither an argument nor made once by a statement here)
 // CHECK-LABEL: func.func @not_an_argument
 // CHECK-NOT:     scf.if
 // CHECK:         mem.copy %a_host, %a
@@ -89,5 +88,50 @@ func.func @not_an_argument(%a_host: memref<?xf32, strided<[?], offset: ?>, #mem.
   %b = mem.view %b_mem[%c0] sizes(%n) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
   mem.copy %h, %b : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
   mem.copy %a, %b : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  func.return
+}
+
+// -----
+
+// An array a host kernel makes (place-kernels) and an argument, both read by one device
+// kernel: the host kernel's output is uploaded once it is made, the argument any time
+// before, so they share a message, sent after the host kernel (the study's upload
+// interval [producer + 1, first device reader]).
+// REPORT: fuse-transfers: @host_made: 2 upload(s) in 1 message(s), 1 startup(s) saved
+// CHECK-LABEL: func.func @host_made
+// CHECK:         %uploads = mem.alloc
+// CHECK:         mem.map ins(%a_host : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) outs(%h : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>)
+// CHECK:         scf.if
+// CHECK-DAG:       mem.copy %a_host, %{{.*}} : {{.*}}#mem.space<host>>, {{.*}}#mem.space<host>>
+// CHECK-DAG:       mem.copy %h, %{{.*}} : {{.*}}#mem.space<host>>, {{.*}}#mem.space<host>>
+// CHECK:         } else {
+// CHECK-DAG:       mem.copy %a_host, %a :
+// CHECK-DAG:       mem.copy %h, %b :
+// CHECK:         }
+// CHECK-NEXT:    mem.map ins(%a, %b : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%c : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>)
+func.func @host_made(%a_host: memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, %n: index) -> () {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %bytes = arith.muli %n, %c4 : index
+  %a_mem = mem.alloc %bytes : !mem.block<device>
+  %a = mem.view %a_mem[%c0] sizes(%n) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  mem.copy %a_host, %a : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  %b_mem = mem.alloc %bytes : !mem.block<device>
+  %b = mem.view %b_mem[%c0] sizes(%n) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  %h_mem = mem.alloc %bytes : !mem.block<host>
+  %h = mem.view %h_mem[%c0] sizes(%n) : !mem.block<host> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>
+  mem.map ins(%a_host : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) outs(%h : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>) {
+  ^bb0(%x: f32):
+    %y = arith.mulf %x, %x : f32
+    mem.yield %y : f32
+  }
+  mem.copy %h, %b : memref<?xf32, strided<[?], offset: ?>, #mem.space<host>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  %c_mem = mem.alloc %bytes : !mem.block<device>
+  %c = mem.view %c_mem[%c0] sizes(%n) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  mem.map ins(%a, %b : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%c : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+  ^bb0(%x: f32, %y: f32):
+    %z = arith.addf %x, %y : f32
+    mem.yield %z : f32
+  }
   func.return
 }
