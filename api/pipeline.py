@@ -75,8 +75,8 @@ class SoaccPipelinePass(ModulePass):
     at most this many elements run on the host (-1: none)."""
 
     transfers: bool = False
-    """fuse-transfers (greedy) after memory planning: argument uploads in the fewest
-    messages. Off by default until measured to never slow a program down."""
+    """fuse-transfers (greedy) before memory planning: uploads and downloads in the
+    fewest messages. Off by default until measured to never slow a program down."""
 
     results: str = "host"
     """Where entry points return their arrays: `host`, or `device` (device-results
@@ -113,10 +113,13 @@ class SoaccPipelinePass(ModulePass):
             passes.append(FuseIotaPass())
         if self.host_kernels or self.host_max_elements >= 0:
             passes.append(PlaceKernelsPass(host=self.host_kernels, max_elements=self.host_max_elements))
+        if self.transfers:
+            # before memory planning, as the study lays out single-assignment vectors:
+            # memory-reuse would give several vectors one block, which no message can
+            # then hold apart; it reuses the arenas whole instead
+            passes.append(FuseTransfersPass())
         if self.memory:
             passes += [HoistAllocationsPass(), ShortCircuitPass(), MemoryReusePass()]
-        if self.transfers:
-            passes.append(FuseTransfersPass())
         if self.results not in ("host", "device"):
             raise PassFailedException(f"soacc-pipeline: results={self.results!r}: it is `host` or `device`")
         if self.results == "device":

@@ -42,6 +42,7 @@ from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, IntegerType, MemRefType, ModuleOp
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
@@ -75,15 +76,34 @@ class Upload:
 
 
 @dataclass
+class Download:
+    """One download the pass may fuse: `copy` sends `view` (the root view of the device
+    block `alloc`, which one statement, `producer`, wrote) into `host_view`, the root
+    view of the host block `host_alloc` made for it (a result's, or a host kernel's
+    mirror), which nothing else writes."""
+
+    copy: mem.CopyOp
+    alloc: mem.AllocOp
+    view: mem.ViewOp
+    host_alloc: mem.AllocOp
+    host_view: mem.ViewOp
+    producer: Operation
+
+
+@dataclass
 class FusionReport:
     function: str
     uploads: int = 0
+    downloads: int = 0
     messages: int = 0
     left: list[str] = field(default_factory=list)
 
     def line(self) -> str:
-        saved = self.uploads - self.messages
-        text = f"fuse-transfers: @{self.function}: {self.uploads} upload(s) in {self.messages} message(s), {saved} startup(s) saved"
+        saved = self.uploads + self.downloads - self.messages
+        moved = f"{self.uploads} upload(s)"
+        if self.downloads:
+            moved += f" and {self.downloads} download(s)"
+        text = f"fuse-transfers: @{self.function}: {moved} in {self.messages} message(s), {saved} startup(s) saved"
         return text + (f"; left alone: {', '.join(self.left)}" if self.left else "")
 
 
@@ -129,6 +149,56 @@ def _upload(op: Operation, function: func.FuncOp, report: FusionReport) -> Uploa
         report.left.append(f"%{name} (its device block is used before the upload)")
         return None
     return Upload(op, alloc, view, producer)
+
+
+def _root_of_fresh_block(value: SSAValue, block: Block) -> tuple[mem.AllocOp, mem.ViewOp] | None:
+    """`value` is a row-major `mem.view` at byte 0 of a block allocated in `block` and
+    used only through views (and, a result's, by the function's return): that
+    allocation and view."""
+    view = value.owner
+    if not isinstance(view, mem.ViewOp) or view.strides or not isinstance(view.block.owner, mem.AllocOp):
+        return None
+    offset = view.byte_offset.owner
+    if not (isinstance(offset, arith.ConstantOp) and isinstance(offset.value, IntegerAttr) and offset.value.value.data == 0):
+        return None
+    alloc = view.block.owner
+    if alloc.parent_block() is not block:
+        return None
+    for use in alloc.block.uses:
+        user = use.operation
+        if not (isinstance(user, mem.ViewOp) and user.block is alloc.block) and not (
+            isinstance(user, func.ReturnOp) and user.parent_block() is block
+        ):
+            return None
+    return alloc, view
+
+
+def _download(op: Operation, block: Block, report: FusionReport) -> Download | None:
+    if not isinstance(op, mem.CopyOp) or op.parent_block() is not block:
+        return None
+    source, dest = op.source.type, op.dest.type
+    if not (isinstance(source, MemRefType) and isinstance(dest, MemRefType)):
+        return None
+    if mem.space_of(source) != mem.DEVICE or mem.space_of(dest) != mem.HOST:
+        return None
+    name = op.source.name_hint or "?"
+    device = _root_of_fresh_block(op.source, block)
+    host = _root_of_fresh_block(op.dest, block)
+    if device is None or host is None:
+        report.left.append(f"%{name} (not a download between blocks made here, used through views)")
+        return None
+    writers = [user for user in _block_users(device[0], block) if _writes_block(user, device[0].block)]
+    if len(writers) != 1 or block.get_operation_index(writers[0]) > block.get_operation_index(op):
+        report.left.append(f"%{name} (its device block is not written once, before the download)")
+        return None
+    if isinstance(writers[0], mem.CopyOp) and not mem.space_of(writers[0].source.type).is_device:
+        report.left.append(f"%{name} (its device array is an upload's, sent back as it came)")
+        return None
+    host_writers = [user for user in _block_users(host[0], block) if _writes_block(user, host[0].block)]
+    if host_writers != [op]:
+        report.left.append(f"%{name} (its host block is written other than by the download)")
+        return None
+    return Download(op, device[0], device[1], host[0], host[1], writers[0])
 
 
 def _host_producer(copy: mem.CopyOp, block: Block) -> Operation | None:
@@ -203,30 +273,40 @@ def first_user(alloc: mem.AllocOp, block: Block, after: Operation) -> Operation 
     return None
 
 
-def region_graph(block: Block, uploads: list[Upload]) -> tuple[KernelGraph, list[Operation]]:
-    """The study's kernel–vector graph of the block: a device kernel per statement that
-    first reads an upload's device block after the upload, and a host kernel per
-    statement that made an uploaded host array, in program order; an argument's upload
-    is a vector live on entry on the host. Returns the graph and the statement of each
-    kernel slot."""
-    readers: dict[Operation, list[int]] = {}
-    producers: dict[Operation, list[int]] = {}
+def region_graph(
+    block: Block, uploads: list[Upload], downloads: list[Download] = ()
+) -> tuple[KernelGraph, list[Operation]]:
+    """The study's kernel–vector graph of the block. Vectors: upload i is vector i,
+    download j is vector len(uploads) + j. Kernels, in program order: each statement
+    that first reads an upload's device block after the upload or wrote a download's
+    device block (on the device), and each statement that made an uploaded host array
+    or first reads a download's host block after the download (on the host); an
+    argument's upload is live on entry, a download nothing here reads (a result) live
+    on exit. Returns the graph and the statement of each kernel slot."""
+    reads: dict[Operation, list[int]] = {}
+    writes: dict[Operation, list[int]] = {}
+    on_host: set[Operation] = set()
+    exits = []
     for i, upload in enumerate(uploads):
         reader = first_user(upload.alloc, block, after=upload.copy)
         if reader is not None:
-            readers.setdefault(reader, []).append(i)
+            reads.setdefault(reader, []).append(i)
         if upload.producer is not None:
-            producers.setdefault(upload.producer, []).append(i)
-    slots = sorted({*readers, *producers}, key=block.get_operation_index)
-    kernels = []
-    for s in slots:
-        if s in producers and s in readers:  # (cannot be: a host kernel reads no device block)
-            raise AssertionError(f"{s.name} both makes and reads uploaded arrays")
-        if s in producers:
-            kernels.append(Kernel((), tuple(producers[s]), HOST, name=s.name))
+            writes.setdefault(upload.producer, []).append(i)
+            on_host.add(upload.producer)
+    for j, download in enumerate(downloads, start=len(uploads)):
+        writes.setdefault(download.producer, []).append(j)
+        reader = first_user(download.host_alloc, block, after=download.copy)
+        if reader is None or isinstance(reader, func.ReturnOp):
+            exits.append(j)
         else:
-            kernels.append(Kernel(tuple(readers[s]), (), DEVICE, name=s.name))
-    return KernelGraph.build(kernels), slots
+            reads.setdefault(reader, []).append(j)
+            on_host.add(reader)
+    slots = sorted({*reads, *writes}, key=block.get_operation_index)
+    kernels = [
+        Kernel(tuple(reads.get(s, ())), tuple(writes.get(s, ())), HOST if s in on_host else DEVICE, name=s.name) for s in slots
+    ]
+    return KernelGraph.build(kernels, live_on_exit=exits), slots
 
 
 class _Fuser:
@@ -241,16 +321,34 @@ class _Fuser:
 
     def run(self) -> FusionReport:
         uploads = [u for op in list(self.block.ops) if (u := _upload(op, self.function, self.report)) is not None]
-        self.report.uploads = len(uploads)
-        self.report.messages = len(uploads)
-        if len(uploads) < 2:
+        downloads: list[Download] = []
+        for op in list(self.block.ops):
+            download = _download(op, self.block, self.report)
+            if download is None:
+                continue
+            if any(d.alloc is download.alloc for d in downloads):
+                # (one vector, one download: a second copy of it stays as it is)
+                self.report.left.append(f"%{op.source.name_hint or '?'} (downloaded again)")
+                continue
+            downloads.append(download)
+        self.report.uploads, self.report.downloads = len(uploads), len(downloads)
+        self.report.messages = len(uploads) + len(downloads)
+        if len(uploads) + len(downloads) < 2:
             return self.report
-        graph, slots = region_graph(self.block, uploads)
+        try:
+            graph, slots = region_graph(self.block, uploads, downloads)
+        except ValueError as error:  # (not single assignment: a statement both reads and writes a vector)
+            self.report.left.append(f"the region ({error})")
+            return self.report
         if not slots:
             return self.report
         layout: TransferLayout = analyse(graph, mode=self.mode, attempts=self.attempts, seed=self.seed)
         for message in layout.messages:
-            if message.direction != "upload" or len(message.vectors) < 2:
+            if len(message.vectors) < 2:
+                continue
+            if message.direction != "upload":
+                fused = self.fuse_downloads([downloads[j - len(uploads)] for j in message.vectors], slots[message.time])
+                self.report.messages -= max(fused - 1, 0)
                 continue
             members = [uploads[i] for i in message.vectors]
             time = slots[message.time]
@@ -352,6 +450,40 @@ class _Fuser:
         return len(kept)
 
 
+    def fuse_downloads(self, members: list[Download], time: Operation) -> int:
+        """One device arena, one host arena and one message for `members` (in memory
+        order), sent just after `time`: the members' device blocks become parts of the
+        device arena and their host blocks the same parts of the host arena, so the
+        message is one copy of the arena's bytes, and what reads a member on the host
+        (a host kernel, the caller) reads its part. Returns how many downloads it fused."""
+        anchor = min([m.alloc for m in members], key=self.block.get_operation_index)
+        kept = [
+            m
+            for m in members
+            if self.available_before(m.alloc.bytes, anchor)
+            and all(self.available_before(s, anchor) for s in m.view.sizes)
+        ]  # (a host view is the device view's shape: its part of the host arena fits it)
+        if len(kept) < 2:
+            return 0
+        offsets, total = self.offsets([m.alloc.bytes for m in kept], anchor)
+        arena = mem.AllocOp(total, mem.DEVICE)
+        arena.block.name_hint = "downloads"
+        Rewriter.insert_op(arena, InsertPoint.before(anchor))
+        host_arena = mem.AllocOp(total, mem.HOST)
+        host_arena.block.name_hint = "downloads_host"
+        Rewriter.insert_op(host_arena, InsertPoint.before(anchor))
+        for member, offset in zip(kept, offsets):
+            _repoint(member.alloc, arena.block, offset)
+            _repoint(member.host_alloc, host_arena.block, offset)
+            Rewriter.erase_op(member.copy)
+        byte = IntegerType(1)
+        zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+        device_bytes = mem.ViewOp(arena.block, zero.result, [total], mem.view_type(byte, [DYNAMIC_INDEX], mem.DEVICE))
+        host_bytes = mem.ViewOp(host_arena.block, zero.result, [total], mem.view_type(byte, [DYNAMIC_INDEX], mem.HOST))
+        message = [zero, device_bytes, host_bytes, mem.CopyOp(device_bytes.result, host_bytes.result)]
+        Rewriter.insert_op(message, InsertPoint.after(time))
+        return len(kept)
+
     def offsets(self, sizes: list[SSAValue], anchor: Operation) -> tuple[list[SSAValue], SSAValue]:
         """Each part's byte offset (aligned) and the arena's size, computed just before
         `anchor`."""
@@ -373,6 +505,23 @@ class _Fuser:
                 rounded = emit(arith.AddiOp(end, below))
                 offsets.append(emit(arith.MuliOp(emit(arith.DivUIOp(rounded, step)), step)))
         return offsets, end
+
+
+def _repoint(alloc: mem.AllocOp, arena: SSAValue, offset: SSAValue) -> None:
+    """Every view of `alloc`'s block becomes the same view of `arena` at `offset`
+    further; the block goes."""
+    for use in list(alloc.block.uses):
+        view = use.operation
+        if isinstance(view, func.ReturnOp):
+            view.operands[use.index] = arena  # a result: its view is in the arena
+            continue
+        assert isinstance(view, mem.ViewOp)
+        shifted = arith.AddiOp(view.byte_offset, offset)
+        Rewriter.insert_op(shifted, InsertPoint.before(view))
+        operands = list(view.operands)
+        operands[0], operands[1] = arena, shifted.result
+        view.operands = operands
+    Rewriter.erase_op(alloc)
 
 
 def _host_type(t: MemRefType) -> MemRefType:
@@ -401,6 +550,10 @@ class FuseTransfersPass(ModulePass):
             raise PassFailedException(
                 f"fuse-transfers: attempts must be at least 1 and max-bytes not negative, got {self.attempts} and {self.max_bytes}"
             )
+        # sizes of views read from the views' own size operands (as canonicalization
+        # would): a message's sizes then depend on the sizes the views were made with,
+        # not on the views, so they can be computed where its arena is allocated
+        PatternRewriteWalker(mem.SizeOfView()).rewrite_module(op)
         for function in op.ops:
             if not isinstance(function, func.FuncOp) or not function.body.blocks:
                 continue

@@ -45,6 +45,7 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType, ModuleOp
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriteWalker
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
@@ -245,54 +246,28 @@ class _Placer:
 
     def drop_unread_uploads(self) -> None:
         """Drops each host-to-device copy into a block of the function's own that is
-        then only sized or copied into from the host (every reader now reads a mirror),
-        with the block and its views."""
+        then only copied into from the host (every reader now reads a mirror), with the
+        block and its views. (Sizes of views are first read from the views' own size
+        operands, as canonicalization would.)"""
+        PatternRewriteWalker(mem.SizeOfView()).rewrite_region(self.function.body)
         for alloc in [op for op in self.function.walk() if isinstance(op, mem.AllocOp)]:
             if not alloc.block.type.space.is_device:
                 continue
             views = [u.operation for u in alloc.block.uses]
             if not views or not all(isinstance(v, mem.ViewOp) and v.block is alloc.block for v in views):
                 continue
-            uploads, sizes = [], []
+            users = [use for view in views for use in view.result.uses]
+            if not users or not all(
+                isinstance(use.operation, mem.CopyOp) and use.index == 1 and not mem.space_of(use.operation.source.type).is_device
+                for use in users
+            ):
+                continue
+            for use in users:
+                Rewriter.erase_op(use.operation)
+            self.report.dropped += len(users)
             for view in views:
-                for use in view.result.uses:
-                    user = use.operation
-                    if isinstance(user, mem.CopyOp) and use.index == 1 and not mem.space_of(user.source.type).is_device:
-                        uploads.append(user)
-                    elif isinstance(user, mem.SizeOp):
-                        sizes.append(user)
-                    else:
-                        break
-                else:
-                    continue
-                break
-            else:
-                if not uploads:
-                    continue
-                for size in sizes:
-                    size.result.replace_all_uses_with(_size_of_view(size))
-                    Rewriter.erase_op(size)
-                for upload in uploads:
-                    Rewriter.erase_op(upload)
-                self.report.dropped += len(uploads)
-                for view in views:
-                    Rewriter.erase_op(view)
-                Rewriter.erase_op(alloc)
-
-
-def _size_of_view(size: mem.SizeOp) -> SSAValue:
-    """The size a `mem.size` of a `mem.view` reads: the view's own size operand (or
-    its static size)."""
-    view = size.view.owner
-    assert isinstance(view, mem.ViewOp)
-    axis = size.dim.value.data
-    shape = view.result.type.get_shape()
-    if shape[axis] != DYNAMIC_INDEX:
-        constant = arith.ConstantOp(IntegerAttr(shape[axis], IndexType()))
-        Rewriter.insert_op(constant, InsertPoint.before(size))
-        return constant.result
-    dynamic = [a for a, d in enumerate(shape) if d == DYNAMIC_INDEX]
-    return view.sizes[dynamic.index(axis)]
+                Rewriter.erase_op(view)
+            Rewriter.erase_op(alloc)
 
 
 def _retype_to_host(kernel: Operation) -> None:

@@ -104,18 +104,21 @@ def test_host_code_runs_host_kernels_on_the_cpu(example):
     assert {d: c.count for d, c in run.copies.items()} == {d: c.count for d, c in ref.copies.items()}
 
 
-@pytest.mark.parametrize("family", ["memory", "fusion", "nested"])
+@pytest.mark.parametrize("family", ["memory", "fusion", "nested", "host"])
 def test_random_programs_with_random_placements(family):
+    """Seeded random programs, a random subset of their kernels on the host, with and
+    without fuse-transfers (before memory planning, as soacc-pipeline runs it); and,
+    with no kernel placed, fuse-transfers after memory planning (where memory-reuse
+    has given vectors shared blocks, which it must leave alone)."""
     for seed in range(8):
         program = random_program(family, seed)
         if program.info.get("error"):
-            continue  # (a deliberate run-time error: its message names the kernel's space)
+            continue  # (a deliberate run-time error)
         args = program.inputs(5)
         want = soacc.compile(program.source, backend="numpy", pipeline=level2()).main(*copies(args))
         host = random_placement(kernel_names_of(program.source), f"{family}-{seed}")
-        for extra in ({}, {"transfers": True}):
-            got = soacc.compile(program.source, backend="numpy", pipeline=level2(host_kernels=host, **extra)).main(*copies(args))
-            same(got, want)
+        for pipeline in (level2(host_kernels=host), level2(host_kernels=host, transfers=True), level2() + ",fuse-transfers"):
+            same(soacc.compile(program.source, backend="numpy", pipeline=pipeline).main(*copies(args)), want)
 
 
 CHAIN = """

@@ -9,7 +9,7 @@
 // 256-byte aligned offset); at run time, up to max-bytes (1 MiB), the arguments are
 // packed on the host and sent as one copy of bytes, above it each goes on its own into
 // its part.
-// REPORT: fuse-transfers: @two: 2 upload(s) in 1 message(s), 1 startup(s) saved
+// REPORT: fuse-transfers: @two: 2 upload(s) and 1 download(s) in 2 message(s), 1 startup(s) saved
 // CHECK-LABEL: func.func @two
 // CHECK:         %uploads = mem.alloc %[[TOTAL:.*]] : !mem.block<device>
 // CHECK:         %[[AT_A:.*]] = arith.addi
