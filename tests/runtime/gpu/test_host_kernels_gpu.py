@@ -1,0 +1,61 @@
+"""Kernels on the host with the cuda backend (marker gpu): every example and benchmark
+program, with all its kernels and with a seeded random subset on the host, with and
+without fuse-transfers, gives the reference executor's results on the GPU, call after
+call (a call with a host kernel is never a task graph: it runs eagerly); and the
+study's graphs (benchmarks/transfer_graphs.py) with their CPU kernels on the host and
+their transfers fused. Skipped where there is no GPU."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import soacc
+from soacc.pipeline import SoaccPipelinePass
+from soacc.tools.examples import as_tuple, load_examples, mismatch
+
+from tests.passes.test_place_kernels import copies, kernel_names_of, random_placement
+from tests.support.scripts import benchmark_programs, load_benchmark
+
+pytestmark = pytest.mark.gpu
+
+ROOT = Path(__file__).resolve().parents[3]
+PROGRAMS = [*load_examples(ROOT / "examples"), *benchmark_programs("device_syncs"), *benchmark_programs("memory")]
+LEVEL2 = SoaccPipelinePass().level2_stages()
+
+
+@pytest.mark.parametrize("example", PROGRAMS, ids=[f"{e.program_path.parent.name}/{e.name}" for e in PROGRAMS])
+def test_programs_with_host_kernels_on_the_gpu(example):
+    size = getattr(example.definition, "SMALL_SIZE", 7)
+    args = example.make_inputs(np.random.default_rng(7), size)
+    want = soacc.compile(example.program_path, backend="numpy", pipeline=LEVEL2).main(*copies(args))
+    placements = [("all",), random_placement(kernel_names_of(example.program_path.read_text()), example.name)]
+    for host in placements:
+        for transfers in (False, True):
+            pipeline = str(SoaccPipelinePass(host_kernels=host, transfers=transfers).pipeline_pass_spec())
+            program = soacc.compile(example.program_path, backend="cuda", pipeline=pipeline)
+            for _ in range(3):
+                why = mismatch(program.main(*copies(args)), want, rtol=1e-5, atol=1e-6)
+                assert why is None, f"host={host} transfers={transfers}: {why}"
+            if program.statistics.host_kernels:
+                assert program.statistics.task_graph is None
+
+
+GRAPHS = load_benchmark("transfer_graphs.py").all_graphs()
+
+
+@pytest.mark.parametrize("graph", GRAPHS, ids=[g.name for g in GRAPHS])
+def test_the_studys_graphs_on_the_gpu(graph):
+    source = graph.program()
+    args = [np.random.default_rng(i).random(3000, dtype=np.float32) for i, _ in enumerate(graph.entries)]
+    host = graph.host_kernels
+    want = soacc.compile(source, backend="numpy", pipeline=SoaccPipelinePass(fusion=False, host_kernels=host).level2_stages()).main(*args)
+    for transfers in (False, True):
+        pipeline = str(SoaccPipelinePass(fusion=False, host_kernels=host, transfers=transfers).pipeline_pass_spec())
+        program = soacc.compile(source, backend="cuda", pipeline=pipeline)
+        for _ in range(3):
+            got = program.main(*args)
+            for g, w in zip(as_tuple(got), as_tuple(want), strict=True):
+                np.testing.assert_allclose(g, w, rtol=1e-5)
