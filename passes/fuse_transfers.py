@@ -451,38 +451,74 @@ class _Fuser:
 
 
     def fuse_downloads(self, members: list[Download], time: Operation) -> int:
-        """One device arena, one host arena and one message for `members` (in memory
-        order), sent just after `time`: the members' device blocks become parts of the
-        device arena and their host blocks the same parts of the host arena, so the
-        message is one copy of the arena's bytes, and what reads a member on the host
-        (a host kernel, the caller) reads its part. Returns how many downloads it fused."""
+        """One device arena and one message for `members` (in memory order), sent
+        just after `time`: the members' device blocks become parts of one device arena
+        (allocated where the first was), whose used bytes go in one copy into a host
+        staging arena, from which each member's part is copied into its own host block
+        (host-to-host copies, which move no message: each result, each host kernel's
+        array keeps a block of its own, so the caller never holds a large arena, nor
+        a fresh unpooled one). Above `max-bytes` (decided at run time) each member
+        goes on its own from its part, as without the pass. Returns how many
+        downloads it fused (0: none, the members left alone)."""
+        # a marker holds the message's place (the op after `time` may itself move up)
+        after = arith.ConstantOp(IntegerAttr(0, IndexType()))
+        Rewriter.insert_op(after, InsertPoint.after(time))
         anchor = min([m.alloc for m in members], key=self.block.get_operation_index)
         kept = [
             m
             for m in members
             if self.available_before(m.alloc.bytes, anchor)
             and all(self.available_before(s, anchor) for s in m.view.sizes)
-        ]  # (a host view is the device view's shape: its part of the host arena fits it)
+            and self.made_before(m.copy.dest, after)
+        ]
         if len(kept) < 2:
+            Rewriter.erase_op(after)
             return 0
         offsets, total = self.offsets([m.alloc.bytes for m in kept], anchor)
         arena = mem.AllocOp(total, mem.DEVICE)
         arena.block.name_hint = "downloads"
         Rewriter.insert_op(arena, InsertPoint.before(anchor))
-        host_arena = mem.AllocOp(total, mem.HOST)
-        host_arena.block.name_hint = "downloads_host"
-        Rewriter.insert_op(host_arena, InsertPoint.before(anchor))
         for member, offset in zip(kept, offsets):
             _repoint(member.alloc, arena.block, offset)
-            _repoint(member.host_alloc, host_arena.block, offset)
-            Rewriter.erase_op(member.copy)
-        byte = IntegerType(1)
         zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
+        limit = arith.ConstantOp(IntegerAttr(self.max_bytes, IndexType()))
+        small = arith.CmpiOp(total, limit.result, "ule")
+        fused = Block()
+        stage = mem.AllocOp(total, mem.HOST)
+        stage.block.name_hint = "downloads_host"
+        byte = IntegerType(1)
         device_bytes = mem.ViewOp(arena.block, zero.result, [total], mem.view_type(byte, [DYNAMIC_INDEX], mem.DEVICE))
-        host_bytes = mem.ViewOp(host_arena.block, zero.result, [total], mem.view_type(byte, [DYNAMIC_INDEX], mem.HOST))
-        message = [zero, device_bytes, host_bytes, mem.CopyOp(device_bytes.result, host_bytes.result)]
-        Rewriter.insert_op(message, InsertPoint.after(time))
+        host_bytes = mem.ViewOp(stage.block, zero.result, [total], mem.view_type(byte, [DYNAMIC_INDEX], mem.HOST))
+        fused.add_ops([stage, device_bytes, host_bytes, mem.CopyOp(device_bytes.result, host_bytes.result)])
+        for member, offset in zip(kept, offsets):
+            part = mem.ViewOp(stage.block, offset, list(member.view.sizes), _host_type(member.view.result.type))
+            fused.add_ops([part, mem.CopyOp(part.result, member.copy.dest)])
+        fused.add_op(scf.YieldOp())
+        apart = Block()
+        for member in kept:
+            member.copy.detach()
+            apart.add_op(member.copy)
+        apart.add_op(scf.YieldOp())
+        choice = scf.IfOp(small.result, [], Region(fused), Region(apart))
+        for op in (zero, limit, small, choice):
+            Rewriter.insert_op(op, InsertPoint.before(after))
+        Rewriter.erase_op(after)
         return len(kept)
+
+    def made_before(self, value: SSAValue, point: Operation) -> bool:
+        """Makes `value` (a host block's view) defined before `point`, moving up its
+        definition and what it depends on (pure ops and allocations: a block made
+        earlier only lives longer); False where something cannot move."""
+        if dominates(value, point):
+            return True
+        definer = value.owner
+        if not isinstance(definer, Operation) or definer.parent_block() is not self.block:
+            return False
+        needed = dependencies_after(definer, point)
+        if needed is None:
+            return False
+        move_before([*needed, definer], point)
+        return True
 
     def offsets(self, sizes: list[SSAValue], anchor: Operation) -> tuple[list[SSAValue], SSAValue]:
         """Each part's byte offset (aligned) and the arena's size, computed just before
