@@ -68,6 +68,9 @@ def _describe_space(space: Attribute) -> str:
 def kernel_space(op: Operation) -> Attribute | None:
     """The memory space a kernel's arrays are in (where it runs), or None where it has
     no array operand (it then runs where its enclosing code puts it: the device)."""
+    for value in op.operands:  # (most kernels take their arrays as operands: no walk)
+        if isinstance(value.type, MemRefType):
+            return value.type.memory_space
     for value in used_values(op):
         if isinstance(value.type, MemRefType):
             return value.type.memory_space

@@ -27,7 +27,7 @@ from xdsl.ir import Operation
 
 from soacc.dialects import mem
 from soacc.dialects.shared.dtypes import numpy_dtype
-from soacc.dialects.shared.traits import is_host_kernel
+from soacc.dialects.shared.traits import kernel_space
 from soacc.runtime.array_sizes import MAX_SIZE
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.interp.lanes import fill_lane_axis, lanes, nested_lanes, scalar, select_lanes, uniform
@@ -94,7 +94,8 @@ def _kernel(interpreter: Interpreter, op: Operation) -> Iterator[None]:
     started from host code."""
     depth = interpreter.get_data(MemFunctions, _KERNEL, lambda: 0)
     if depth == 0 and lanes(interpreter).depth == 0:
-        if is_host_kernel(op):
+        space = kernel_space(op)  # (a kernel run from host code: no enclosing kernel)
+        if space is not None and not space.is_device:
             statistics(interpreter).host_kernels += 1
         else:
             statistics(interpreter).kernel_launches += 1
