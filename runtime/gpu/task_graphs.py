@@ -197,6 +197,10 @@ class TaskGraph:
         """The host blocks the results are in: index -> (bytes, their contents, or None
         where downloads fill them)."""
         self.downloaded: set[int] = set()
+        self.unpacked: list[tuple[int, _Geometry, int, _Geometry]] = []
+        """Host-to-host copies out of downloaded blocks (fuse-transfers' download
+        staging, unpacked into each member's block): (source block, where, destination
+        block, where), done after the downloads of a replay."""
         self.statistics = Statistics()
         self.nodes = 0
         self.forked = False
@@ -243,6 +247,8 @@ class TaskGraph:
                 runtime._to_host(download.source, destination)
             else:
                 np.copyto(destination, _typed(download.staging, download.destination))
+        for source, where, dest, there in self.unpacked:
+            np.copyto(there.over(blocks[dest]).array, where.over(blocks[source]).array)
         statistics.take_counters(self.statistics)
         return tuple(_result(r, blocks, args, runtime) for r in self.results)
 
@@ -523,6 +529,16 @@ class CaptureRuntime(HostRuntime):
                 self.packed.setdefault(id(dest.block), (dest.block, []))[1].append((argument, _Geometry.of(source), _Geometry.of(dest)))
                 HostRuntime._move(self, source, dest)
                 return
+            source_index = self._host_block_index.get(id(source.block))
+            if source_index is not None and source_index in self.graph.downloaded and id(dest.block) not in self.arguments:
+                # out of a block device data lands in (a download message's staging):
+                # done after the replay's downloads, into a block that then holds device data
+                index = self._host_index(dest.block)
+                if index in self.host_written:
+                    raise GraphUnsupported("the host writes into a block that also receives device data")
+                self.graph.downloaded.add(index)
+                self.graph.unpacked.append((source_index, _Geometry.of(source), index, _Geometry.of(dest)))
+                return
             self._host_read(source.block)
             self._host_written(dest.block)
             super()._move(source, dest)
@@ -760,6 +776,8 @@ class CaptureRuntime(HostRuntime):
         graph.results = recipe
         graph.nodes = self.memory.nodes
         needed = {r[1] for r in recipe if r[0] in ("block", "view")}
+        graph.unpacked = [u for u in graph.unpacked if u[2] in needed]
+        needed |= {u[0] for u in graph.unpacked}  # (a staging block, remade per replay)
         graph.result_blocks = {
             i: (graph.host_blocks[i].nbytes, None if i in graph.downloaded else graph.host_blocks[i].buffer.copy())
             for i in sorted(needed)
