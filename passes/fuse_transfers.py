@@ -421,34 +421,8 @@ class _Fuser:
             # their offsets are pure, and their operands are ready before the anchor)
             moved = self.available_before(member.view.result, time)
             assert moved, "a view of the arena could not move before the message"
-        # the message: the members packed on the host, then one copy; above
-        # `max_bytes` the host copies would cost more than the startups they save, and
-        # each member goes on its own into its part of the arena
-        zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
-        limit = arith.ConstantOp(IntegerAttr(self.max_bytes, IndexType()))
-        small = arith.CmpiOp(total, limit.result, "ule")
-        fused = Block()
-        stage = mem.AllocOp(total, mem.HOST)
-        stage.block.name_hint = "uploads_host"
-        fused.add_op(stage)
-        for member, offset in zip(kept, offsets):
-            part = mem.ViewOp(stage.block, offset, list(member.view.sizes), _host_type(member.view.result.type))
-            fused.add_ops([part, mem.CopyOp(member.source, part.result)])
-        # the arena's bytes as one array of one-byte elements (i1 is a byte in memory)
-        byte = IntegerType(1)
-        host_bytes = mem.ViewOp(stage.block, zero.result, [total], mem.view_type(byte, [DYNAMIC_INDEX], mem.HOST))
-        device_bytes = mem.ViewOp(arena.block, zero.result, [total], mem.view_type(byte, [DYNAMIC_INDEX], mem.DEVICE))
-        fused.add_ops([host_bytes, device_bytes, mem.CopyOp(host_bytes.result, device_bytes.result), scf.YieldOp()])
-        apart = Block()
-        for member in kept:
-            member.copy.detach()
-            apart.add_op(member.copy)
-        apart.add_op(scf.YieldOp())
-        choice = scf.IfOp(small.result, [], Region(fused), Region(apart))
-        for op in (zero, limit, small, choice):
-            Rewriter.insert_op(op, InsertPoint.before(time))
+        self.message(kept, offsets, arena.block, total, time, upload=True)
         return len(kept)
-
 
     def fuse_downloads(self, members: list[Download], time: Operation) -> int:
         """One device arena and one message for `members` (in memory order), sent
@@ -480,20 +454,38 @@ class _Fuser:
         Rewriter.insert_op(arena, InsertPoint.before(anchor))
         for member, offset in zip(kept, offsets):
             _repoint(member.alloc, arena.block, offset)
+        self.message(kept, offsets, arena.block, total, after, upload=False)
+        Rewriter.erase_op(after)
+        return len(kept)
+
+    def message(
+        self, kept: list[Upload] | list[Download], offsets: list[SSAValue], arena: SSAValue, total: SSAValue, point: Operation, upload: bool
+    ) -> None:
+        """The members' transfers, just before `point`: up to `max_bytes` (a run-time
+        test: sizes are run-time values), one copy of the arena's bytes through a host
+        staging arena, packed into it before an upload or unpacked from it after a
+        download (host-to-host copies, which move no message); above it each member's
+        own copy, into or out of its part, since the host copies would then cost more
+        than the startups they save."""
         zero = arith.ConstantOp(IntegerAttr(0, IndexType()))
         limit = arith.ConstantOp(IntegerAttr(self.max_bytes, IndexType()))
         small = arith.CmpiOp(total, limit.result, "ule")
-        fused = Block()
         stage = mem.AllocOp(total, mem.HOST)
-        stage.block.name_hint = "downloads_host"
+        stage.block.name_hint = "uploads_host" if upload else "downloads_host"
+        # the arena's bytes as one array of one-byte elements (i1 is a byte in memory)
         byte = IntegerType(1)
-        device_bytes = mem.ViewOp(arena.block, zero.result, [total], mem.view_type(byte, [DYNAMIC_INDEX], mem.DEVICE))
         host_bytes = mem.ViewOp(stage.block, zero.result, [total], mem.view_type(byte, [DYNAMIC_INDEX], mem.HOST))
-        fused.add_ops([stage, device_bytes, host_bytes, mem.CopyOp(device_bytes.result, host_bytes.result)])
+        device_bytes = mem.ViewOp(arena, zero.result, [total], mem.view_type(byte, [DYNAMIC_INDEX], mem.DEVICE))
+        unpack: list[Operation] = []
+        fused = Block([stage])
         for member, offset in zip(kept, offsets):
             part = mem.ViewOp(stage.block, offset, list(member.view.sizes), _host_type(member.view.result.type))
-            fused.add_ops([part, mem.CopyOp(part.result, member.copy.dest)])
-        fused.add_op(scf.YieldOp())
+            if upload:
+                fused.add_ops([part, mem.CopyOp(member.source, part.result)])
+            else:
+                unpack += [part, mem.CopyOp(part.result, member.copy.dest)]
+        bytes_copy = mem.CopyOp(host_bytes.result, device_bytes.result) if upload else mem.CopyOp(device_bytes.result, host_bytes.result)
+        fused.add_ops([host_bytes, device_bytes, bytes_copy, *unpack, scf.YieldOp()])
         apart = Block()
         for member in kept:
             member.copy.detach()
@@ -501,9 +493,7 @@ class _Fuser:
         apart.add_op(scf.YieldOp())
         choice = scf.IfOp(small.result, [], Region(fused), Region(apart))
         for op in (zero, limit, small, choice):
-            Rewriter.insert_op(op, InsertPoint.before(after))
-        Rewriter.erase_op(after)
-        return len(kept)
+            Rewriter.insert_op(op, InsertPoint.before(point))
 
     def made_before(self, value: SSAValue, point: Operation) -> bool:
         """Makes `value` (a host block's view) defined before `point`, moving up its

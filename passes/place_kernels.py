@@ -52,7 +52,7 @@ from xdsl.utils.exceptions import PassFailedException
 from soacc.dialects import mem
 from soacc.dialects.shared.dtypes import numpy_dtype
 from soacc.dialects.shared.traits import OperandEffects, enclosing_kernel, is_kernel, kernel_space
-from soacc.dialects.shared.utils import captured_values, used_values
+from soacc.dialects.shared.utils import used_values
 from soacc.passes.analysis.memory_access import access_of
 from soacc.passes.analysis.memory_aliases import MemoryAliases
 
@@ -114,17 +114,15 @@ class _Placer:
         self.chosen = chosen
         self.report = report
         self.aliases = MemoryAliases(function)
-        self.added_uploads: list[mem.CopyOp] = []
         self.own_mirrors: set[SSAValue] = set()
         """The host views this pass made (a kernel may write into them)."""
 
     # --- what may share memory -------------------------------------------------------------
 
     def memories(self, value: SSAValue) -> frozenset:
-        try:
-            return frozenset(self.aliases.memories(value))
-        except KeyError:
-            return frozenset((value,))  # a value this pass made: memory of its own
+        """The memories `value` may be in; a value this pass made (a mirror) is a
+        memory of its own."""
+        return self.aliases.memories(value) or frozenset((value,))
 
     def forget_written(self, mirrors: dict[SSAValue, SSAValue], written: Iterable[SSAValue]) -> None:
         touched: frozenset = frozenset().union(*(self.memories(w) for w in written))
@@ -215,7 +213,6 @@ class _Placer:
             pairs.append((device, host))
         uploads = [mem.CopyOp(host, device) for device, host in pairs if device in written]
         Rewriter.insert_op(uploads, InsertPoint.after(kernel))
-        self.added_uploads += uploads
         self.report.uploads += len(uploads)
         _retype_to_host(kernel)
         self.forget_written(mirrors, [u.dest for u in uploads])
