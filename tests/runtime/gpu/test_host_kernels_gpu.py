@@ -1,6 +1,7 @@
 """Kernels on the host with the cuda backend (marker gpu): every example and benchmark
-program, with all its kernels and with a seeded random subset on the host, with and
-without fuse-transfers, gives the reference executor's results on the GPU, call after
+program, with all its kernels and with a seeded random subset on the host, alone, with
+fuse-transfers and with forks (a host kernel in a thread runs where the host issues
+it, after the synchronous downloads it reads), gives the reference executor's results on the GPU, call after
 call (a call with a host kernel is never a task graph: it runs eagerly); and the
 study's graphs (benchmarks/transfer_graphs.py) with their CPU kernels on the host and
 their transfers fused. Skipped where there is no GPU."""
@@ -33,12 +34,12 @@ def test_programs_with_host_kernels_on_the_gpu(example):
     want = soacc.compile(example.program_path, backend="numpy", pipeline=LEVEL2).main(*copies(args))
     placements = [("all",), random_placement(kernel_names_of(example.program_path.read_text()), example.name)]
     for host in placements:
-        for transfers in (False, True):
-            pipeline = str(SoaccPipelinePass(host_kernels=host, transfers=transfers).pipeline_pass_spec())
+        for options in ({}, {"transfers": True}, {"forks": True}):
+            pipeline = str(SoaccPipelinePass(host_kernels=host, **options).pipeline_pass_spec())
             program = soacc.compile(example.program_path, backend="cuda", pipeline=pipeline)
             for _ in range(3):
                 why = mismatch(program.main(*copies(args)), want, rtol=1e-5, atol=1e-6)
-                assert why is None, f"host={host} transfers={transfers}: {why}"
+                assert why is None, f"host={host} {options}: {why}"
             if program.statistics.host_kernels:
                 assert program.statistics.task_graph is None
 
