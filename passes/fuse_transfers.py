@@ -1,34 +1,41 @@
-"""fuse-transfers: a function's argument uploads in as few messages as the study's
-layout allows (Christoph Kessler, *Global optimization of operand transfer fusion in
-heterogeneous computing*; the analysis is passes/analysis/transfer_layout.py).
+"""fuse-transfers: a function's uploads and downloads in as few messages as the
+study's layout allows (Christoph Kessler, *Global optimization of operand transfer
+fusion in heterogeneous computing*; the analysis is passes/analysis/transfer_layout.py).
 
-At level 2 an entry point copies each array argument to the device on its own
-(`mem.copy %a_host, %a` into a fresh device block): one message, and one startup, per
-argument. This pass reads a function's top-level block as the study's straight-line
-region: every such upload is a vector that is live on entry on the host, and the
-kernels are the block's statements in program order, each reading the vectors whose
-device blocks it uses. The analysis chooses the memory order (a heaviest Hamiltonian
-path per component of the affinity graph) and the time of each message (`greedy`: the
-earliest slot the members share, the fewest messages; `tight`: uploads as late as a
-memory neighbour allows). For each message of two or more vectors the pass then
+At level 2 every array crosses between the memories on its own: an entry point copies
+each array argument to the device (`mem.copy %a_host, %a` into a fresh device block),
+each result back, and place-kernels adds the copies around kernels it put on the host.
+Each is one message, one startup. The pass reads each straight-line region of a
+function (its body, and each body of its loops and branches in host code) as the
+study's region. Its vectors: uploads of arguments (live on entry) and of host arrays
+one statement of the region made (a host kernel's output); downloads of device arrays
+one statement wrote, into host blocks made for them (results, live on exit, and the
+arrays host kernels read). Its kernels: the region's statements that touch them, in
+program order, on the device or the host. The analysis chooses the memory order (a
+heaviest Hamiltonian path per component of the affinity graph) and the time of each
+message (`greedy`: the earliest slot the members share, the fewest messages; `tight`:
+uploads as late as a memory neighbour allows). For each message of two or more
+vectors the pass
 
 - allocates one device **arena** where the first member's block was allocated, each
   member a part of it at a 256-byte aligned offset in path order (the members' views
   keep their own offsets within their part), and drops the members' own blocks;
-- at the message's time, packs the members into one host staging arena (host-to-host
-  copies, which move no message) and sends the used bytes of the arena in one copy;
-  where the message is larger than `max-bytes` (1 MiB; decided at run time, since
-  sizes are run-time values) the members go one by one into their parts instead, since
-  packing them would cost more host copying than the startups save.
+- at the message's time, up to `max-bytes` (1 MiB; decided at run time, since sizes
+  are run-time values), moves the arena's used bytes in one copy through one host
+  staging arena: an upload's members packed into it first, a download's unpacked from
+  it into each member's own host block after (host-to-host copies, which move no
+  message); above it the members go one by one, since the host copies would cost more
+  than the startups save.
 
 What the pass leaves alone (the statistics say so): uploads whose device block is used
-other than through views, or written before the upload, or whose host array is not an
-argument (its producer would need the study's host kernels, issue 19 item 1);
-downloads (their device side is placed by memory-reuse: a pass of their own, to come).
-The sizes a message needs are moved up (pure index arithmetic only); a member whose
-size cannot be is left out of its message.
+other than through views, or written before the upload, or whose host array is neither
+an argument nor made once by a statement of the region; downloads whose device block
+is not written once before them (memory-reuse's shared blocks: soacc-pipeline runs the
+pass before memory planning), whose host block is written otherwise, of an upload's
+own array, or of an array downloaded already. The sizes a message needs are moved up
+(pure index arithmetic only); a member whose size cannot be is left out of its message.
 
-`report=true` prints per function the uploads considered, the messages made and the
+`report=true` prints per function the transfers considered, the messages made and the
 startups saved, to stderr.
 """
 
@@ -47,6 +54,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException
 
 from soacc.dialects import mem
+from soacc.dialects.shared.traits import runs_on_device
 from soacc.passes.analysis.memory_access import access_of
 from soacc.passes.analysis.transfer_layout import DEVICE, HOST, Kernel, KernelGraph, TransferLayout, analyse
 from soacc.passes.analysis.memory_aliases import visit_once
@@ -109,7 +117,8 @@ class FusionReport:
 
 def _argument_view(value: SSAValue, function: func.FuncOp) -> bool:
     """A view of the function's host arguments: an argument itself (level 2 passes an
-    array as its block and its view), or a view of an argument block."""
+    array as its block and its view), or a view of an argument block. Live on entry
+    of every region of the function: nothing writes an argument."""
     if isinstance(value, BlockArgument):
         return value.block is function.body.block
     owner = value.owner
@@ -309,18 +318,30 @@ def region_graph(
     return KernelGraph.build(kernels, live_on_exit=exits), slots
 
 
+def straight_line_regions(function: func.FuncOp) -> list[Block]:
+    """The function's body and the bodies of its loops and branches in host code: each
+    a straight-line region of its own (the study's), whose transfers the pass fuses
+    among themselves."""
+    blocks = [function.body.block]
+    for op in function.walk():
+        if isinstance(op, scf.ForOp | scf.WhileOp | scf.IfOp) and not runs_on_device(op):
+            blocks += [block for region in op.regions for block in region.blocks]
+    return blocks
+
+
 class _Fuser:
-    def __init__(self, function: func.FuncOp, mode: str, attempts: int, seed: int, max_bytes: int):
+    def __init__(self, function: func.FuncOp, block: Block, mode: str, attempts: int, seed: int, max_bytes: int, report: FusionReport):
         self.function = function
         self.max_bytes = max_bytes
-        self.block = function.body.block
+        self.block = block
         self.mode = mode
         self.attempts = attempts
         self.seed = seed
-        self.report = FusionReport(function.sym_name.data)
+        self.report = report
 
     def run(self) -> FusionReport:
         uploads = [u for op in list(self.block.ops) if (u := _upload(op, self.function, self.report)) is not None]
+        self.report.uploads += len(uploads)
         downloads: list[Download] = []
         for op in list(self.block.ops):
             download = _download(op, self.block, self.report)
@@ -331,8 +352,8 @@ class _Fuser:
                 self.report.left.append(f"%{op.source.name_hint or '?'} (downloaded again)")
                 continue
             downloads.append(download)
-        self.report.uploads, self.report.downloads = len(uploads), len(downloads)
-        self.report.messages = len(uploads) + len(downloads)
+        self.report.downloads += len(downloads)
+        self.report.messages += len(uploads) + len(downloads)
         if len(uploads) + len(downloads) < 2:
             return self.report
         try:
@@ -583,6 +604,8 @@ class FuseTransfersPass(ModulePass):
         for function in op.ops:
             if not isinstance(function, func.FuncOp) or not function.body.blocks:
                 continue
-            result = _Fuser(function, self.mode, self.attempts, self.seed, self.max_bytes).run()
+            result = FusionReport(function.sym_name.data)
+            for block in straight_line_regions(function):
+                _Fuser(function, block, self.mode, self.attempts, self.seed, self.max_bytes, result).run()
             if self.report:
                 print(result.line(), file=sys.stderr)

@@ -180,3 +180,38 @@ def test_on_the_gpu_fused_uploads_give_the_same_results(example):
     # packed arguments are remade per replay: a call that is a graph without the pass is one with it
     if plain.statistics.task_graph == "replayed":
         assert program.statistics.task_graph == "replayed", program.executor.task_graphs.unsupported
+
+
+LOOP = """
+func.func @main(%x: tensor<?xf32>, %n: index) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (tensor<?xf32>) {
+    %a, %b = soac.map(%v) : (tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+    ^bb0(%e: f32):
+      %s = arith.addf %e, %e : f32
+      %t = arith.mulf %e, %e : f32
+      soac.yield %s, %t : f32, f32
+    }
+    %c = soac.map(%a, %b) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+    ^bb0(%p: f32, %q: f32):
+      %u = arith.subf %p, %q : f32
+      soac.yield %u : f32
+    }
+    scf.yield %c : tensor<?xf32>
+  }
+  func.return %r : tensor<?xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("iterations", [0, 1, 3])
+def test_a_loop_body_is_a_region_of_its_own(iterations):
+    """The host kernel's two outputs go up in one message per iteration: x once, then
+    one message an iteration instead of two."""
+    placed = SoaccPipelinePass(fusion=False, host_kernels=("a",))
+    before = soacc.compile(LOOP, backend="numpy", pipeline=placed.level2_stages())
+    after = soacc.compile(LOOP, backend="numpy", pipeline=SoaccPipelinePass(fusion=False, host_kernels=("a",), transfers=True).level2_stages())
+    x = np.linspace(-1, 1, 9, dtype=np.float32)
+    np.testing.assert_array_equal(after.main(x, iterations), before.main(x, iterations))
+    assert (_messages(before), _messages(after)) == (1 + 2 * iterations, 1 + iterations)
