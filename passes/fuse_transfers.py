@@ -125,14 +125,18 @@ def _argument_view(value: SSAValue, function: func.FuncOp) -> bool:
     return isinstance(owner, mem.ViewOp) and isinstance(owner.block, BlockArgument) and owner.block.block is function.body.block
 
 
-def _upload(op: Operation, function: func.FuncOp, report: FusionReport) -> Upload | None:
+def _copy_between(op: Operation, source: mem.MemorySpaceAttr, dest: mem.MemorySpaceAttr) -> bool:
+    """`op` is a `mem.copy` from `source` memory to `dest` memory."""
     if not isinstance(op, mem.CopyOp):
+        return False
+    s, d = op.source.type, op.dest.type
+    return isinstance(s, MemRefType) and isinstance(d, MemRefType) and mem.space_of(s) == source and mem.space_of(d) == dest
+
+
+def _upload(op: Operation, function: func.FuncOp, report: FusionReport) -> Upload | None:
+    if not _copy_between(op, mem.HOST, mem.DEVICE):
         return None
-    source, dest = op.source.type, op.dest.type
-    if not (isinstance(source, MemRefType) and isinstance(dest, MemRefType)):
-        return None
-    if mem.space_of(source) != mem.HOST or mem.space_of(dest) != mem.DEVICE:
-        return None
+    assert isinstance(op, mem.CopyOp)
     name = op.dest.name_hint or "?"
     view = op.dest.owner
     if not isinstance(view, mem.ViewOp) or view.strides:
@@ -183,13 +187,9 @@ def _root_of_fresh_block(value: SSAValue, block: Block) -> tuple[mem.AllocOp, me
 
 
 def _download(op: Operation, block: Block, report: FusionReport) -> Download | None:
-    if not isinstance(op, mem.CopyOp) or op.parent_block() is not block:
+    if not _copy_between(op, mem.DEVICE, mem.HOST) or op.parent_block() is not block:
         return None
-    source, dest = op.source.type, op.dest.type
-    if not (isinstance(source, MemRefType) and isinstance(dest, MemRefType)):
-        return None
-    if mem.space_of(source) != mem.DEVICE or mem.space_of(dest) != mem.HOST:
-        return None
+    assert isinstance(op, mem.CopyOp)
     name = op.source.name_hint or "?"
     device = _root_of_fresh_block(op.source, block)
     host = _root_of_fresh_block(op.dest, block)
@@ -423,26 +423,14 @@ class _Fuser:
         ]
         if len(kept) < 2:
             return 0
-        offsets, total = self.offsets([m.alloc.bytes for m in kept], anchor)
-        arena = mem.AllocOp(total, mem.DEVICE)
-        arena.block.name_hint = "uploads"
-        Rewriter.insert_op(arena, InsertPoint.before(anchor))
-        for member, offset in zip(kept, offsets):
-            for use in list(member.alloc.block.uses):
-                view = use.operation
-                assert isinstance(view, mem.ViewOp)
-                shifted = arith.AddiOp(view.byte_offset, offset)
-                Rewriter.insert_op(shifted, InsertPoint.before(view))
-                operands = list(view.operands)
-                operands[0], operands[1] = arena.block, shifted.result
-                view.operands = operands
-            Rewriter.erase_op(member.alloc)
+        arena, offsets, total = self.arena(kept, anchor, "uploads")
+        for member in kept:
             # the one-by-one path copies into the member's own view, which a member
             # uploaded after the message's time makes later: it moves up (views and
             # their offsets are pure, and their operands are ready before the anchor)
             moved = self.available_before(member.view.result, time)
             assert moved, "a view of the arena could not move before the message"
-        self.message(kept, offsets, arena.block, total, time, upload=True)
+        self.message(kept, offsets, arena, total, time, upload=True)
         return len(kept)
 
     def fuse_downloads(self, members: list[Download], time: Operation) -> int:
@@ -469,15 +457,22 @@ class _Fuser:
         if len(kept) < 2:
             Rewriter.erase_op(after)
             return 0
+        arena, offsets, total = self.arena(kept, anchor, "downloads")
+        self.message(kept, offsets, arena, total, after, upload=False)
+        Rewriter.erase_op(after)
+        return len(kept)
+
+    def arena(self, kept: list[Upload] | list[Download], anchor: Operation, name: str) -> tuple[SSAValue, list[SSAValue], SSAValue]:
+        """One device block for the members, allocated just before `anchor`, each
+        member's block a part of it (its views pointed there): the arena, the parts'
+        offsets and the arena's size."""
         offsets, total = self.offsets([m.alloc.bytes for m in kept], anchor)
         arena = mem.AllocOp(total, mem.DEVICE)
-        arena.block.name_hint = "downloads"
+        arena.block.name_hint = name
         Rewriter.insert_op(arena, InsertPoint.before(anchor))
         for member, offset in zip(kept, offsets):
             _repoint(member.alloc, arena.block, offset)
-        self.message(kept, offsets, arena.block, total, after, upload=False)
-        Rewriter.erase_op(after)
-        return len(kept)
+        return arena.block, offsets, total
 
     def message(
         self, kept: list[Upload] | list[Download], offsets: list[SSAValue], arena: SSAValue, total: SSAValue, point: Operation, upload: bool
