@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Operation
 
@@ -31,9 +30,6 @@ class HostKernels:
         self.ops = tuple(ops)
         self._interpreter: Interpreter | None = None
         self._captured = [tuple(captured_values(op)) for op in self.ops]
-
-    def __len__(self) -> int:
-        return len(self.ops)
 
     def run(self, index: int, operands: Sequence, captured: Sequence, statistics: Statistics) -> None:
         """Runs kernel `index` on its operands and the values its regions capture (host
@@ -58,8 +54,5 @@ def _value(value):
     if isinstance(value, View):
         if not isinstance(value.block, HostBlock):
             raise ExecutionError("a kernel placed on the host was given an array in device memory")
-        array = value.array
-        if not value.count:
-            return np.zeros(value.shape, value.dtype)
-        return array
+        return value.array  # (an empty view: a fresh empty array, nothing to share)
     return value
