@@ -57,7 +57,7 @@ from soacc.dialects import mem
 from soacc.dialects.shared.traits import runs_on_device
 from soacc.passes.analysis.memory_access import access_of
 from soacc.passes.analysis.transfer_layout import DEVICE, HOST, Kernel, KernelGraph, TransferLayout, analyse
-from soacc.passes.analysis.memory_aliases import visit_once
+from soacc.passes.analysis.memory_aliases import root_view, visit_once
 from soacc.passes.utils.memory_motion import dependencies_after, dominates, is_pure, move_before, statement_of
 
 ALIGNMENT = 256
@@ -196,14 +196,14 @@ def _download(op: Operation, block: Block, report: FusionReport) -> Download | N
     if device is None or host is None:
         report.left.append(f"%{name} (not a download between blocks made here, used through views)")
         return None
-    writers = [user for user in _block_users(device[0], block) if _writes_block(user, device[0].block)]
+    writers = _writers(device[0], block)
     if len(writers) != 1 or block.get_operation_index(writers[0]) > block.get_operation_index(op):
         report.left.append(f"%{name} (its device block is not written once, before the download)")
         return None
     if isinstance(writers[0], mem.CopyOp) and not mem.space_of(writers[0].source.type).is_device:
         report.left.append(f"%{name} (its device array is an upload's, sent back as it came)")
         return None
-    host_writers = [user for user in _block_users(host[0], block) if _writes_block(user, host[0].block)]
+    host_writers = _writers(host[0], block)
     if host_writers != [op]:
         report.left.append(f"%{name} (its host block is written other than by the download)")
         return None
@@ -221,10 +221,15 @@ def _host_producer(copy: mem.CopyOp, block: Block) -> Operation | None:
     alloc = view.block.owner
     if alloc.parent_block() is not block:
         return None
-    writers = [user for user in _block_users(alloc, block) if _writes_block(user, alloc.block)]
+    writers = _writers(alloc, block)
     if len(writers) != 1 or block.get_operation_index(writers[0]) > block.get_operation_index(copy):
         return None
     return writers[0]
+
+
+def _writers(alloc: mem.AllocOp, block: Block) -> list[Operation]:
+    """The statements of `block` that may write the block `alloc` makes."""
+    return [user for user in _block_users(alloc, block) if _writes_block(user, alloc.block)]
 
 
 def _writes_block(statement: Operation, block_value: SSAValue) -> bool:
@@ -233,23 +238,9 @@ def _writes_block(statement: Operation, block_value: SSAValue) -> bool:
     for op in statement.walk():
         access = access_of(op)
         for written in access.writes + access.opaque:
-            if _made_of(written, block_value):
+            if written is block_value or ((view := root_view(written)) is not None and view.block is block_value):
                 return True
     return False
-
-
-def _made_of(value: SSAValue, block_value: SSAValue) -> bool:
-    """`value` is `block_value` or a view (of a view...) of it."""
-    while True:
-        if value is block_value:
-            return True
-        owner = value.owner
-        if isinstance(owner, mem.ViewOp):
-            value = owner.block
-        elif isinstance(owner, mem.SliceOp | mem.TransposeOp):
-            value = owner.operands[0]
-        else:
-            return False
 
 
 def _block_users(alloc: mem.AllocOp, block: Block) -> list[Operation]:
