@@ -8,7 +8,8 @@ pass moves the kernels it is asked to into host memory:
 
 - `host=a,b`: the kernels that write an array of one of these names (the name of a
   level-1 result: `%c = soac.map ...` writes `%c`, a reduction's `%s` writes `%s_dev`
-  at level 2; either is accepted), or `host=all`;
+  at level 2; either is accepted), or `host=all`; names of which no kernel of the
+  module writes any are an error (a typo), naming those there are;
 - `max-elements=N`: the kernels whose arrays all have static shapes of at most N
   elements each (sizes known when the program is compiled; -1: none).
 
@@ -324,6 +325,16 @@ class PlaceKernelsPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.max_elements < -1:
             raise PassFailedException(f"place-kernels: max-elements must be -1 (none) or more, got {self.max_elements}")
+        named = set(self.host) - {"all"}
+        known: set[str] = set()
+        for function in op.ops:
+            if isinstance(function, func.FuncOp):
+                known |= {n for k in function.walk() if is_kernel(k) and enclosing_kernel(k) is None for n in kernel_names(k)}
+        if named and not named & known:  # (a file of several modules may name each one's own)
+            raise PassFailedException(
+                f"place-kernels: no kernel writes an array named {', '.join(sorted(named - known))} "
+                f"(the kernels write: {', '.join(sorted(known)) or 'nothing named'})"
+            )
         for function in op.ops:
             if not isinstance(function, func.FuncOp) or not function.body.blocks:
                 continue

@@ -175,6 +175,9 @@ def test_transfers_follow_the_placement(host, launches, host_kernels, uploads, d
 def test_options_are_checked():
     with pytest.raises(SoaccError, match="max-elements must be -1"):
         soacc.compile(CHAIN, backend="numpy", pipeline="convert-soac-to-mem,place-kernels{max-elements=-2}")
+    # names no kernel writes (a typo) are an error naming the ones there are
+    with pytest.raises(SoaccError, match=r"no kernel writes an array named q, r \(the kernels write: a, b, s, s_dev\)"):
+        soacc.compile(CHAIN, backend="numpy", pipeline="convert-soac-to-mem,place-kernels{host=q,r}")
 
 
 def test_max_elements_places_only_static_small_kernels():

@@ -1,5 +1,5 @@
-// RUN: soacc-opt %s --split-input-file -p 'convert-soac-to-mem,place-kernels{host=b,s}' | filecheck %s
-// RUN: soacc-opt %s --split-input-file -p 'convert-soac-to-mem,place-kernels{host=b,s report=true}' -o /dev/null 2>&1 | filecheck %s --check-prefix=REPORT
+// RUN: soacc-opt %s --split-input-file -p 'convert-soac-to-mem,place-kernels{host=b,s,h0}' | filecheck %s
+// RUN: soacc-opt %s --split-input-file -p 'convert-soac-to-mem,place-kernels{host=b,s,h0 report=true}' -o /dev/null 2>&1 | filecheck %s --check-prefix=REPORT
 // RUN: soacc-opt %s --split-input-file -p 'convert-soac-to-mem,place-kernels{max-elements=8}' | filecheck %s --check-prefix=SMALL
 // RUN: soacc-opt %s --split-input-file -p 'convert-soac-to-mem,place-kernels{host=all}' | filecheck %s --check-prefix=ALL
 //
