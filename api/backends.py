@@ -40,20 +40,21 @@ def emit_kernels(module: ModuleOp) -> str:
     return source.getvalue()
 
 
-def cuda_executor(module: ModuleOp, free_at_last_use: bool = True):
-    """The cuda backend's executor of a level-3 module, on the GPU."""
+def cuda_executor(module: ModuleOp, free_at_last_use: bool = True, devices: int = 1):
+    """The cuda backend's executor of a level-3 module, on the GPU (husks on `devices`)."""
     from soacc.runtime.cuda_backend import CudaExecutor
 
     host = emit_host_code(module, free_at_last_use)
-    return CudaExecutor(module, host, emit_kernels(module) if host.kernel_formats else "")
+    return CudaExecutor(module, host, emit_kernels(module) if host.kernel_formats else "", devices)
 
 
-def reference_executor(module: ModuleOp, free_at_last_use: bool = True):
+def reference_executor(module: ModuleOp, free_at_last_use: bool = True, devices: int = 1):
     """The CPU reference executor of a module of any level; a level-3 module's launches
-    run on the real GPU, with its kernels' CUDA C emitted here when first needed."""
+    run on the real GPU, with its kernels' CUDA C emitted here when first needed. Husks
+    run on `devices` simulated devices."""
     from soacc.runtime.reference import ReferenceExecutor
 
-    return ReferenceExecutor(module, free_at_last_use, kernels_source=lambda: emit_kernels(module))
+    return ReferenceExecutor(module, free_at_last_use, kernels_source=lambda: emit_kernels(module), devices=devices)
 
 
 def host_code_executor(module: ModuleOp, memory, kernels, free_at_last_use: bool = True):

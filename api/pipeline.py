@@ -14,7 +14,8 @@ It is built from pass objects, not from their names. The optimisations of the de
 merge-gpu-bodies, `device-loops=false` reduce-device-syncs's device loops, `memory=false`
 memory block merging, `host-kernels=a,b` and `host-max-elements=N` put kernels on the
 host by place-kernels, `transfers=true` adds fuse-transfers, `forks=true` forks every
-function); several devices are to come.
+function), `devices=N` splits the rows of the data-parallel combinators of host code
+over N devices through husks (soac-to-husk; `husks=true` makes husks for one device).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from soacc.passes.borrow_arguments import BorrowArgumentsPass
 from soacc.passes.device_results import DeviceResultsPass
 from soacc.passes.short_circuit import ShortCircuitPass
 from soacc.passes.soac_fusion import SoacFusionPass
+from soacc.passes.soac_to_husk import SoacToHuskPass
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,14 @@ class SoaccPipelinePass(ModulePass):
 
     memory: bool = True
     """Memory block merging: hoist-allocations, short-circuit, memory-reuse."""
+
+    devices: int = 1
+    """The devices husks split their rows over (0: every usable GPU of one kind): on
+    more than one, soac-to-husk makes husks of the data-parallel combinators of host
+    code (docs/soac-to-husk.md)."""
+
+    husks: bool = False
+    """soac-to-husk even for one device (to measure what husks cost there)."""
 
     host_kernels: tuple[str, ...] = ()
     """place-kernels{host=...} after convert-soac-to-mem (and fuse-iota): the kernels
@@ -108,6 +118,10 @@ class SoaccPipelinePass(ModulePass):
             passes.append(SoacFusionPass())
         if self.syncs:
             passes += [ReduceDeviceSyncsPass(device_loops=self.device_loops), MergeGpuBodiesPass()]
+        if self.devices < 0:
+            raise PassFailedException(f"soacc-pipeline: devices={self.devices}: a number of devices, or 0 for every usable GPU")
+        if self.husks or self.devices != 1:
+            passes.append(SoacToHuskPass())
         passes.append(ConvertSoacToMemPass())
         if self.fusion:
             passes.append(FuseIotaPass())

@@ -58,22 +58,23 @@ def verify_program(module: ModuleOp) -> None:
         raise ProgramError(f"{error}\n{notes}".strip()) from None
 
 
-def _cuda_executor(module: ModuleOp):
+def _cuda_executor(module: ModuleOp, devices: int = 1):
     from soacc.backends import cuda_executor
 
-    return cuda_executor(module)
+    return cuda_executor(module, devices=devices)
 
 
-def _reference_executor(module: ModuleOp):
+def _reference_executor(module: ModuleOp, devices: int = 1):
     from soacc.backends import reference_executor
 
-    return reference_executor(module)
+    return reference_executor(module, devices=devices)
 
 
 # Backends by name, in order of preference for `auto`: each is a factory from a verified
-# module (compiled through the backend's default pipeline) to an executor with
-# `call(function, args) -> tuple`, `last_statistics` and `description`.
-BACKENDS: dict[str, Callable[[ModuleOp], object]] = {
+# module (compiled through the backend's default pipeline) and the number of devices
+# husks run on, to an executor with `call(function, args) -> tuple`, `last_statistics`
+# and `description`.
+BACKENDS: dict[str, Callable[..., object]] = {
     "cuda": _cuda_executor,
     "numpy": _reference_executor,
 }
@@ -285,14 +286,14 @@ def parse_pipeline(pipeline: str) -> PassPipeline:
         raise ArgumentError(pipeline_syntax_error(error)) from None
 
 
-def default_pipeline(backend: str, results: str = "host") -> PassPipeline:
+def default_pipeline(backend: str, results: str = "host", devices: int = 1) -> PassPipeline:
     """What a backend runs when the caller names no pipeline: the cuda backend the whole
     of soacc-pipeline; the reference executor the same passes down to level 2 (fusion,
     device syncs, memory block merging), so that a run on the CPU checks and counts what
-    the GPU runs."""
+    the GPU runs. Husks where `devices` is not 1."""
     if backend == "cuda":
-        return PassPipeline((SoaccPipelinePass(results=results),))
-    return PassPipeline(tuple(SoaccPipelinePass().level2_passes()))
+        return PassPipeline((SoaccPipelinePass(results=results, devices=devices),))
+    return PassPipeline(tuple(SoaccPipelinePass(devices=devices).level2_passes()))
 
 
 def apply_pipeline(module: ModuleOp, pipeline: str | PassPipeline, parser: LocatingParser | None = None) -> None:
@@ -332,14 +333,17 @@ class Program:
     """A compiled soacc program. Its public functions are attributes: `prog.main(x, y)`;
     `statistics` says what the last call cost."""
 
-    def __init__(self, module: ModuleOp, backend: str = "auto", size_checks: dict[str, list[SizeCheck]] | None = None):
+    def __init__(
+        self, module: ModuleOp, backend: str = "auto", size_checks: dict[str, list[SizeCheck]] | None = None, devices: int = 1
+    ):
         """`size_checks`: what each entry point requires of its arguments' sizes, read
-        from the program before it was lowered (argument_size_checks)."""
+        from the program before it was lowered (argument_size_checks). Husks run on
+        `devices` devices (0: every usable GPU of one kind)."""
         self.module = module
         self.size_checks = size_checks or {}
         choice = choose_backend(backend)
         self.backend = choice.name
-        self.executor = BACKENDS[self.backend](module)
+        self.executor = BACKENDS[self.backend](module, devices)
         self.takes_device_arrays = getattr(self.executor, "takes_device_arrays", False)
         """Whether entry points take arrays already in GPU memory (the cuda backend)."""
         self.runs_on = self.executor.description + (f"; {choice.why_not_better}" if choice.why_not_better else "")
@@ -404,7 +408,7 @@ class Program:
 
 def compile(  # noqa: A001
     source: str | Path | ModuleOp, *, backend: str = "auto", pipeline: str | None = None, filename: str | None = None,
-    results: str = "host",
+    results: str = "host", devices: int = 1,
 ) -> Program:
     """Compiles a soac program (MLIR text, a path to a .mlir file, or a module) for the
     given backend (`auto`: the best available here), through `pipeline` (a pass
@@ -415,7 +419,13 @@ def compile(  # noqa: A001
     `results`: where entry points return their arrays: "host" (NumPy arrays) or
     "device" (soacc.DeviceArray, in GPU memory, which CuPy, PyTorch, Numba and JAX take
     without a copy; the cuda backend only). Entry points take arrays in GPU memory
-    (anything with `__cuda_array_interface__` or DLPack) on the cuda backend either way."""
+    (anything with `__cuda_array_interface__` or DLPack) on the cuda backend either way.
+
+    `devices`: how many GPUs husks split the work of the data-parallel combinators over
+    (soac-to-husk, docs/soac-to-husk.md): 1 by default, 0 for every usable GPU of the
+    program's kind. The numpy backend simulates them, each device a memory space of
+    its own. A pipeline given by name says itself whether it makes husks
+    (`soacc-pipeline{devices=N}`); the executor runs them on `devices` devices."""
     if filename is not None and not isinstance(filename, str | Path):
         raise ArgumentError(f"filename must be the source text's file name, not {type(filename).__name__}")
     if filename is not None and not isinstance(source, str):
@@ -426,6 +436,8 @@ def compile(  # noqa: A001
         raise ArgumentError(f"backend must be a backend's name, not {type(backend).__name__}")
     if results not in ("host", "device"):
         raise ArgumentError(f"results must be \"host\" or \"device\", not {results!r}")
+    if isinstance(devices, bool) or not isinstance(devices, int) or devices < 0:
+        raise ArgumentError(f"devices must be a number of devices (0: every usable GPU), not {devices!r}")
     parser = None
     try:
         if isinstance(source, ModuleOp):
@@ -460,9 +472,11 @@ def compile(  # noqa: A001
             why = f" ({chosen.why_not_better})" if chosen.why_not_better else ""
             raise ArgumentError(f'results="device" returns arrays in GPU memory: it needs the cuda backend, and this program runs on the {chosen.name} backend{why}')
         checks = argument_size_checks(module, parser)
-        apply_pipeline(module, default_pipeline(chosen.name, results) if pipeline is None else pipeline, parser)
+        if devices == 0 and chosen.name != "cuda":
+            raise ArgumentError("devices=0 asks for every usable GPU, and this program runs on the CPU (numpy backend): give a number of devices to simulate")
+        apply_pipeline(module, default_pipeline(chosen.name, results, devices) if pipeline is None else pipeline, parser)
         try:
-            program = Program(module, backend, checks)
+            program = Program(module, backend, checks, devices)
             if results == "device":  # (the cuda backend's executor: checked above)
                 program.executor.device_results = True
             return program

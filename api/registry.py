@@ -88,6 +88,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return ConvertForkToGpuPass
 
+    def get_soac_to_husk() -> type[ModulePass]:
+        from soacc.passes.soac_to_husk import SoacToHuskPass
+
+        return SoacToHuskPass
+
     def get_soacc_pipeline() -> type[ModulePass]:
         from soacc.pipeline import SoaccPipelinePass
 
@@ -101,6 +106,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "soacc-pipeline": get_soacc_pipeline,
         "reduce-device-syncs": get_reduce_device_syncs,
         "merge-gpu-bodies": get_merge_gpu_bodies,
+        "soac-to-husk": get_soac_to_husk,
         "hoist-allocations": get_hoist_allocations,
         "place-kernels": get_place_kernels,
         "fuse-transfers": get_fuse_transfers,
@@ -118,6 +124,7 @@ INPUT_DIALECT = {
     "soac-fusion": "soac",
     "reduce-device-syncs": "soac",
     "merge-gpu-bodies": "soac",
+    "soac-to-husk": "soac",
     "convert-soac-to-mem": "soac",
     "fuse-iota": "mem",
     "hoist-allocations": "mem",

@@ -27,4 +27,9 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
 
         return FORK
 
-    return {"soac": get_soac, "mem": get_mem, "soacc_gpu": get_soacc_gpu, "fork": get_fork}
+    def get_husk() -> Dialect:
+        from soacc.dialects.husk import HUSK
+
+        return HUSK
+
+    return {"soac": get_soac, "husk": get_husk, "mem": get_mem, "soacc_gpu": get_soacc_gpu, "fork": get_fork}

@@ -44,13 +44,14 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.utils.exceptions import PassFailedException, VerifyException
 
-from soacc.dialects import soac
+from soacc.dialects import husk, soac
 from soacc.dialects.shared.structural_checks import check_constant_sizes
 from soacc.dialects.shared.utils import enclosing_function, located_failure
 from soacc.lowering.soac_to_mem_arrays import ArrayConversion
 from soacc.lowering.soac_to_mem_base import DEVICE, ENTRY, CannotBufferise
 from soacc.lowering.soac_to_mem_combinators import CombinatorConversion
 from soacc.lowering.soac_to_mem_control import ControlFlowConversion
+from soacc.lowering.soac_to_mem_husks import HuskConversion
 from soacc.passes.analysis.ownership import loop_starts_to_copy
 
 __all__ = ["ConvertSoacToMemPass", "CannotBufferise"]
@@ -81,7 +82,7 @@ class CopyLoopStart(RewritePattern):
             k += 1
 
 
-class FunctionConverter(ArrayConversion, CombinatorConversion, ControlFlowConversion):
+class FunctionConverter(ArrayConversion, CombinatorConversion, ControlFlowConversion, HuskConversion):
     """Converts one function to level 2 under one convention."""
 
 
@@ -98,6 +99,7 @@ FunctionConverter.HANDLERS = {
     soac.ScatteromapOp: FunctionConverter.convert_scatteromap,
     soac.HistomapOp: FunctionConverter.convert_histomap,
     soac.GpuBodyOp: FunctionConverter.convert_gpu_body,
+    husk.HuskOp: FunctionConverter.convert_husk,
     soac.IotaOp: FunctionConverter.convert_iota,
     soac.ReplicateOp: FunctionConverter.convert_replicate,
     soac.ArrayOp: FunctionConverter.convert_array,

@@ -35,7 +35,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.target import Target
 
 from soacc.passes.analysis.device_loops import reads_only_its_condition
-from soacc.dialects import fork, mem
+from soacc.dialects import fork, husk, mem
 from soacc.dialects.soac import SliceSpec
 from soacc.lowering.emit_cuda import EmissionError
 from soacc.passes.analysis.liveness import LastUses, last_uses, scope_end_uses
@@ -343,7 +343,7 @@ class _ModuleEmitter:
             raise _error(op, "is a kernel that convert-mem-to-gpu has not turned into a gpu.launch_func "
                          "(the host code can only launch kernels)")
         else:
-            raise _error(op, "has no host code rule (host code is func, arith, math, scf, cf.assert, mem, fork and gpu.launch_func)")
+            raise _error(op, "has no host code rule (host code is func, arith, math, scf, cf.assert, mem, fork, husk and gpu.launch_func)")
 
     def assign(self, result: SSAValue, expression: str, op: Operation) -> None:
         self.line(f"{self.define(result)} = {expression}", op)
@@ -655,7 +655,40 @@ def _wait(e: _ModuleEmitter, op: fork.WaitOp) -> None:
     e.line(f"rt.wait({', '.join(e.operands(op.signals))})", op)
 
 
+def _husk_devices(e: _ModuleEmitter, op: husk.DevicesOp) -> None:
+    e.assign(op.result, "rt.devices()", op)
+
+
+def _husk_run(e: _ModuleEmitter, op: husk.RunOp) -> None:
+    """The body becomes a nested function of the device's runtime (`rt` in it is the
+    running device's), its partition parameters and then the device arrays it uses
+    from above (which the runtime hands each device as its own copies); host values it
+    uses are its closure's. `rt.husk_run` runs it once per device."""
+    body = op.body.block
+    broadcast = [v for v in captured_values(op) if isinstance(v.type, MemRefType) and mem.space_of(v.type).is_device]
+    function = e.fresh("husk_body")
+    outer = {v: e.names[v] for v in broadcast}
+    for v in broadcast:  # inside, the device's own copies
+        e.names[v] = e.fresh(f"{e.names[v]}_here")
+    params = [e.define(a) for a in body.args] + [e.names[v] for v in broadcast]
+    e.line(f"def {function}({', '.join(['rt', *params])}):", op)
+    e.indent += 1
+    e.emit_block(body, e.finisher([]))
+    e.indent -= 1
+    e.names.update(outer)
+    groups = [_tuple(e.operands(g)) if g else "()" for g in (op.sources, op.outs, op.slots)]
+    here = _tuple([outer[v] for v in broadcast]) if broadcast else "()"
+    e.line(f"rt.husk_run({function}, {e.name(op.size)}, {', '.join(groups)}, {here})", op)
+
+
+def _husk_yield(e: _ModuleEmitter, op: husk.YieldOp) -> None:
+    """The end of a husk's body: nothing to give back (its outs and slots hold it)."""
+
+
 _HANDLERS: dict[type[Operation], Callable] = {
+    husk.DevicesOp: _husk_devices,
+    husk.RunOp: _husk_run,
+    husk.YieldOp: _husk_yield,
     fork.SignalOp: _signal,
     fork.RefOp: _ref,
     fork.WriteOp: _fork_write,

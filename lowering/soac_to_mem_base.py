@@ -108,6 +108,7 @@ class ConversionBase:
         self.scope = Scope()
         self.depth = 0 if convention != LANE else 1  # lambdas we are inside
         self.hints: dict[SSAValue, Array] = {}  # destinations chosen for arrays ahead of time
+        self.scalar_hints: dict[SSAValue, SSAValue] = {}  # 0-d device views chosen for reduced values
         self.without_rows = False  # sizing a combinator's rows when it has none
         self.from_first_row = False  # sizing a combinator's rows from its first row
         self.sized_by_first_row: set[SSAValue] = set()  # results whose rows may disagree

@@ -121,8 +121,7 @@ class CombinatorConversion(ConversionBase):
             if is_array(r.type):
                 outs.append(self.destination(r, op))
             else:
-                zero_d = TensorType(r.type, [])
-                outs.append(self.allocate(zero_d, [], (r.name_hint or "red") + "_dev"))
+                outs.append(self.reduced_destination(r))
         self.insert(
             mem.ReduceOp.build(
                 operands=[ins, neutral, [o.view for o in outs]],
@@ -137,10 +136,20 @@ class CombinatorConversion(ConversionBase):
             else:
                 self.bind_reduced(r, o.view)
 
+    def reduced_destination(self, result: SSAValue) -> Array:
+        """Where a host-level reduction leaves its scalar `result` in device memory: a
+        view chosen ahead (a husk's slot), or a fresh 0-d array."""
+        hint = self.scalar_hints.get(result)
+        if hint is not None:
+            return Array(hint, None)
+        return self.allocate(TensorType(result.type, []), [], (result.name_hint or "red") + "_dev")
+
     def bind_reduced(self, result: SSAValue, view: SSAValue) -> None:
         """A host-level reduction's scalar `result`, which the kernel leaves in device
         memory at `view`."""
-        if result.uses and used_only_on_device(result):
+        if self.scalar_hints.pop(result, None) is not None:
+            self.scope[result] = DeviceScalar(view)  # where it was asked to go: no read
+        elif result.uses and used_only_on_device(result):
             self.scope[result] = DeviceScalar(view)  # no read: only kernels use it
         elif result.uses:
             # the result is in device memory; host code reads it (a synchronous read)
@@ -236,7 +245,7 @@ class CombinatorConversion(ConversionBase):
                 self._name(n, r)
                 self.scope[r] = n
         else:
-            red_outs = [self.allocate(TensorType(r.type, []), [], (r.name_hint or "red") + "_dev") for r in reduced]
+            red_outs = [self.reduced_destination(r) for r in reduced]
             self.insert(
                 mem.RedomapOp.build(
                     operands=[ins, neutral, [o.view for o in [*red_outs, *outs]], []],

@@ -194,7 +194,9 @@ class HostCodeExecutor:
 
     def use_task_graphs(self, on: bool) -> None:
         """Captures calls as task graphs and replays them (on), or runs every call's
-        host code (off, dropping the graphs and their memory)."""
+        host code (off, dropping the graphs and their memory). A program whose husks
+        run on several devices runs eagerly: a task graph is one context's."""
+        on = on and len(self.runtime.peers) == 1
         if on and self.task_graphs is None:
             self.task_graphs = TaskGraphs(self.memory, self.runtime.kernels)
         elif not on and self.task_graphs is not None:
@@ -223,9 +225,10 @@ class CudaExecutor(HostCodeExecutor):
 
     name = "cuda"
 
-    def __init__(self, module: ModuleOp, host, cuda_source: str):
+    def __init__(self, module: ModuleOp, host, cuda_source: str, devices: int = 1):
         """`host` is the module's emitted host code, `cuda_source` its kernels' CUDA C
-        (both made by the compile driver, soacc/backends.py)."""
+        (both made by the compile driver, soacc/backends.py); husks run on `devices`
+        GPUs (0: every usable one of the program's kind)."""
         from soacc.runtime.gpu.cuda_memory import CudaMemory
         from soacc.runtime.gpu.device import get_device
         from soacc.runtime.gpu.kernels import Kernel
@@ -242,9 +245,41 @@ class CudaExecutor(HostCodeExecutor):
                 for name, fmt in host.kernel_formats.items()
             }
         super().__init__(module, host, memory, kernels)
+        self._add_husk_devices(devices, device, host, cuda_source)
         self.compile_seconds = cache.counters.compile_seconds
-        self.description = f"the GPU ({device.name}, {device.arch})"
-        self.use_task_graphs(task_graphs_wanted())
+        n = len(self.runtime.peers)
+        self.description = f"the GPU ({device.name}, {device.arch})" if n == 1 else f"{n} GPUs ({device.name}, {device.arch})"
+        # a task graph is one context's: husks on several devices run eagerly
+        self.use_task_graphs(task_graphs_wanted() and n == 1)
+
+    def _add_husk_devices(self, count: int, main, host, cuda_source: str) -> None:
+        """A runtime of its own (context, module, memory pool) for each device past the
+        first that husks run on (runtime/gpu/husks.py)."""
+        from soacc.runtime.gpu.cuda_memory import CudaMemory
+        from soacc.runtime.gpu.device import husk_devices
+        from soacc.runtime.gpu.kernels import Kernel
+        from soacc.runtime.gpu.memory_pool import MemoryPool
+        from soacc.runtime.gpu.module_cache import ModuleCache
+
+        for i, gpu in enumerate(husk_devices(count, main)[1:], start=1):
+            gpu.context.push()
+            try:
+                cache = ModuleCache(gpu.arch)
+                memory = CudaMemory(gpu, MemoryPool(), cache, None)
+                kernels: dict[str, object] = {}
+                if host.kernel_formats:
+                    loaded = cache.load(cuda_source, "the program's kernels")
+                    kernels = {
+                        name: Kernel(loaded, name, fmt, memory.launches, "the program's kernels")
+                        for name, fmt in host.kernel_formats.items()
+                    }
+            finally:
+                import pycuda.driver as cuda
+
+                cuda.Context.pop()
+            peer = HostRuntime(memory, kernels, self.runtime.host_kernels)
+            peer.space = f"device {i}"
+            self.runtime.peers.append(peer)
 
 
 def task_graphs_wanted() -> bool:

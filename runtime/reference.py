@@ -96,10 +96,15 @@ class ReferenceExecutor:
         free_at_last_use: bool = True,
         kernels_source: Callable[[], str] | None = None,
         fork_seed: int = 0,
+        devices: int = 1,
     ):
         """`kernels_source` gives the CUDA C of a level-3 module's kernels, which its
         gpu.launch_func ops run on the real GPU. `fork_seed` draws the interleaving of
-        the threads of a fork program (runtime/interp/fork.py)."""
+        the threads of a fork program (runtime/interp/fork.py). Husks run on `devices`
+        devices (runtime/interp/husk.py)."""
+        if isinstance(devices, bool) or not isinstance(devices, int) or devices < 1:
+            raise SoaccError(f"devices={devices!r}: husks run on a whole number of devices, at least 1")
+        self.devices = devices
         self.fork_seed = fork_seed
         self.module = module
         self.kernels_source = kernels_source
@@ -138,7 +143,9 @@ class ReferenceExecutor:
         arrays are passed and returned in host memory blocks."""
         tracker = _OpTracker()
         statistics = Statistics()
-        interpreter = new_interpreter(self.module, statistics, captured_cache=self._captured_cache, kernels_source=self.kernels_source)
+        interpreter = new_interpreter(
+            self.module, statistics, captured_cache=self._captured_cache, kernels_source=self.kernels_source, devices=self.devices
+        )
         interpreter.listeners = (tracker, _DropDeadValues(interpreter, self._last_uses))
         threads = start_threads(interpreter, self.fork_seed) if self._reaches_forks(function) else None
         if threads is not None:

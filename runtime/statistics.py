@@ -27,7 +27,17 @@ class TransferCounters:
     bytes: int = 0
 
 
-DIRECTIONS = ("host->device", "device->host", "device->device", "host->host")
+DIRECTIONS = ("host->device", "device->host", "device->device", "host->host", "peer")
+"""`peer`: between two devices (a husk's partitions, broadcasts and results)."""
+
+
+@dataclass
+class HuskRun:
+    """One run of a husk: each device's (offset, size) of the rows, in device order,
+    and each device's reduced values (before they were combined)."""
+
+    partitions: list[tuple[int, int]]
+    partials: list[tuple]
 
 
 @dataclass
@@ -41,6 +51,8 @@ class Statistics:
     scalar_writes: int = 0
     """Host→device writes of one element."""
     kernel_launches: int = 0
+    husks: list[HuskRun] = field(default_factory=list)
+    """Every husk the call ran, in order (the reference executor's record)."""
     host_kernels: int = 0
     """Kernels run on the CPU (place-kernels put them there): not among kernel_launches."""
     gpu_compile_seconds: float | None = None
@@ -105,7 +117,10 @@ class Statistics:
         self.space(space).live_bytes -= nbytes
 
     def copied(self, source_space: str, dest_space: str, nbytes: int) -> None:
-        direction = _DIRECTION.get((source_space, dest_space)) or f"{_kind(source_space)}->{_kind(dest_space)}"
+        direction = _DIRECTION.get((source_space, dest_space))
+        if direction is None:
+            peer = source_space != dest_space and _kind(source_space) == _kind(dest_space) == "device"
+            direction = "peer" if peer else f"{_kind(source_space)}->{_kind(dest_space)}"
         c = self.copies[direction]
         c.count += 1
         c.bytes += nbytes

@@ -98,6 +98,16 @@ def _save(value, f) -> None:
     np.save(f, np.asarray(value))
 
 
+def _devices(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of devices") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} devices: give 1 or more, or 0 for every usable GPU")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="soacc-run",
@@ -127,6 +137,14 @@ def build_parser() -> argparse.ArgumentParser:
         "as written)",
     )
     parser.add_argument(
+        "--devices",
+        type=_devices,
+        default=1,
+        metavar="N",
+        help="run the work of the data-parallel combinators on N GPUs through husks "
+        "(0: every usable GPU of one kind; the numpy backend simulates N devices); default 1",
+    )
+    parser.add_argument(
         "--stats",
         action="store_true",
         help="print what the run cost: allocations and peak memory per space, copies by "
@@ -149,7 +167,7 @@ def run(options: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     Path(options.file).open().close()  # an unreadable program file is a usage error (exit 2)
-    program = compile(Path(options.file), backend=options.backend, pipeline=options.pipeline)
+    program = compile(Path(options.file), backend=options.backend, pipeline=options.pipeline, devices=options.devices)
     entry: EntryPoint = program.entry(options.entry)
     why = entry.unsupported_type()
     if why:

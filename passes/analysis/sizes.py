@@ -29,7 +29,7 @@ from xdsl.dialects import arith, cf, func, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType, TensorType
 from xdsl.ir import BlockArgument, Operation, OpResult, Region, SSAValue
 
-from soacc.dialects import mem, soac
+from soacc.dialects import husk, mem, soac
 from soacc.dialects.soac import SliceSpec
 from soacc.passes.analysis.memory_aliases import lambda_row_sources
 
@@ -266,6 +266,9 @@ class ArraySizes(Sizes):
             if found is not None:
                 return dim(found[1], axis + 1)
             owner = value.block.parent_op()
+            if isinstance(owner, husk.HuskOp) and value.index >= 2:
+                # a partition: the husk's rows of this device, whole rows of the source
+                return self.atom(owner.size_arg) if axis == 0 else dim(owner.sources[value.index - 2], axis)
             if isinstance(owner, soac.ScanomapOp) and owner.post is not None and value.block is owner.post.block:
                 # a post-lambda parameter: the map lambda's value of that row
                 return dim(owner.map_body.block.last_op.operands[value.index], axis)
@@ -335,6 +338,11 @@ class ArraySizes(Sizes):
                 return dim(op.inputs[0], axis)
             case soac.GpuBodyOp():
                 return ONE if axis == 0 else dim(yielded(op.body), axis - 1)
+            case husk.HuskOp():
+                if index < len(op.neutral):  # a reduced array: as its neutral element
+                    return dim(op.neutral[index], axis)
+                # a concatenated array: the husk's rows, each as the body's
+                return self.atom(op.size) if axis == 0 else dim(yielded(op.body), axis)
             case soac.SliceOp():
                 entries = list(SliceSpec.entries(op.kinds.get_values(), op.spec))
                 ranges = [vals for kind, vals in entries if kind != SliceSpec.FIXED]

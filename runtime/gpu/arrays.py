@@ -94,14 +94,15 @@ class DeviceBlock(Block):
     """Device memory: a buffer from the pool, given back, and counted as freed in
     `statistics`, when this block dies (with its last view)."""
 
-    __slots__ = ("buffer", "address", "_statistics")
-    space = "device"
+    __slots__ = ("buffer", "address", "_statistics", "space")
 
-    def __init__(self, buffer, nbytes: int, statistics: Statistics):
+    def __init__(self, buffer, nbytes: int, statistics: Statistics, space: str = "device"):
         self.nbytes = nbytes  # (Block's, set here: a call makes a block per array)
         self.buffer = buffer
         self.address = int(buffer.ptr)
         self._statistics = statistics
+        self.space = space
+        """`device` (the program's), or `device i` (a husk's device i)."""
 
     def __del__(self) -> None:
         self._statistics.freed(self.space, self.nbytes)

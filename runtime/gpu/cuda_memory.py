@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -401,6 +402,57 @@ class CudaMemory:
         """Stops profiling without waiting (after a failure)."""
         self._profile = None
 
+    # --- several devices (husks: runtime/gpu/husks.py) ------------------------------
+
+    @contextmanager
+    def current(self) -> Iterator[None]:
+        """This device's context is the thread's current one meanwhile (every PyCUDA
+        call acts on the current context)."""
+        self.device.context.push()
+        try:
+            yield
+        finally:
+            self._cuda.Context.pop()
+
+    def _stream_handle(self) -> int:
+        stream = self._forks.current()
+        return 0 if stream is None else stream.handle
+
+    def record(self) -> Any:
+        """An event of everything issued on this device so far."""
+        from cuda.bindings import driver
+
+        with self.current():
+            event = _Event(_checked(driver.cuEventCreate(driver.CUevent_flags.CU_EVENT_DISABLE_TIMING), "making an event")[1])
+            _check(driver.cuEventRecord(event.handle, driver.CUstream(self._stream_handle())), "recording an event")
+        return event
+
+    def wait_for(self, event: Any) -> None:
+        """What is issued on this device from now on runs after `event` (of any device)."""
+        from cuda.bindings import driver
+
+        with self.current():
+            _check(driver.cuStreamWaitEvent(driver.CUstream(self._stream_handle()), event.handle, 0), "waiting for an event")
+
+    def peer_copy(self, destination_memory: CudaMemory, destination: int, source_memory: CudaMemory, source: int, nbytes: int) -> None:
+        """Copies `nbytes` between two devices' memories (this one is one of them), in
+        this device's order: after what it was given before, before what comes after.
+        Through cuda-bindings' cuMemcpyPeerAsync (PyCUDA's memcpy_peer checks its
+        contexts the wrong way round)."""
+        from cuda.bindings import driver
+
+        if not nbytes:
+            return
+        with self.current():
+            _check(
+                driver.cuMemcpyPeerAsync(
+                    driver.CUdeviceptr(destination), driver.CUcontext(destination_memory.device.context.handle),
+                    driver.CUdeviceptr(source), driver.CUcontext(source_memory.device.context.handle),
+                    nbytes, driver.CUstream(self._stream_handle()),
+                ),
+                "copying between devices",
+            )
+
     def synchronize(self) -> None:
         self._do(self.device.synchronize)
         self._waited()
@@ -435,6 +487,23 @@ class CudaMemory:
             f" (after {self._since_wait} kernel launch(es) since the host last waited for the GPU; "
             f"the last: {names})"
         )
+
+
+class _Event:
+    """A cuda-bindings event, destroyed with this object."""
+
+    __slots__ = ("handle",)
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    def __del__(self) -> None:
+        try:
+            from cuda.bindings import driver
+
+            driver.cuEventDestroy(self.handle)
+        except Exception:  # at exit the driver may be gone
+            pass
 
 
 class _Capture:

@@ -72,3 +72,78 @@ def _pop_quietly(context) -> None:
         context.pop()
     except Exception:
         pass
+
+
+VIRTUAL_DEVICES = "SOACC_VIRTUAL_DEVICES"
+"""Set to 1: husk devices past the first are further contexts on the program's GPU
+(several contexts on one GPU standing in for several GPUs, for tests on a machine
+with one)."""
+
+
+def husk_devices(count: int, main: GpuDevice) -> list[GpuDevice]:
+    """The devices a program's husks run on: `main` (the program's), then `count` - 1
+    others (0: every usable GPU of main's kind), each with its context. Others are GPUs
+    of main's name and compute capability, each with peer access to and from main
+    (thesis §5.1: symmetric devices); with $SOACC_VIRTUAL_DEVICES=1, contexts of their
+    own on main's GPU instead."""
+    import pycuda.driver as cuda
+
+    from soacc.runtime.errors import ArgumentError
+
+    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+        raise ArgumentError(f"devices={count!r}: a number of devices, or 0 for every usable GPU")
+    if count == 1:
+        return [main]
+    if os.environ.get(VIRTUAL_DEVICES, "0") == "1":
+        if count == 0:
+            raise ArgumentError(f"devices=0 asks for every usable GPU; with ${VIRTUAL_DEVICES}=1 give a number")
+        devices = [main]
+        for _ in range(count - 1):
+            context = main.device.make_context()  # pushed: made current
+            cuda.Context.pop()
+            atexit.register(_detach_quietly, context)
+            devices.append(GpuDevice(main.index, main.device, context))
+        return devices
+    others = [i for i in range(cuda.Device.count()) if i != main.index]
+    same = [i for i in others if cuda.Device(i).name() == main.name and cuda.Device(i).compute_capability() == main.compute_capability]
+    if count == 0:
+        count = 1 + len(same)
+    if count - 1 > len(same):
+        kinds = ", ".join(f"GPU {i}: {cuda.Device(i).name()}" for i in others) or "no other GPU"
+        raise ArgumentError(
+            f"devices={count} asks for {count} GPUs of one kind, but this machine has {1 + len(same)} "
+            f"{main.name} ({kinds}); husks split work over identical GPUs only"
+        )
+    devices = [main]
+    for i in same[: count - 1]:
+        device = cuda.Device(i)
+        if not (main.device.can_access_peer(device) and device.can_access_peer(main.device)):
+            raise ArgumentError(f"GPU {i} ({device.name()}) and GPU {main.index} cannot access each other's memory (no peer access): husks copy between them directly")
+        context = device.retain_primary_context()
+        context.push()
+        cuda.Context.pop()
+        devices.append(GpuDevice(i, device, context))
+        _enable_peer_access(main.context, context)
+        _enable_peer_access(context, main.context)
+    return devices
+
+
+def _enable_peer_access(context, peer) -> None:
+    """`context` may access `peer`'s memory (already enabled is fine)."""
+    import pycuda.driver as cuda
+
+    context.push()
+    try:
+        cuda.Context.enable_peer_access(peer)
+    except cuda.LogicError as error:  # already enabled: nothing to do
+        if "already" not in str(error).lower():
+            raise
+    finally:
+        cuda.Context.pop()
+
+
+def _detach_quietly(context) -> None:
+    try:
+        context.detach()
+    except Exception:
+        pass

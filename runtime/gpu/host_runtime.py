@@ -19,6 +19,7 @@ import numpy as np
 
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.gpu.arrays import DeviceBlock, HostBlock, View, dense_strides, is_borrowed
+from soacc.runtime.gpu.husks import run_husk
 from soacc.runtime.statistics import Statistics
 
 
@@ -97,6 +98,21 @@ class HostRuntime:
         """The program's kernels placed on the host (runtime/host_kernels.HostKernels),
         which `host_kernel` runs on the CPU; None where it has none."""
         self.statistics = Statistics()
+        self.space = "device"
+        """The name of this runtime's device memory in the statistics (`device i` for a
+        husk's device i)."""
+        self.peers: list[HostRuntime] = [self]
+        """The runtime of each device husks run on, device 0 (this one) first."""
+
+    # --- several devices (runtime/gpu/husks.py) ------------------------------------------
+
+    def devices(self) -> np.int64:
+        """husk.devices: the number of devices husks run on."""
+        return np.int64(len(self.peers))
+
+    def husk_run(self, body, rows, sources: tuple, outs: tuple, slots: tuple, broadcast: tuple) -> None:
+        """husk.run: `body` once per device over its rows (runtime/gpu/husks.py)."""
+        run_husk(self, body, rows, sources, outs, slots, broadcast)
 
     # --- blocks --------------------------------------------------------------------------
 
@@ -118,8 +134,8 @@ class HostRuntime:
     def alloc_device(self, nbytes) -> DeviceBlock:
         """mem.alloc in device memory (from the pool)."""
         nbytes = _allocation_size(nbytes)
-        block = DeviceBlock(self.memory.allocate(nbytes), nbytes, self.statistics)
-        self.statistics.allocated("device", nbytes)
+        block = DeviceBlock(self.memory.allocate(nbytes), nbytes, self.statistics, self.space)
+        self.statistics.allocated(self.space, nbytes)
         return block
 
     # --- checks ----------------------------------------------------------------------------

@@ -7,11 +7,12 @@ from xdsl.interpreter import Interpreter
 
 def register_implementations(interpreter: Interpreter, kernels_source: Callable[[], str] | None = None) -> None:
     """Every op the reference executor runs: func, arith, math, scf, cf.assert, soac,
-mem and fork, and gpu.launch_func (on the real GPU, with the kernels' CUDA C from `kernels_source`)."""
+mem, fork and husk, and gpu.launch_func (on the real GPU, with the kernels' CUDA C from `kernels_source`)."""
     from soacc.runtime.interp.arith import ArithFunctions
     from soacc.runtime.interp.cf import CfFunctions
     from soacc.runtime.interp.fork import ForkFunctions
     from soacc.runtime.interp.gpu_launch import GpuLaunchFunctions
+    from soacc.runtime.interp.husk import HuskFunctions
     from soacc.runtime.interp.math import MathFunctions
     from soacc.runtime.interp.mem import MemFunctions
     from soacc.runtime.interp.scf import FuncFunctions, ScfFunctions
@@ -19,7 +20,7 @@ mem and fork, and gpu.launch_func (on the real GPU, with the kernels' CUDA C fro
 
     for functions in (
         ArithFunctions(), MathFunctions(), ScfFunctions(), CfFunctions(), FuncFunctions(), SoacFunctions(),
-        MemFunctions(), ForkFunctions(), GpuLaunchFunctions(kernels_source),
+        MemFunctions(), ForkFunctions(), HuskFunctions(), GpuLaunchFunctions(kernels_source),
     ):
         interpreter.register_implementations(functions)
 
@@ -30,10 +31,12 @@ def new_interpreter(
     listeners: tuple = (),
     captured_cache: dict | None = None,
     kernels_source: Callable[[], str] | None = None,
+    devices: int = 1,
 ) -> Interpreter:
     """An interpreter of `module` as the reference executor runs it: 64-bit `index`,
     every implementation registered, run counters in `statistics`, the values each
-    lambda captures cached in `captured_cache` (per region, reusable across calls)."""
+    lambda captures cached in `captured_cache` (per region, reusable across calls), husks
+    run on `devices` devices."""
     from soacc.runtime.interp.lanes import LaneState
     from soacc.runtime.interp.mem import MemFunctions
 
@@ -42,4 +45,8 @@ def new_interpreter(
     register_implementations(interpreter, kernels_source)
     interpreter.set_data(LaneState, "captured", {} if captured_cache is None else captured_cache)  # type: ignore[arg-type]
     interpreter.set_data(MemFunctions, "statistics", statistics)
+    if devices != 1:
+        from soacc.runtime.interp.husk import set_devices
+
+        set_devices(interpreter, devices)
     return interpreter

@@ -106,8 +106,32 @@ def _kernel(interpreter: Interpreter, op: Operation) -> Iterator[None]:
         interpreter.set_data(MemFunctions, _KERNEL, depth)
 
 
-def _space(t) -> str:
-    return mem.space_of(t).describe()
+def _space(t, interpreter: Interpreter | None = None) -> str:
+    name = mem.space_of(t).describe()
+    return running_device_space(interpreter, name) if interpreter is not None else name
+
+
+_HUSK_DEVICE = "husk-device"
+
+
+def running_device_space(interpreter: Interpreter, space: str) -> str:
+    """The space a program's `device` memory is while a husk's body runs on device i
+    (its device: `device i`); elsewhere `space` itself."""
+    if space != "device":
+        return space
+    device = interpreter.get_data(MemFunctions, _HUSK_DEVICE, lambda: 0)
+    return f"device {device}" if device else space
+
+
+@contextmanager
+def running_on_device(interpreter: Interpreter, device: int) -> Iterator[None]:
+    """Device memory is device `device`'s while the block runs (a husk's body)."""
+    outer = interpreter.get_data(MemFunctions, _HUSK_DEVICE, lambda: 0)
+    interpreter.set_data(MemFunctions, _HUSK_DEVICE, device)  # type: ignore[arg-type]
+    try:
+        yield
+    finally:
+        interpreter.set_data(MemFunctions, _HUSK_DEVICE, outer)  # type: ignore[arg-type]
 
 
 def _view_name(op: Operation, value=None) -> str:
@@ -174,7 +198,7 @@ class MemFunctions(InterpreterFunctions):
         nbytes = int(uniform(state, args[0], "mem.alloc size"))
         if nbytes < 0:
             raise ExecutionError(f"negative allocation size {nbytes}")
-        space = _space_of_block(op.block.type)
+        space = running_device_space(interpreter, _space_of_block(op.block.type))
         # Fresh memory holds 0xFF bytes (NaN, -1): reading it before writing shows.
         buffer = np.full(state.shape + (nbytes,), 0xFF, dtype=np.uint8)
         stats = statistics(interpreter)
@@ -246,7 +270,7 @@ class MemFunctions(InterpreterFunctions):
             )
         _write(interpreter, op, dest, source, "mem.copy")
         if _at_host_level(interpreter):
-            statistics(interpreter).copied(_space(op.source.type), _space(op.dest.type), np.asarray(dest).nbytes)
+            statistics(interpreter).copied(_space(op.source.type, interpreter), _space(op.dest.type, interpreter), np.asarray(dest).nbytes)
         return ()
 
     @impl(mem.LoadOp)
@@ -458,7 +482,7 @@ class MemFunctions(InterpreterFunctions):
             _write(interpreter, op, out, stacked, "mem.array")
         if _at_host_level(interpreter) and mem.space_of(op.output.type).is_device:
             # the literal is built on the host and sent in one transfer
-            statistics(interpreter).copied("host", _space(op.output.type), np.asarray(out).nbytes)
+            statistics(interpreter).copied("host", _space(op.output.type, interpreter), np.asarray(out).nbytes)
         return ()
 
 

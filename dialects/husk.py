@@ -1,0 +1,414 @@
+"""
+The `husk` dialect: one program on several GPUs (Larsen, *Multi-GPU Futhark Using
+Parallel Streams*, DIKU 2019; its `kernel_husk`), made by
+[soac-to-husk](../docs/soac-to-husk.md).
+
+A husk splits the rows of its sources into one partition per device and runs its body
+once per device, on that device, over that device's partition. The body gives some
+values to *reduce* (combined across devices with the husk's associative operator, in
+device order: it need not be commutative) and some arrays to *concatenate* (device i's
+rows go where its partition came from).
+
+```mlir
+%sum, %ys = husk.husk size(%m) (%xs : tensor<?xi32>) neutral(%zero : i32)
+    -> (i32, tensor<?xi32>) {
+^bb0(%offset: index, %size: index, %part: tensor<?xi32>):
+  %p_sum, %p_ys = soac.redomap(%part) ... 
+  husk.yield %p_sum, %p_ys : i32, tensor<?xi32>
+} reduce {
+^bb0(%a: i32, %b: i32):
+  %s = arith.addi %a, %b : i32
+  husk.yield %s : i32
+}
+```
+
+- `size(%m)` is the number of rows split (every source has %m rows). Device i's
+  partition starts at row `%offset` and has `%size` rows (dialects/shared/partitions.py:
+  even, in device order, clamped); the body's partition parameters are the sources'
+  rows [%offset, %offset + %size).
+- A source may have no partition: a husk whose body does not read its partition drops
+  it, and one whose body reads its source whole slices its rows inside the body (the
+  thesis's two simplification rules); the size stays, since it decides the work.
+- Anything else the body uses from above is *broadcast*: every device has it whole.
+- The body yields the reduced values first (one per neutral element, of its type), then
+  the concatenated arrays (each of outer size %size). The husk's results are the
+  reduced values (the neutral elements where no device had rows), then the whole
+  arrays (%m rows each).
+- `reduce` is the operator over the reduced values: 2k parameters (the left values,
+  then the right ones), k results. A husk without reduced values has an empty `reduce`.
+- One level: a husk's body never holds a husk, and a husk is host code (never inside a
+  kernel).
+
+The number of devices is not in the IR: the runtime chooses it (one device runs the
+body once, over every row).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, StridedLayoutAttr, TensorType
+from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    lazy_traits_def,
+    operand_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.traits import (
+    EffectInstance,
+    HasParent,
+    IsTerminator,
+    MemoryEffect,
+    MemoryEffectKind,
+    Pure,
+    RecursiveMemoryEffect,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from soacc.dialects.shared.traits import enclosing_kernel
+from soacc.dialects.shared.utils import captured_values
+
+
+def partition_type(source: Attribute) -> Attribute:
+    """The type of a partition of `source`: the same array with any number of rows."""
+    assert isinstance(source, TensorType)
+    shape = source.get_shape()
+    return TensorType(source.element_type, (DYNAMIC_INDEX, *shape[1:]))
+
+
+@irdl_op_definition
+class YieldOp(IRDLOperation):
+    """Ends a husk's body (its reduced values, then its concatenated arrays) or its
+    reduction operator (the combined values)."""
+
+    name = "husk.yield"
+    values = var_operand_def()
+    traits = lazy_traits_def(lambda: (IsTerminator(), HasParent(HuskOp, RunOp), Pure()))
+    assembly_format = "attr-dict ($values^ `:` type($values))?"
+
+    def __init__(self, *values: SSAValue | Operation):
+        super().__init__(operands=[values])
+
+
+@irdl_op_definition
+class HuskOp(IRDLOperation):
+    """A body run once per device over its partition of the sources' rows; reduced
+    values combined in device order, arrays concatenated (module docstring)."""
+
+    name = "husk.husk"
+    size = operand_def(IndexType)
+    sources = var_operand_def(TensorType)
+    neutral = var_operand_def()
+    outputs = var_result_def()
+    body = region_def("single_block")
+    reducer = region_def()
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(RecursiveMemoryEffect())
+    assembly_format = (
+        "`size` `(` $size `)` `(` ($sources^ `:` type($sources))? `)` "
+        "(`neutral` `(` $neutral^ `:` type($neutral) `)`)? attr-dict "
+        "`->` `(` type($outputs) `)` $body `reduce` $reducer"
+    )
+
+    def __init__(
+        self,
+        size: SSAValue | Operation,
+        sources: Sequence[SSAValue | Operation],
+        neutral: Sequence[SSAValue | Operation],
+        result_types: Sequence[Attribute],
+        body: Region,
+        reducer: Region,
+    ):
+        super().__init__(
+            operands=[size, sources, neutral], result_types=[result_types], regions=[body, reducer]
+        )
+
+    # the body's parameters -----------------------------------------------------------
+
+    @property
+    def offset_arg(self):
+        return self.body.block.args[0]
+
+    @property
+    def size_arg(self):
+        return self.body.block.args[1]
+
+    @property
+    def partitions(self):
+        return self.body.block.args[2:]
+
+    @property
+    def reduced(self) -> Sequence[SSAValue]:
+        return self.outputs[: len(self.neutral)]
+
+    @property
+    def concatenated(self) -> Sequence[SSAValue]:
+        return self.outputs[len(self.neutral) :]
+
+    def verify_(self) -> None:
+        parent = self.parent_op()
+        while parent is not None:
+            if isinstance(parent, HuskOp):
+                raise VerifyException("husk.husk inside a husk's body: husks have one level")
+            parent = parent.parent_op()
+        if enclosing_kernel(self) is not None:
+            raise VerifyException("husk.husk inside a kernel: a husk is host code")
+        outer = DYNAMIC_INDEX
+        for i, source in enumerate(self.sources):
+            t = source.type
+            assert isinstance(t, TensorType)
+            if t.get_num_dims() < 1:
+                raise VerifyException(f"husk.husk source {i} is {t}; a source is an array of rows")
+            d = t.get_shape()[0]
+            if DYNAMIC_INDEX not in (d, outer) and d != outer:
+                raise VerifyException(
+                    f"husk.husk source {i} has {d} rows, but an earlier one has {outer}; "
+                    "every source has the husk's size in rows"
+                )
+            outer = d if d != DYNAMIC_INDEX else outer
+        params = [IndexType(), IndexType(), *(partition_type(s.type) for s in self.sources)]
+        found = [a.type for a in self.body.block.args]
+        if found != params:
+            raise VerifyException(
+                f"husk.husk body parameters are ({', '.join(map(str, found))}); expected "
+                f"(offset: index, size: index, then a partition of each source: "
+                f"{', '.join(map(str, params[2:])) or 'none'})"
+            )
+        k = len(self.neutral)
+        neutral_types = [n.type for n in self.neutral]
+        yielded = self._yield_types(self.body, "body")
+        if len(yielded) < k:
+            raise VerifyException(
+                f"husk.husk body yields {len(yielded)} value(s); expected its {k} reduced value(s) first"
+            )
+        if yielded[:k] != neutral_types:
+            raise VerifyException(
+                f"husk.husk body's reduced values are ({', '.join(map(str, yielded[:k]))}); "
+                f"expected the neutral elements' types ({', '.join(map(str, neutral_types))})"
+            )
+        expected_results = list(neutral_types)
+        for j, t in enumerate(yielded[k:]):
+            if not isinstance(t, TensorType) or t.get_num_dims() < 1 or t.get_shape()[0] != DYNAMIC_INDEX:
+                raise VerifyException(
+                    f"husk.husk body's concatenated value {j} is {t}; expected an array whose "
+                    "rows are the partition's (outer size ?)"
+                )
+            shape = t.get_shape()
+            expected_results.append(TensorType(t.element_type, (outer, *shape[1:])))
+        results = [r.type for r in self.outputs]
+        if len(results) != len(expected_results) or any(
+            not _compatible(r, e) for r, e in zip(results, expected_results)
+        ):
+            raise VerifyException(
+                f"husk.husk results are ({', '.join(map(str, results))}); expected the reduced "
+                f"values, then the concatenated arrays of the husk's rows "
+                f"({', '.join(map(str, expected_results))})"
+            )
+        if k == 0:
+            if self.reducer.blocks:
+                raise VerifyException("husk.husk has no neutral elements, so its reduce region must be empty")
+            return
+        if len(self.reducer.blocks) != 1:
+            raise VerifyException(
+                f"husk.husk reduces {k} value(s), so its reduce region is one block: the operator"
+            )
+        found = [a.type for a in self.reducer.block.args]
+        if found != neutral_types * 2:
+            raise VerifyException(
+                f"husk.husk reduce parameters are ({', '.join(map(str, found))}); expected "
+                f"({', '.join(map(str, neutral_types * 2))}): the left values, then the right ones"
+            )
+        combined = self._yield_types(self.reducer, "reduce")
+        if combined != neutral_types:
+            raise VerifyException(
+                f"husk.husk reduce yields ({', '.join(map(str, combined))}); expected "
+                f"({', '.join(map(str, neutral_types))})"
+            )
+
+    def _yield_types(self, region: Region, what: str) -> list[Attribute]:
+        last = region.block.last_op
+        if not isinstance(last, YieldOp):
+            raise VerifyException(f"husk.husk {what} must end with husk.yield")
+        return [v.type for v in last.values]
+
+
+def _compatible(found: Attribute, expected: Attribute) -> bool:
+    """Equal, except that a dynamic size matches any."""
+    if isinstance(found, TensorType) and isinstance(expected, TensorType):
+        return (
+            found.element_type == expected.element_type
+            and found.get_num_dims() == expected.get_num_dims()
+            and all(a == b or DYNAMIC_INDEX in (a, b) for a, b in zip(found.get_shape(), expected.get_shape()))
+        )
+    return found == expected
+
+
+def enclosing_husk(op: Operation) -> HuskOp | RunOp | None:
+    """The husk (at either level) whose body `op` is in, or None."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, HuskOp | RunOp):
+            return parent
+        parent = parent.parent_op()
+    return None
+
+
+# --------------------------------------------------------------------------------------
+# Level 2: explicit memory
+# --------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class DevicesOp(IRDLOperation):
+    """The number of devices husks run on (the runtime's choice, at least 1).
+
+    ```mlir
+    %n = husk.devices : index
+    ```
+    """
+
+    name = "husk.devices"
+    result = result_def(IndexType)
+    traits = traits_def(Pure())
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self):
+        super().__init__(result_types=[IndexType()])
+
+
+class RunEffects(MemoryEffect):
+    """A husk run reads its sources and what its body reads from above, and writes its
+    outputs and slots (its body's own allocations are its own: each device's)."""
+
+    @classmethod
+    def get_effects(cls, op: Operation) -> set[EffectInstance]:  # type: ignore[override]
+        assert isinstance(op, RunOp)
+        read = [*op.sources, *(v for v in captured_values(op) if isinstance(v.type, MemRefType))]
+        effects = {EffectInstance(MemoryEffectKind.READ, v) for v in read}
+        return effects | {EffectInstance(MemoryEffectKind.WRITE, v) for v in (*op.outs, *op.slots)}
+
+
+@irdl_op_definition
+class RunOp(IRDLOperation):
+    """A husk at level 2 (the thesis's `expmem_husk`): its body runs once per device, on
+    that device, in device order.
+
+    ```mlir
+    husk.run size(%m) (%xs : memref<?xi32, ...>) outs(%ys : memref<?xi32, ...>)
+        slots(%partials : memref<?xi32, ...>) {
+    ^bb0(%device: index, %offset: index, %size: index, %xs_part: memref<?xi32, ...>,
+         %ys_part: memref<?xi32, ...>, %partial: memref<i32, ...>):
+      ...
+      husk.yield
+    }
+    ```
+
+    Device i (of n) runs the body with its `(offset, size)` of the `size` rows
+    (dialects/shared/partitions.py), and:
+
+    - each **source** (m rows) as its rows [offset, offset + size), in its memory: on
+      device 0 a view of the source itself, elsewhere a copy (from device 0);
+    - each **out** (m rows) as the same rows, which the body writes: on device 0 the
+      out's own rows, elsewhere memory of the device whose rows are copied into the
+      out (on device 0) after the body;
+    - each **slot** array (n rows, one per device) as its row i, the same way: where a
+      reducing husk leaves each device's reduced value, which code after the run
+      combines on device 0 in device order;
+    - every device array the body uses from above **broadcast**: on device 0 the array
+      itself, elsewhere a copy of it whole.
+
+    In the body, device memory (`#mem.space<device>`) is the running device's: its
+    allocations are that device's, and its kernels run there.
+    """
+
+    name = "husk.run"
+    size = operand_def(IndexType)
+    sources = var_operand_def(MemRefType)
+    outs = var_operand_def(MemRefType)
+    slots = var_operand_def(MemRefType)
+    body = region_def("single_block")
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(RunEffects())
+    assembly_format = (
+        "`size` `(` $size `)` `(` ($sources^ `:` type($sources))? `)` "
+        "(`outs` `(` $outs^ `:` type($outs) `)`)? (`slots` `(` $slots^ `:` type($slots) `)`)? "
+        "attr-dict-with-keyword $body"
+    )
+
+    def __init__(
+        self,
+        size: SSAValue | Operation,
+        sources: Sequence[SSAValue | Operation],
+        outs: Sequence[SSAValue | Operation],
+        slots: Sequence[SSAValue | Operation],
+        body: Region,
+    ):
+        super().__init__(operands=[size, sources, outs, slots], regions=[body])
+
+    @staticmethod
+    def body_types(sources: Sequence[Attribute], outs: Sequence[Attribute], slots: Sequence[Attribute]) -> list[Attribute]:
+        """The body's parameters: device, offset and size, then the sources' and outs'
+        rows (views like theirs), then a slot of each slot array (a view of one row)."""
+        rows = [
+            MemRefType(t.element_type, t.get_shape()[1:], StridedLayoutAttr([None] * (t.get_num_dims() - 1), None), t.memory_space)
+            for t in slots
+        ]
+        return [IndexType(), IndexType(), IndexType(), *sources, *outs, *rows]
+
+    @property
+    def device_arg(self):
+        return self.body.block.args[0]
+
+    @property
+    def offset_arg(self):
+        return self.body.block.args[1]
+
+    @property
+    def size_arg(self):
+        return self.body.block.args[2]
+
+    def parts(self, group: str) -> Sequence[SSAValue]:
+        """The body's parameters for `group`: "sources", "outs" or "slots"."""
+        args = self.body.block.args[3:]
+        s, o = len(self.sources), len(self.outs)
+        return {"sources": args[:s], "outs": args[s : s + o], "slots": args[s + o :]}[group]
+
+    def verify_(self) -> None:
+        if enclosing_husk(self) is not None:
+            raise VerifyException("husk.run inside a husk's body: husks have one level")
+        if enclosing_kernel(self) is not None:
+            raise VerifyException("husk.run inside a kernel: a husk is host code")
+        for group in ("sources", "outs", "slots"):
+            for i, v in enumerate(getattr(self, group)):
+                t = v.type
+                assert isinstance(t, MemRefType)
+                space = t.memory_space
+                if not getattr(space, "is_device", False) or getattr(space, "device", None) is None or space.device.data != 0:
+                    raise VerifyException(
+                        f"husk.run {group} {i} is {t}; a husk's arrays are on the main device (#mem.space<device>)"
+                    )
+                if t.get_num_dims() < 1:
+                    raise VerifyException(f"husk.run {group} {i} is {t}; it must have rows")
+        expected = self.body_types(
+            [v.type for v in self.sources], [v.type for v in self.outs], [v.type for v in self.slots]
+        )
+        found = [a.type for a in self.body.block.args]
+        if found != expected:
+            raise VerifyException(
+                f"husk.run body parameters are ({', '.join(map(str, found))}); expected (device, "
+                f"offset, size, then the sources' and outs' rows and a row of each slot array: "
+                f"{', '.join(map(str, expected))})"
+            )
+        last = self.body.block.last_op
+        if not isinstance(last, YieldOp) or last.values:
+            raise VerifyException("husk.run body must end with husk.yield of no values")
+
+
+HUSK = Dialect("husk", [HuskOp, YieldOp, DevicesOp, RunOp], [])

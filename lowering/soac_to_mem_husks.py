@@ -1,0 +1,160 @@
+"""convert-soac-to-mem for husks: a `husk.husk` (level 1) becomes a `husk.run` (level
+2, the thesis's `expmem_husk`) and, where it reduces, a `mem.reduce` after it.
+
+- Its concatenated arrays are allocated whole on the main device, as any array is; the
+  body builds its rows in them (the `outs` of the run: on device 0 in place, elsewhere
+  copied back after the body).
+- Each reduced value gets a slot array of one row per device (`husk.devices` of them),
+  where each device's body leaves its value: a reduction the body ends with writes its
+  slot directly. A `mem.reduce` after the run combines the slots in device order on the
+  main device, with the husk's operator, so the value stays in device memory; the host
+  reads it only where host code uses it (as any reduction's). The thesis reduced on
+  the host, which made every reduction a synchronous read, even one device's (its NN
+  slowdown).
+- Its sources are partitioned whatever their layout: each device's rows are a view of
+  the source on device 0 and a copy elsewhere (the runtime copies a strided view's rows
+  as they are). The thesis partitioned only row-major sources and broadcast the rest
+  whole, since its copies were byte ranges.
+"""
+
+from __future__ import annotations
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.ir import Block, OpResult, Region
+from xdsl.rewriter import InsertPoint
+
+from soacc.dialects import husk, mem, soac
+from soacc.dialects.soac import array_of
+from soacc.lowering.soac_to_mem_base import Array, CannotBufferise, ConversionBase, DeviceScalar, is_array
+
+
+BUILT_IN_PLACE = (
+    soac.MapOp, soac.ScanOp, soac.IotaOp, soac.ReplicateOp, soac.ArrayOp, soac.ConcatOp, soac.CopyOp, soac.RedomapOp, soac.ScanomapOp,
+)
+"""Ops whose array convert-soac-to-mem builds in a destination chosen ahead."""
+
+
+def _made_here(value, block: Block, kinds) -> bool:
+    return (
+        isinstance(value, OpResult)
+        and value.op.parent_block() is block
+        and value.has_one_use()
+        and isinstance(value.op, kinds)
+    )
+
+
+class HuskConversion(ConversionBase):
+    """Converts husks (module docstring)."""
+
+    def convert_husk(self, op: husk.HuskOp) -> None:
+        if self.depth:
+            raise CannotBufferise(op, "a husk inside a kernel cannot be bufferised (a husk is host code)")
+        k = len(op.neutral)
+        sources = [self.array(v).view for v in op.sources]
+        outs = [self.destination(r, op) for r in op.concatenated]
+        slot_arrays: list[Array] = []
+        devices = None
+        if k:
+            devices = self.insert(husk.DevicesOp()).result
+            devices.name_hint = "devices"
+            for v, r in zip(op.neutral, op.reduced):
+                # one row per device, a row as the value (a scalar, or an array)
+                shape = [devices, *(self.shape_of(v, op) if is_array(v.type) else [])]
+                slot_arrays.append(self.allocate(array_of(v.type), shape, (r.name_hint or "reduced") + "_slots"))
+        types = husk.RunOp.body_types([v.type for v in sources], [o.view.type for o in outs], [a.view.type for a in slot_arrays])
+        body = Block(arg_types=types)
+        run = husk.RunOp(self.scope[op.size], sources, [o.view for o in outs], [a.view for a in slot_arrays], Region(body))
+        self._convert_body(op, run)
+        self.insert(run)
+        for r, o in zip(op.concatenated, outs):
+            self.scope[r] = o
+        if not k:
+            return
+        results = [
+            self.destination(r, op) if is_array(r.type) else self.allocate(TensorType(r.type, []), [], (r.name_hint or "red") + "_dev")
+            for r in op.reduced
+        ]
+        self.insert(
+            mem.ReduceOp.build(
+                operands=[self._busy_slots(run, slot_arrays, devices), [self._view_or_scalar(v) for v in op.neutral], [r.view for r in results]],
+                result_types=[[]],
+                regions=[self.operator_region(op.reducer)],
+            )
+        )
+        for r, o in zip(op.reduced, results):
+            if is_array(r.type):
+                self.scope[r] = o
+            else:
+                self.bind_reduced(r, o.view)
+
+    def _busy_slots(self, run: husk.RunOp, slot_arrays: list[Array], devices) -> list:
+        """The slots of the devices that had rows: the first ceil(m / ceil(m / n)) (the
+        partitions are in device order). Only their values are combined, so a husk
+        gives what the reduction without it gives even where the program's neutral
+        element is not neutral (the reduction of rows never uses it)."""
+        one = self.index_constant(1)
+        most = self.insert(arith.CeilDivUIOp(run.size, devices)).result
+        most = self.insert(arith.MaxUIOp(most, one)).result
+        busy = self.insert(arith.CeilDivUIOp(run.size, most)).result
+        busy.name_hint = "busy_devices"
+        zero = self.index_constant(0)
+        return [
+            self.insert(mem.SliceOp(a.view, [soac.SliceSpec.RANGE], [zero, busy], a.view.type)).result for a in slot_arrays
+        ]
+
+    def _convert_body(self, op: husk.HuskOp, run: husk.RunOp) -> None:
+        """The husk's body, as host code of each device, into the run's body: it builds
+        its concatenated rows in the outs' rows and leaves its reduced values in its
+        slots."""
+        old = op.body.block
+        body = run.body.block
+        k = len(op.neutral)
+        for arg, name in zip(body.args, ("device", "offset", "size")):
+            arg.name_hint = name
+        out_rows, slots = run.parts("outs"), run.parts("slots")
+        for new, old_part in zip(run.parts("sources"), op.partitions):
+            self._name(new, old_part)
+        for new, r in zip(out_rows, op.concatenated):
+            self._name(new, r, "_rows")
+        for new, r in zip(slots, op.reduced):
+            self._name(new, r, "_slot")
+        yields = list(old.last_op.operands)
+        outer = self.builder
+        self.builder = Builder(InsertPoint.at_end(body))
+        self.scope.layers.append({})
+        try:
+            self.scope[op.offset_arg] = run.offset_arg
+            self.scope[op.size_arg] = run.size_arg
+            for old_part, new in zip(op.partitions, run.parts("sources")):
+                self.scope[old_part] = Array(new, None)
+            # built where they go: a concatenated array in the out's rows, a reduction's
+            # value in the device's slot
+            for y, row in zip(yields[k:], out_rows):
+                if _made_here(y, old, BUILT_IN_PLACE) and y not in self.hints:
+                    self.hints[y] = Array(row, None)
+            for y, slot in zip(yields[:k], slots):
+                if is_array(y.type):
+                    if _made_here(y, old, BUILT_IN_PLACE + (soac.ReduceOp,)) and y not in self.hints:
+                        self.hints[y] = Array(slot, None)
+                elif _made_here(y, old, (soac.ReduceOp, soac.RedomapOp)) and y not in self.scalar_hints:
+                    self.scalar_hints[y] = slot
+            self.convert_ops_until_yield(old)
+            for y, slot in zip(yields[:k], slots):
+                new = self.scope[y]
+                if isinstance(new, Array):
+                    if new.view is not slot:
+                        self.insert(mem.CopyOp(new.view, slot))
+                elif isinstance(new, DeviceScalar):
+                    if new.view is not slot:
+                        self.insert(mem.CopyOp(new.view, slot))
+                else:
+                    self.insert(mem.StoreOp(new, slot, []))
+            for y, row in zip(yields[k:], out_rows):
+                if self.array(y).view is not row:
+                    self.insert(mem.CopyOp(self.array(y).view, row))
+            self.insert(husk.YieldOp())
+        finally:
+            self.scope.layers.pop()
+            self.builder = outer

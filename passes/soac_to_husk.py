@@ -1,0 +1,232 @@
+"""soac-to-husk: data-parallel combinators of host code become husks, so that the
+runtime can split their rows over several devices (Larsen, *Multi-GPU Futhark Using
+Parallel Streams*, §3.5 and §4.2; docs/soac-to-husk.md).
+
+- `soac.map` becomes a husk that concatenates: its body maps the partitions.
+- `soac.reduce` and `soac.redomap` (reduce and a fused map-reduce) become a husk that
+  reduces: its body reduces (and maps) the partitions, and the husk combines the
+  devices' values with the same operators, in device order (no commutativity needed);
+  a redomap's mapped arrays are concatenated.
+- Nothing else: a scan, a scatter and a histogram run on the main device as before (the
+  thesis husks map and redomap only), and nothing inside a kernel or a husk's body (one
+  level: the thesis's E′).
+
+Then the thesis's two rules simplify each husk:
+
+- **an unused partition is dropped**: its source is not copied to any device; the
+  husk's size stays, since it decides the work and the concatenated rows;
+- **a source the body also reads whole is internalised**: it must be broadcast anyway,
+  so its partition becomes a `soac.slice` of it inside the body (rows [offset, offset +
+  size)), and no partition of it is made.
+
+`report=true` prints each husk made, with its partitions and broadcasts.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, ModuleOp, TensorType, i32
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.irdl import IRDLOperation
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from soacc.dialects import husk, soac
+from soacc.dialects.shared.traits import runs_on_device
+from soacc.dialects.shared.utils import used_values
+
+HUSKED = (soac.MapOp, soac.ReduceOp, soac.RedomapOp)
+
+
+def _partition_types(types: Sequence) -> list:
+    """Result types as the body sees them: arrays of the partition's rows."""
+    return [husk.partition_type(t) if isinstance(t, TensorType) else t for t in types]
+
+
+def _inlined(block: Block, args: Sequence[SSAValue], at: Block) -> list[SSAValue]:
+    """Clones `block`'s ops (but its terminator) at the end of `at`, its parameters
+    bound to `args`; returns the values its terminator gives."""
+    mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, args))
+    for op in block.ops:
+        if op is block.last_op:
+            return [mapping.get(v, v) for v in op.operands]
+        at.add_op(op.clone(value_mapper=mapping))
+    return []
+
+
+def _reducer(op: Operation) -> Region:
+    """The husk's operator: each of `op`'s operators (one for a reduce, one per group
+    for a redomap) on its own values, in one region of 2K parameters."""
+    if isinstance(op, soac.MapOp) or not op.neutral:
+        return Region()
+    regions = [op.body] if isinstance(op, soac.ReduceOp) else list(op.operators)
+    types = [v.type for v in op.neutral]
+    block = Block(arg_types=[*types, *types])
+    k = len(types)
+    left, right = block.args[:k], block.args[k:]
+    combined: list[SSAValue] = []
+    start = 0
+    for region in regions:
+        arity = len(region.block.args) // 2
+        group = range(start, start + arity)
+        combined += _inlined(region.block, [*(left[i] for i in group), *(right[i] for i in group)], block)
+        start += arity
+    block.add_op(husk.YieldOp(*combined))
+    return Region(block)
+
+
+def _inner(op: Operation, parts: Sequence[SSAValue]) -> IRDLOperation:
+    """`op` over the partitions instead of its inputs."""
+    types = _partition_types([r.type for r in op.results])
+    if isinstance(op, soac.MapOp):
+        return soac.MapOp(parts, types, op.body.clone())
+    if isinstance(op, soac.ReduceOp):
+        return soac.ReduceOp(parts, op.neutral, op.body.clone(), op.commutative is not None)
+    assert isinstance(op, soac.RedomapOp)
+    return soac.RedomapOp(
+        parts,
+        op.neutral,
+        op.map_body.clone(),
+        [r.clone() for r in op.operators],
+        [bool(f) for f in op.commutative.get_values()],
+        types,
+    )
+
+
+def husk_of(op: Operation) -> husk.HuskOp:
+    """A husk equal to the combinator `op` (placed before it; `op` is left alone)."""
+    inputs = list(op.inputs)
+    size = soac.SizeOp(inputs[0], 0)
+    size.result.name_hint = "rows"
+    Rewriter.insert_op(size, InsertPoint.before(op))
+    body = Block(arg_types=[size.result.type, size.result.type, *(husk.partition_type(v.type) for v in inputs)])
+    body.args[0].name_hint, body.args[1].name_hint = "offset", "size"
+    for part, source in zip(body.args[2:], inputs):
+        if source.name_hint:
+            part.name_hint = f"{source.name_hint}_part"
+    inner = _inner(op, body.args[2:])
+    body.add_op(inner)
+    body.add_op(husk.YieldOp(*inner.results))
+    made = husk.HuskOp(size, inputs, op.neutral if not isinstance(op, soac.MapOp) else [], [r.type for r in op.results], Region(body), _reducer(op))
+    for new, old in zip(made.outputs, op.results):
+        new.name_hint = old.name_hint
+    return made
+
+
+def _drop_unread_rows(made: husk.HuskOp) -> None:
+    """A map (or redomap) of the body whose lambda never reads the rows of a partition
+    stops taking it (Futhark's simplifier drops such map inputs before the thesis's
+    rule sees the partition unused); one left with no input maps `iota %size` instead,
+    which keeps its width and which fuse-iota makes free."""
+    partitions = set(made.partitions)
+    for op in made.body.block.ops:
+        if not isinstance(op, soac.MapOp | soac.RedomapOp):
+            continue
+        lam = op.body.block if isinstance(op, soac.MapOp) else op.map_body.block
+        inputs = list(op.inputs)
+        for k in reversed(range(len(inputs))):
+            if inputs[k] not in partitions or lam.args[k].uses:
+                continue
+            if len(inputs) > 1:
+                del inputs[k]
+                lam.erase_arg(lam.args[k])
+                continue
+            iota = soac.IotaOp(made.size_arg, TensorType(IndexType(), (DYNAMIC_INDEX,)))
+            made.body.block.insert_op_before(iota, op)
+            inputs[k] = iota.result
+            lam.erase_arg(lam.args[k])
+            lam.insert_arg(IndexType(), k)
+        if len(inputs) == len(op.inputs) and all(a is b for a, b in zip(inputs, op.inputs)):
+            continue
+        if isinstance(op, soac.MapOp):
+            op.operands = inputs
+        else:
+            op.operands = [*inputs, *op.neutral]
+            op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(inputs), len(op.neutral)])
+
+
+def simplify(made: husk.HuskOp) -> tuple[list[int], list[int]]:
+    """The thesis's two rules, in place: drops unused partitions, and internalises
+    those whose source the body reads whole. Returns the indices (among the original
+    sources) dropped and internalised."""
+    _drop_unread_rows(made)
+    inside = {v for op in made.body.walk() for v in op.operands}
+    dropped, internalised = [], []
+    body = made.body.block
+    for j in reversed(range(len(made.sources))):
+        part = body.args[2 + j]
+        source = made.sources[j]
+        if not part.uses:
+            dropped.append(j)
+        elif source in inside:
+            internalised.append(j)
+            kinds = [soac.SliceSpec.RANGE]
+            piece = soac.SliceOp(source, kinds, [made.offset_arg, made.size_arg], part.type)
+            piece.result.name_hint = part.name_hint
+            body.insert_op_before(piece, body.first_op)
+            part.replace_all_uses_with(piece.result)
+        else:
+            continue
+        body.erase_arg(part)
+        sources, neutral = list(made.sources), list(made.neutral)
+        del sources[j]
+        made.operands = [made.size, *sources, *neutral]
+        made.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [1, len(sources), len(neutral)])
+    return sorted(dropped), sorted(internalised)
+
+
+def candidates(function: func.FuncOp) -> list[Operation]:
+    """The combinators of `function`'s host code that become husks."""
+    return [
+        op
+        for op in function.walk()
+        if isinstance(op, HUSKED) and not runs_on_device(op) and husk.enclosing_husk(op) is None
+    ]
+
+
+@dataclass(frozen=True)
+class SoacToHuskPass(ModulePass):
+    """map, reduce and redomap in host code become husks (module docstring)."""
+
+    name = "soac-to-husk"
+
+    report: bool = False
+    """Print each husk made: its combinator, partitioned and broadcast arrays."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for function in op.walk():
+            if not isinstance(function, func.FuncOp):
+                continue
+            for combinator in candidates(function):
+                made = husk_of(combinator)
+                Rewriter.insert_op(made, InsertPoint.before(combinator))
+                Rewriter.replace_op(combinator, [], made.outputs)
+                dropped, internalised = simplify(made)
+                if self.report:
+                    self._report(function, combinator, made, dropped, internalised)
+
+    @staticmethod
+    def _report(function: func.FuncOp, combinator: Operation, made: husk.HuskOp, dropped, internalised) -> None:
+        names = [f"%{v.name_hint}" if v.name_hint else "(unnamed)" for v in made.sources]
+        broadcast = [
+            f"%{v.name_hint}" if v.name_hint else "(unnamed)"
+            for v in used_values(made)
+            if isinstance(v.type, TensorType) and v not in made.sources
+        ]
+        what = ", ".join(f"%{r.name_hint}" for r in made.outputs if r.name_hint) or "no named result"
+        notes = []
+        if dropped:
+            notes.append(f"{len(dropped)} unused partition(s) dropped")
+        if internalised:
+            notes.append(f"{len(internalised)} partition(s) internalised")
+        print(
+            f"soac-to-husk: @{function.sym_name.data}: {combinator.name} ({what}): partitions "
+            f"{', '.join(names) or 'none'}; broadcast {', '.join(broadcast) or 'none'}"
+            + (f"; {'; '.join(notes)}" if notes else ""),
+            file=sys.stderr,
+        )

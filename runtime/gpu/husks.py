@@ -1,0 +1,134 @@
+"""Husks at run time (`rt.husk_run` of the emitted host code; Larsen, *Multi-GPU
+Futhark Using Parallel Streams*, §5 and §6): a husk's body runs once per device, on
+that device's runtime (its context, module, memory pool and stream), over its rows.
+
+- **Device 0** (the program's own runtime) runs its body on views of the sources,
+  outs and slots themselves: nothing is copied for it (the thesis's §6.1 references).
+- **Device i > 0**: its partition's rows and every device array the body uses from
+  above (the broadcasts) are copied from device 0 into its memory, peer to peer; its
+  body writes its out rows and slot in its own memory, which are then copied back into
+  the outs and the slot arrays on device 0.
+- **One host thread** drives every device: all of it is asynchronous (copies, launches,
+  and the order between devices through events: device i starts after what device 0
+  did before the husk, and device 0 goes on after what every device did), so the
+  devices overlap without threads. A body that reads a device value on the host waits
+  for its own device only. With one device the body is simply called: no copy, no
+  event, no thread.
+
+Views that are not dense are gathered on device 0 into dense memory first (one strided
+copy), so that every peer copy is one contiguous byte range: a device is sent its rows
+only, whatever the source's layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from soacc.dialects.shared.partitions import even_partitions
+from soacc.runtime.errors import ExecutionError
+from soacc.runtime.gpu.arrays import View
+from soacc.runtime.statistics import HuskRun
+
+
+def run_husk(
+    home, body: Callable, rows, sources: Sequence[View], outs: Sequence[View], slots: Sequence[View], broadcast: Sequence[View]
+) -> None:
+    """Runs `body(rt, device, offset, size, *parts, *out_rows, *slot_rows, *broadcast)`
+    once per device of `home` (a HostRuntime; `home.peers[i]` is device i's)."""
+    devices = home.peers
+    n = len(devices)
+    rows = int(rows)
+    _check_rows(rows, n, sources, outs, slots)
+    table = even_partitions(rows, n)
+    home.statistics.husks.append(HuskRun(table, []))
+    if n == 1:
+        body(home, np.int64(0), np.int64(0), np.int64(rows), *sources, *outs, *(s.slice([0]) for s in slots), *broadcast)
+        return
+    # device 0's stream: dense copies of what is not, then an event every device waits for
+    dense_sources = [_dense(home, v) for v in sources]
+    dense_broadcast = [_dense(home, v) for v in broadcast]
+    ready = home.memory.record()
+    finished, pending = [], []
+    for device in range(1, n):
+        offset, size = table[device]
+        peer = devices[device]
+        peer.statistics = home.statistics
+        with peer.memory.current():
+            peer.memory.wait_for(ready)
+            parts = [_send(home, peer, v.slice([(offset, size)])) for v in dense_sources]
+            out_rows = [_fresh(peer, (size, *o.shape[1:]), o.dtype) for o in outs]
+            slot_rows = [_fresh(peer, s.shape[1:], s.dtype) for s in slots]
+            copies = [_send(home, peer, v) for v in dense_broadcast]
+            body(peer, np.int64(device), np.int64(offset), np.int64(size), *parts, *out_rows, *slot_rows, *copies)
+            for out, piece in zip(outs, out_rows):
+                pending += _receive(home, peer, piece, out.slice([(offset, size)]))
+            for slot_array, piece in zip(slots, slot_rows):
+                pending += _receive(home, peer, piece, slot_array.slice([device]))
+            finished.append(peer.memory.record())
+            del parts, out_rows, slot_rows, copies  # freed in the device's stream order
+    offset, size = table[0]
+    body(
+        home, np.int64(0), np.int64(offset), np.int64(size),
+        *(v.slice([(offset, size)]) for v in sources), *(o.slice([(offset, size)]) for o in outs),
+        *(s.slice([0]) for s in slots), *broadcast,
+    )
+    for event in finished:
+        home.memory.wait_for(event)
+    for staged, target in pending:  # rows that landed in dense memory of device 0's
+        home._move(staged, target)
+
+
+def _check_rows(rows: int, devices: int, sources, outs, slots) -> None:
+    if rows < 0:
+        raise ExecutionError(f"husk.run splits {rows} rows")
+    for group, views, expected in (("source", sources, rows), ("out", outs, rows), ("slot array", slots, devices)):
+        for j, view in enumerate(views):
+            if view.shape[0] != expected:
+                raise ExecutionError(
+                    f"husk.run {group} {j} has {view.shape[0]} rows; expected {expected}"
+                    + (" (one per device)" if group == "slot array" else "")
+                )
+
+
+def _fresh(rt, shape: tuple, dtype: np.dtype) -> View:
+    """A dense array in new memory of `rt`'s device."""
+    count = 1
+    for d in shape:
+        count *= int(d)
+    return rt.alloc_device(count * dtype.itemsize).view(0, shape, None, dtype)
+
+
+def _dense(home, view: View) -> View:
+    """`view` itself where it is dense, else a dense copy of it on device 0."""
+    if view.is_dense():
+        return view
+    copy = _fresh(home, view.shape, view.dtype)
+    home.copy(view, copy)
+    return copy
+
+
+def _send(home, peer, view: View) -> View:
+    """A copy of the dense `view` (device 0's) in new memory of `peer`'s device."""
+    copy = _fresh(peer, view.shape, view.dtype)
+    if view.count:
+        peer.memory.peer_copy(peer.memory, copy.address, home.memory, view.address, view.nbytes)
+    home.statistics.copied(home.space, peer.space, view.nbytes)
+    return copy
+
+
+def _receive(home, peer, piece: View, target: View) -> list[tuple[View, View]]:
+    """Copies `piece` (dense, `peer`'s) into `target` (device 0's), in `peer`'s stream;
+    where `target` is not dense, into dense memory of device 0's, which is moved into
+    it once device 0 has waited for `peer` (returned as (staged, target))."""
+    home.statistics.copied(peer.space, home.space, piece.nbytes)
+    if not piece.count:
+        return []
+    # in the device's order, after its body
+    if target.is_dense():
+        peer.memory.peer_copy(home.memory, target.address, peer.memory, piece.address, piece.nbytes)
+        return []
+    staged = _fresh(home, target.shape, target.dtype)
+    peer.memory.peer_copy(home.memory, staged.address, peer.memory, piece.address, piece.nbytes)
+    return [(staged, target)]

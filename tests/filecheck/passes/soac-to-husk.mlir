@@ -1,0 +1,240 @@
+// RUN: soacc-opt %s --split-input-file -p soac-to-husk | filecheck %s
+// RUN: soacc-opt %s --split-input-file -p 'soac-to-husk{report=true}' -o /dev/null 2>&1 | filecheck %s --check-prefix=REPORT
+//
+// soac-to-husk: the combinators of host code that the thesis husks (map, reduce and
+// the fused map-reduce) become husks, then its two simplification rules. One chunk per
+// case of the study (Larsen, Multi-GPU Futhark Using Parallel Streams): T1-T3, T5-T9
+// and T17, by the numbering of the project's digest.
+
+// T1 (Listing 21): a map becomes a husk that concatenates; its body maps the
+// partition, and it has nothing to reduce.
+// REPORT: soac-to-husk: @t1_map: soac.map (%ys): partitions %xs; broadcast none
+// CHECK-LABEL: func.func @t1_map
+// CHECK:         %rows = soac.size %xs[0] : tensor<?xi32>
+// CHECK-NEXT:    %ys = husk.husk size(%rows) (%xs : tensor<?xi32>) -> (tensor<?xi32>) {
+// CHECK-NEXT:    ^bb0(%offset: index, %size: index, %xs_part: tensor<?xi32>):
+// CHECK-NEXT:      %[[M:.*]] = soac.map(%xs_part) : (tensor<?xi32>) -> tensor<?xi32> {
+// CHECK:           husk.yield %[[M]] : tensor<?xi32>
+// CHECK-NEXT:    } reduce {
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %ys
+func.func @t1_map(%xs: tensor<?xi32>) -> tensor<?xi32> {
+  %one = arith.constant 1 : i32
+  %ys = soac.map(%xs) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %one : i32
+    soac.yield %y : i32
+  }
+  func.return %ys : tensor<?xi32>
+}
+
+// -----
+
+// T2 (Listing 23): a reduce becomes a husk that reduces: its body reduces the
+// partition, and the husk combines the devices' values with the same operator and
+// neutral element.
+// CHECK-LABEL: func.func @t2_reduce
+// CHECK:         %s = husk.husk size(%rows) (%xs : tensor<?xi32>) neutral(%zero : i32) -> (i32) {
+// CHECK-NEXT:    ^bb0(%offset: index, %size: index, %xs_part: tensor<?xi32>):
+// CHECK-NEXT:      %[[R:.*]] = soac.reduce(%xs_part) neutral(%zero : i32) commutative : (tensor<?xi32>) -> i32 {
+// CHECK:           husk.yield %[[R]] : i32
+// CHECK-NEXT:    } reduce {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: i32, %[[B:.*]]: i32):
+// CHECK-NEXT:      %[[T:.*]] = arith.addi %[[A]], %[[B]] : i32
+// CHECK-NEXT:      husk.yield %[[T]] : i32
+// CHECK-NEXT:    }
+func.func @t2_reduce(%xs: tensor<?xi32>) -> i32 {
+  %zero = arith.constant 0 : i32
+  %s = soac.reduce(%xs) neutral(%zero : i32) commutative : (tensor<?xi32>) -> i32 {
+  ^bb0(%a: i32, %b: i32):
+    %t = arith.addi %a, %b : i32
+    soac.yield %t : i32
+  }
+  func.return %s : i32
+}
+
+// -----
+
+// T3 (Listings 24, 33): the fused map-reduce is one husk whose body is the redomap
+// over the partition.
+// CHECK-LABEL: func.func @t3_redomap
+// CHECK:         %s = husk.husk size(%rows) (%zs : tensor<?xi32>) neutral(%zero : i32) -> (i32) {
+// CHECK-NEXT:    ^bb0(%offset: index, %size: index, %zs_part: tensor<?xi32>):
+// CHECK-NEXT:      %[[R:.*]] = soac.redomap(%zs_part) : (tensor<?xi32>) -> i32 map {
+// CHECK:           } reduce(%zero : i32) commutative {
+// CHECK:           husk.yield %[[R]] : i32
+// CHECK-NEXT:    } reduce {
+// CHECK:           arith.addi
+// CHECK-NOT:     husk.husk
+func.func @t3_redomap(%zs: tensor<?xi32>) -> i32 {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %s = soac.redomap(%zs) : (tensor<?xi32>) -> i32 map {
+  ^bb0(%z: i32):
+    %y = arith.addi %z, %one : i32
+    soac.yield %y : i32
+  } reduce(%zero : i32) commutative {
+  ^bb1(%a: i32, %b: i32):
+    %t = arith.addi %a, %b : i32
+    soac.yield %t : i32
+  }
+  func.return %s : i32
+}
+
+// -----
+
+// T5 (matrix-vector, Listing 1's cases a and b): the rows of xss are partitioned, ys
+// is used whole inside the body: broadcast.
+// REPORT: soac-to-husk: @t5_matvec: soac.map (%mv): partitions %xss; broadcast %ys
+// CHECK-LABEL: func.func @t5_matvec
+// CHECK:         %mv = husk.husk size(%rows) (%xss : tensor<?x3xi32>) -> (tensor<?xi32>) {
+// CHECK-NEXT:    ^bb0(%offset: index, %size: index, %xss_part: tensor<?x3xi32>):
+// CHECK-NEXT:      soac.map(%xss_part)
+// CHECK:             soac.redomap(%row, %ys)
+func.func @t5_matvec(%xss: tensor<?x3xi32>, %ys: tensor<3xi32>) -> tensor<?xi32> {
+  %zero = arith.constant 0 : i32
+  %mv = soac.map(%xss) : (tensor<?x3xi32>) -> tensor<?xi32> {
+  ^bb0(%row: tensor<3xi32>):
+    %d = soac.redomap(%row, %ys) : (tensor<3xi32>, tensor<3xi32>) -> i32 map {
+    ^bb1(%a: i32, %b: i32):
+      %p = arith.muli %a, %b : i32
+      soac.yield %p : i32
+    } reduce(%zero : i32) commutative {
+    ^bb2(%a: i32, %b: i32):
+      %t = arith.addi %a, %b : i32
+      soac.yield %t : i32
+    }
+    soac.yield %d : i32
+  }
+  func.return %mv : tensor<?xi32>
+}
+
+// -----
+
+// T6 (Listings 28-30): the body reads xs whole, so xs is broadcast anyway: its
+// partition becomes a slice of it inside the body, and the husk has no partition.
+// REPORT: soac-to-husk: @t6_internalise: soac.map (%ys): partitions none; broadcast %xs; 1 partition(s) internalised
+// CHECK-LABEL: func.func @t6_internalise
+// CHECK:         %ys = husk.husk size(%rows) () -> (tensor<?xi32>) {
+// CHECK-NEXT:    ^bb0(%offset: index, %size: index):
+// CHECK-NEXT:      %xs_part = soac.slice %xs[%offset:%size] : tensor<?xi32> -> tensor<?xi32>
+// CHECK-NEXT:      soac.map(%xs_part)
+// CHECK:             soac.index %xs[%{{.*}}] : tensor<?xi32>
+func.func @t6_internalise(%xs: tensor<?xi32>) -> tensor<?xi32> {
+  %ys = soac.map(%xs) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%x: i32):
+    %i = arith.index_cast %x : i32 to index
+    %v = soac.index %xs[%i] : tensor<?xi32>
+    %w = arith.addi %x, %v : i32
+    soac.yield %w : i32
+  }
+  func.return %ys : tensor<?xi32>
+}
+
+// -----
+
+// T7 (Listings 26-27): the lambda never reads its row, so the map maps `iota %size`
+// (its width kept) and the partition, unused, goes; offset and size stay.
+// REPORT: soac-to-husk: @t7_unused: soac.map (%zeros): partitions none; broadcast none; 1 unused partition(s) dropped
+// CHECK-LABEL: func.func @t7_unused
+// CHECK:         %zeros = husk.husk size(%rows) () -> (tensor<?xi32>) {
+// CHECK-NEXT:    ^bb0(%offset: index, %size: index):
+// CHECK-NEXT:      %[[I:.*]] = soac.iota %size : tensor<?xindex>
+// CHECK-NEXT:      soac.map(%[[I]]) : (tensor<?xindex>) -> tensor<?xi32> {
+func.func @t7_unused(%xs: tensor<?xi32>) -> tensor<?xi32> {
+  %zero = arith.constant 0 : i32
+  %zeros = soac.map(%xs) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%x: i32):
+    soac.yield %zero : i32
+  }
+  func.return %zeros : tensor<?xi32>
+}
+
+// -----
+
+// T8 (strategy 2): a transposed source is still partitioned here: each device's rows
+// are a view of it (the runtime copies a strided view's rows as they are), where the
+// thesis, copying byte ranges, broadcast it whole.
+// CHECK-LABEL: func.func @t8_transposed
+// CHECK:         %t = soac.transpose %yss
+// CHECK:         %sums = husk.husk size(%rows) (%t : tensor<4x3xi32>) -> (tensor<4xi32>) {
+// CHECK-NEXT:    ^bb0(%offset: index, %size: index, %t_part: tensor<?x3xi32>):
+func.func @t8_transposed(%yss: tensor<3x4xi32>) -> tensor<4xi32> {
+  %zero = arith.constant 0 : i32
+  %t = soac.transpose %yss [1, 0] : tensor<3x4xi32> -> tensor<4x3xi32>
+  %sums = soac.map(%t) : (tensor<4x3xi32>) -> tensor<4xi32> {
+  ^bb0(%r: tensor<3xi32>):
+    %s = soac.reduce(%r) neutral(%zero : i32) commutative : (tensor<3xi32>) -> i32 {
+    ^bb1(%a: i32, %b: i32):
+      %u = arith.addi %a, %b : i32
+      soac.yield %u : i32
+    }
+    soac.yield %s : i32
+  }
+  func.return %sums : tensor<4xi32>
+}
+
+// -----
+
+// T9 (Listing 25): a redomap that also keeps its map's array: one husk with one
+// reduced value and one concatenated array; its operator takes 2 parameters, not 4.
+// CHECK-LABEL: func.func @t9_both
+// CHECK:         %s, %ys = husk.husk size(%rows) (%xs : tensor<?xi32>) neutral(%zero : i32) -> (i32, tensor<?xi32>) {
+// CHECK:           husk.yield %{{.*}}, %{{.*}} : i32, tensor<?xi32>
+// CHECK-NEXT:    } reduce {
+// CHECK-NEXT:    ^bb0(%{{[^:]*}}: i32, %{{[^:]*}}: i32):
+func.func @t9_both(%xs: tensor<?xi32>) -> (i32, tensor<?xi32>) {
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %s, %ys = soac.redomap(%xs) : (tensor<?xi32>) -> (i32, tensor<?xi32>) map {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %one : i32
+    soac.yield %y, %y : i32, i32
+  } reduce(%zero : i32) commutative {
+  ^bb1(%a: i32, %b: i32):
+    %t = arith.addi %a, %b : i32
+    soac.yield %t : i32
+  }
+  func.return %s, %ys : i32, tensor<?xi32>
+}
+
+// -----
+
+// T17: a scan is never a husk; a map of scans is one at the outer map only (the scan
+// runs inside the body); a map nested in a lambda is never one (one level).
+// CHECK-LABEL: func.func @t17_unsupported
+// CHECK:         %sc = soac.scan(%xs)
+// CHECK:         %mapped = husk.husk size(%{{.*}}) (%xss : tensor<?x4xi32>) -> (tensor<?x4xi32>) {
+// CHECK:             soac.scan(%row)
+// CHECK:           husk.yield
+// CHECK:         %inner = husk.husk size(%{{.*}}) (%xss : tensor<?x4xi32>) -> (tensor<?x4xi32>) {
+// CHECK:             soac.map(%r)
+// CHECK-NOT:         husk.husk
+// CHECK:         func.return
+func.func @t17_unsupported(%xs: tensor<?xi32>, %xss: tensor<?x4xi32>) -> (tensor<?xi32>, tensor<?x4xi32>, tensor<?x4xi32>) {
+  %zero = arith.constant 0 : i32
+  %sc = soac.scan(%xs) neutral(%zero : i32) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%a: i32, %b: i32):
+    %t = arith.addi %a, %b : i32
+    soac.yield %t : i32
+  }
+  %mapped = soac.map(%xss) : (tensor<?x4xi32>) -> tensor<?x4xi32> {
+  ^bb0(%row: tensor<4xi32>):
+    %s = soac.scan(%row) neutral(%zero : i32) : (tensor<4xi32>) -> tensor<4xi32> {
+    ^bb1(%a: i32, %b: i32):
+      %t = arith.addi %a, %b : i32
+      soac.yield %t : i32
+    }
+    soac.yield %s : tensor<4xi32>
+  }
+  %inner = soac.map(%xss) : (tensor<?x4xi32>) -> tensor<?x4xi32> {
+  ^bb0(%r: tensor<4xi32>):
+    %d = soac.map(%r) : (tensor<4xi32>) -> tensor<4xi32> {
+    ^bb1(%e: i32):
+      %f = arith.addi %e, %e : i32
+      soac.yield %f : i32
+    }
+    soac.yield %d : tensor<4xi32>
+  }
+  func.return %sc, %mapped, %inner : tensor<?xi32>, tensor<?x4xi32>, tensor<?x4xi32>
+}
