@@ -61,19 +61,10 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
-from xdsl.traits import (
-    EffectInstance,
-    HasParent,
-    IsTerminator,
-    MemoryEffect,
-    MemoryEffectKind,
-    Pure,
-    RecursiveMemoryEffect,
-)
+from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from soacc.dialects.shared.traits import enclosing_kernel
-from soacc.dialects.shared.utils import captured_values
+from soacc.dialects.shared.traits import OperandEffects, enclosing_kernel
 
 
 def partition_type(source: Attribute) -> Attribute:
@@ -283,18 +274,6 @@ class DevicesOp(IRDLOperation):
         super().__init__(result_types=[IndexType()])
 
 
-class RunEffects(MemoryEffect):
-    """A husk run reads its sources and what its body reads from above, and writes its
-    outputs and slots (its body's own allocations are its own: each device's)."""
-
-    @classmethod
-    def get_effects(cls, op: Operation) -> set[EffectInstance]:  # type: ignore[override]
-        assert isinstance(op, RunOp)
-        read = [*op.sources, *(v for v in captured_values(op) if isinstance(v.type, MemRefType))]
-        effects = {EffectInstance(MemoryEffectKind.READ, v) for v in read}
-        return effects | {EffectInstance(MemoryEffectKind.WRITE, v) for v in (*op.outs, *op.slots)}
-
-
 @irdl_op_definition
 class RunOp(IRDLOperation):
     """A husk at level 2 (the thesis's `expmem_husk`): its body runs once per device, on
@@ -335,7 +314,9 @@ class RunOp(IRDLOperation):
     slots = var_operand_def(MemRefType)
     body = region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(RunEffects())
+    # its body's own ops say what they read from above; the run itself reads its
+    # sources and writes its outs and slots whole (every row by one device)
+    traits = traits_def(OperandEffects(reads=("sources",), creates=("outs", "slots")))
     assembly_format = (
         "`size` `(` $size `)` `(` ($sources^ `:` type($sources))? `)` "
         "(`outs` `(` $outs^ `:` type($outs) `)`)? (`slots` `(` $slots^ `:` type($slots) `)`)? "

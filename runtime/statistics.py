@@ -94,6 +94,7 @@ class Statistics:
         self.sync_reads = other.sync_reads
         self.scalar_writes = other.scalar_writes
         self.kernel_launches = other.kernel_launches
+        self.husks = list(other.husks)
         self.host_kernels = other.host_kernels
         self.task_graph = other.task_graph
         self.task_graph_forked = other.task_graph_forked

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
-from soacc.dialects import mem
+from soacc.dialects import husk, mem
 from soacc.passes.analysis.memory_access import nested_accesses
 from soacc.passes.analysis.memory_aliases import MemoryAliases, made_only_of
 from soacc.passes.analysis.memory_liveness import BlockLiveness
@@ -147,6 +147,8 @@ def map_exception(
     `input_memories` overrides what the input's block may be (by default `old`, and
     `new` with `carried`): a carried block that is to hold a body's array `new` is the
     block the loop starts from or the one the body makes for the next iteration."""
+    if isinstance(op, husk.RunOp):
+        return _husk_exception(op, old, new, aliases, symbolic, new_view, carried, input_memories)
     if not isinstance(op, mem.MapOp):
         return False
     in_positions = [i for i, v in enumerate(op.inputs) if old in aliases.memories(v)]
@@ -188,6 +190,72 @@ def map_exception(
     if not symbolic.same_addresses(source, target):
         return False
     return rows_read_before_written(op, i, j, aliases, frozenset((old, new)) | expected)
+
+
+def _husk_exception(
+    run: husk.RunOp,
+    old: SSAValue,
+    new: SSAValue,
+    aliases: MemoryAliases,
+    symbolic: Symbolic,
+    new_view: SSAValue | None,
+    carried: SSAValue | None,
+    input_memories: frozenset[SSAValue] | None,
+) -> bool:
+    """The map exception through a husk: the run reads rows of one source in `old` and
+    writes the same rows of one out, which is to be in `new`; every device gets the
+    same rows of both (on device 0 the arrays themselves, elsewhere copies sent and
+    sent back), so the run is row by row where its body is: one map of the body reads
+    the device's rows of the source and writes its rows of the out, each lane its own
+    row before writing it."""
+    sources = [i for i, v in enumerate(run.sources) if old in aliases.memories(v)]
+    outs = [j for j, v in enumerate(run.outs) if new in aliases.memories(v)]
+    if len(sources) != 1 or len(outs) != 1:
+        return False
+    i, j = sources[0], outs[0]
+    others = [v for k, v in enumerate(run.sources) if k != i] + [v for k, v in enumerate(run.outs) if k != j] + list(run.slots)
+    if any(aliases.memories(v) & {old, new} for v in others):
+        return False
+    if carried is None and new in aliases.memories(run.sources[i]):
+        return False
+    source = symbolic.index_function(run.sources[i])
+    target = symbolic.index_function(new_view if new_view is not None else run.outs[j])
+    if source is None or target is None or not symbolic.same_addresses(source, target):
+        return False
+    expected = input_memories if input_memories is not None else frozenset((old,) if carried is None else (old, new))
+    if (carried is not None and source.block is not carried) or aliases.memories(source.block) != expected:
+        return False
+    part, rows = run.parts("sources")[i], run.parts("outs")[j]
+    touching = [
+        inner
+        for inner in run.body.block.ops
+        if any(aliases.memories(v) & {old, new} for _, access in nested_accesses(inner) for v in access.touched)
+    ]
+    if len(touching) != 1 or not isinstance(touching[0], mem.MapOp):
+        return False
+    kernel = touching[0]
+    if list(kernel.inputs).count(part) != 1 or list(kernel.outputs).count(rows) != 1:
+        return False
+    a, b = list(kernel.inputs).index(part), list(kernel.outputs).index(rows)
+    if any(aliases.memories(v) & {old, new} for k, v in enumerate(kernel.inputs) if k != a) or any(
+        aliases.memories(v) & {old, new} for k, v in enumerate(kernel.outputs) if k != b
+    ):
+        return False
+    ins, outs_params = lambda_params(kernel)
+    allowed = {ins[a], outs_params[b]}
+    for inner, access in nested_accesses(kernel):
+        if inner is kernel:
+            continue
+        for v in access.touched:
+            if not aliases.memories(v) & {old, new} or _reaches_only_through(v, allowed):
+                continue
+            if v in access.writes or v in access.opaque:
+                return False
+            # a read of other bytes (LUD's pivot row): apart from every row written
+            read = symbolic.index_function(v)
+            if read is None or read.block is not source.block or not symbolic.disjoint(read, target.rebased(read.block)):
+                return False
+    return rows_read_before_written(kernel, a, b, aliases, frozenset((old, new)) | expected)
 
 
 def _reaches_only_through(value: SSAValue, params: set) -> bool:

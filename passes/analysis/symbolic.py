@@ -25,7 +25,7 @@ from xdsl.dialects import scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, MemRefType
 from xdsl.ir import BlockArgument, Operation, SSAValue
 
-from soacc.dialects import mem
+from soacc.dialects import husk, mem
 from soacc.dialects.soac import SliceSpec
 from soacc.passes.analysis.sizes import ONE, Dim, Poly, Select, Sizes, asserted_equal_sizes, derive_view_dim
 
@@ -124,6 +124,8 @@ class Symbolic(Sizes):
             return None
         if isinstance(view, BlockArgument) and isinstance(view.owner.parent_op(), scf.ForOp):
             return self._carried_index_function(view)
+        if isinstance(view, BlockArgument) and isinstance(view.owner.parent_op(), husk.RunOp):
+            return self._husk_rows(view.owner.parent_op(), view)
         if isinstance(op, mem.ViewOp):
             sizes = self._dims(t, op.sizes)
             if op.strides:
@@ -166,6 +168,25 @@ class Symbolic(Sizes):
                 source.element_bytes,
             )
         return None
+
+    def _husk_rows(self, run: husk.RunOp, arg: BlockArgument) -> IndexFunction | None:
+        """A husk body's parameter as device 0 sees it: the rows [offset, offset + size)
+        of a source or an out, or row `device` of a slot array (a slice of it)."""
+        for group in ("sources", "outs", "slots"):
+            parts = list(run.parts(group))
+            if arg in parts:
+                source = self.index_function(getattr(run, group)[parts.index(arg)])
+                break
+        else:
+            return None
+        if source is None:
+            return None
+        if group == "slots":
+            start, sizes, strides = self.expr(run.device_arg), source.sizes[1:], source.strides[1:]
+        else:
+            start, sizes, strides = self.expr(run.offset_arg), (self.expr(run.size_arg), *source.sizes[1:]), source.strides
+        offset = source.offset + (start * source.strides[0]).scale(source.element_bytes)
+        return IndexFunction(source.block, offset, tuple(sizes), tuple(strides), source.element_bytes)
 
     def _carried_index_function(self, view: BlockArgument) -> IndexFunction | None:
         """A loop-carried array's index function, by induction: when the loop starts it

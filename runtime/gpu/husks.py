@@ -10,8 +10,9 @@ that device's runtime (its context, module, memory pool and stream), over its ro
   the outs and the slot arrays on device 0.
 - **One host thread** drives every device: all of it is asynchronous (copies, launches,
   and the order between devices through events: device i starts after what device 0
-  did before the husk, and device 0 goes on after what every device did), so the
-  devices overlap without threads. A body that reads a device value on the host waits
+  did before the husk; device 0's body starts once every device has its copies, since
+  its outs may share memory with what they were sent; and device 0 goes on after what
+  every device did), so the devices overlap without threads. A body that reads a device value on the host waits
   for its own device only. With one device the body is simply called: no copy, no
   event, no thread.
 
@@ -50,7 +51,7 @@ def run_husk(
     dense_sources = [_dense(home, v) for v in sources]
     dense_broadcast = [_dense(home, v) for v in broadcast]
     ready = home.memory.record()
-    finished, pending = [], []
+    finished, pending, sent = [], [], []
     for device in range(1, n):
         offset, size = table[device]
         peer = devices[device]
@@ -61,6 +62,7 @@ def run_husk(
             out_rows = [_fresh(peer, (size, *o.shape[1:]), o.dtype) for o in outs]
             slot_rows = [_fresh(peer, s.shape[1:], s.dtype) for s in slots]
             copies = [_send(home, peer, v) for v in dense_broadcast]
+            sent.append(peer.memory.record())
             body(peer, np.int64(device), np.int64(offset), np.int64(size), *parts, *out_rows, *slot_rows, *copies)
             for out, piece in zip(outs, out_rows):
                 pending += _receive(home, peer, piece, out.slice([(offset, size)]))
@@ -68,6 +70,10 @@ def run_husk(
                 pending += _receive(home, peer, piece, slot_array.slice([device]))
             finished.append(peer.memory.record())
             del parts, out_rows, slot_rows, copies  # freed in the device's stream order
+    # device 0 writes its outs in place only once every device has its copies: an out
+    # may share memory with what the others were sent (an array updated in place)
+    for event in sent:
+        home.memory.wait_for(event)
     offset, size = table[0]
     body(
         home, np.int64(0), np.int64(offset), np.int64(size),

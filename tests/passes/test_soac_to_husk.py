@@ -404,27 +404,7 @@ def test_t14_a_failing_device_is_one_clear_error():
 
 
 def test_t16_husks_in_a_host_loop():
-    source = """
-    func.func @main(%xs: tensor<?xi64>) -> tensor<?xi64> {
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %c50 = arith.constant 50 : index
-      %three = arith.constant 3 : i64
-      %one = arith.constant 1 : i64
-      %p = arith.constant 1009 : i64
-      %r = scf.for %i = %c0 to %c50 step %c1 iter_args(%ys = %xs) -> (tensor<?xi64>) {
-        %zs = soac.map(%ys) : (tensor<?xi64>) -> tensor<?xi64> {
-        ^bb0(%x: i64):
-          %a = arith.muli %x, %three : i64
-          %b = arith.addi %a, %one : i64
-          %c = arith.remsi %b, %p : i64
-          soac.yield %c : i64
-        }
-        scf.yield %zs : tensor<?xi64>
-      }
-      func.return %r : tensor<?xi64>
-    }
-    """
+    source = LOOP
     xs = np.arange(1000, dtype=np.int64)
     want = xs.copy()
     for _ in range(50):
@@ -435,6 +415,29 @@ def test_t16_husks_in_a_host_loop():
         assert len(stats.husks) == 50
         if devices == 2:  # per iteration: device 1's partition there and its rows back
             assert stats.copies["peer"].count == 100
+
+
+LOOP = """
+func.func @main(%xs: tensor<?xi64>) -> tensor<?xi64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c50 = arith.constant 50 : index
+  %three = arith.constant 3 : i64
+  %one = arith.constant 1 : i64
+  %p = arith.constant 1009 : i64
+  %r = scf.for %i = %c0 to %c50 step %c1 iter_args(%ys = %xs) -> (tensor<?xi64>) {
+    %zs = soac.map(%ys) : (tensor<?xi64>) -> tensor<?xi64> {
+    ^bb0(%x: i64):
+      %a = arith.muli %x, %three : i64
+      %b = arith.addi %a, %one : i64
+      %c = arith.remsi %b, %p : i64
+      soac.yield %c : i64
+    }
+    scf.yield %zs : tensor<?xi64>
+  }
+  func.return %r : tensor<?xi64>
+}
+"""
 
 
 # --- what is not husked (T17) and the API -------------------------------------------------

@@ -1,0 +1,224 @@
+"""husks: one program over several GPUs (issue 20), measured on the GPU.
+
+Each program is compiled three ways and timed in the same run, the configurations
+alternating round by round (paired_timing.py):
+
+- `plain`: soacc-pipeline as it is by default (no husks);
+- `husks`: soacc-pipeline{husks=true} on one device: what husks cost where there is
+  one GPU (the study's T19: within noise, except where a reduction used on the device
+  made the thesis slower, its NN; here such a value stays on the device);
+- `husks-N`: the same on N devices (`--devices N`, default 2): real GPUs where the
+  machine has them, else (`--virtual`) N contexts on one GPU, which measures what the
+  copies and the one host thread cost, not a speedup.
+
+Programs: the thesis's patterns in benchmarks/husks/ (Mandelbrot at several sizes and
+iteration limits, NN, CFD, matrix-vector, Tunnel) and LocVolCalib and LUD from
+benchmarks/memory/. Per program: the husks each call ran, the copies between devices
+and their bytes, the median times and the ratio plain / configuration (above 1:
+faster) with its 95% interval; every configuration's result is checked against the
+program's NumPy definition. The device's copy bandwidth (device to device, and device
+0 to device 1) is measured in the same run. Not a test: nothing about times is asserted.
+
+    python benchmarks/husks.py [--repeat N] [--programs a,b] [--devices N] [--virtual] [--small] [--json FILE]
+    python benchmarks/husks.py --backend numpy --small   # the harness on the CPU (simulated devices)
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from paired_timing import paired_summary  # noqa: E402
+from report_files import write_report  # noqa: E402
+
+from soacc.runtime.errors import SoaccError  # noqa: E402
+from soacc.tools.examples import as_tuple, load_examples, mismatch  # noqa: E402
+
+WARM_UP_CALLS = 3
+
+
+@dataclass(frozen=True)
+class Case:
+    """A program at one size (and, for Mandelbrot, one iteration limit)."""
+
+    label: str
+    example: object
+    size: int
+    extra: tuple = ()
+
+    def inputs(self):
+        return self.example.make_inputs(np.random.default_rng(0), self.size, *self.extra)
+
+
+def cases(small: bool) -> list[Case]:
+    found = {e.name: e for e in load_examples(HERE / "husks")}
+    found |= {e.name: e for e in load_examples(HERE / "memory") if e.name in ("locvolcalib", "lud")}
+    chosen: list[Case] = []
+    for name, example in sorted(found.items()):
+        small_size = getattr(example.definition, "SMALL_SIZE", 8)
+        if small:
+            chosen.append(Case(name, example, small_size))
+        elif name == "mandelbrot":  # the thesis's sweep: image size, then iteration limit
+            for pixels, limit in ((480_000, 100), (4_000_000, 100), (16_000_000, 100), (4_000_000, 1000), (4_000_000, 10000)):
+                chosen.append(Case(f"mandelbrot {pixels // 1000}K x{limit}", example, pixels, (limit,)))
+        else:
+            chosen.append(Case(name, example, example.default_size))
+    return chosen
+
+
+def compile_all(case: Case, backend: str, devices: int) -> dict:
+    import soacc
+    from soacc.pipeline import SoaccPipelinePass
+
+    compiled = {}
+    configurations = [("plain", False, 1), ("husks", True, 1)] + ([(f"husks-{devices}", True, devices)] if devices > 1 else [])
+    for name, husks, count in configurations:
+        passes = SoaccPipelinePass(husks=husks)
+        pipeline = str(passes.pipeline_pass_spec()) if backend == "cuda" else passes.level2_stages()
+        compiled[name] = soacc.compile(case.example.program_path, backend=backend, pipeline=pipeline, devices=count)
+    return compiled
+
+
+def copy_bandwidth(devices: int) -> dict:
+    """GB/s of a 256 MiB copy on device 0, and from device 0 to device 1 (the husks'
+    peer copy), through the runtime's own memories."""
+    import soacc
+    from soacc.pipeline import SoaccPipelinePass
+
+    source = "func.func @main(%x: tensor<?xi32>) -> tensor<?xi32> {\n  func.return %x : tensor<?xi32>\n}\n"
+    program = soacc.compile(source, backend="cuda", pipeline=str(SoaccPipelinePass().pipeline_pass_spec()), devices=devices)
+    runtime = program.executor.runtime
+    nbytes = 256 << 20
+    result = {}
+    home = runtime.memory
+    a, b = runtime.alloc_device(nbytes), runtime.alloc_device(nbytes)
+    home.copy(b.address, a.address, nbytes)
+    home.synchronize()
+    started = time.perf_counter()
+    for _ in range(5):
+        home.copy(b.address, a.address, nbytes)
+    home.synchronize()
+    result["device_to_device_GBps"] = 5 * nbytes / (time.perf_counter() - started) / 1e9
+    if len(runtime.peers) > 1:
+        peer = runtime.peers[1]
+        with peer.memory.current():
+            c = peer.alloc_device(nbytes)
+        home.peer_copy(peer.memory, c.address, home, a.address, nbytes)
+        home.synchronize()
+        started = time.perf_counter()
+        for _ in range(5):
+            home.peer_copy(peer.memory, c.address, home, a.address, nbytes)
+        home.synchronize()
+        result["device0_to_device1_GBps"] = 5 * nbytes / (time.perf_counter() - started) / 1e9
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", choices=["cuda", "numpy"], default="cuda")
+    parser.add_argument("--small", action="store_true", help="each program's small size")
+    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--programs", help="comma-separated names (default: all)")
+    parser.add_argument("--devices", type=int, default=2, help="the devices of the last configuration (default 2)")
+    parser.add_argument("--virtual", action="store_true", help="several contexts on one GPU stand in for several GPUs")
+    parser.add_argument("--json", type=Path)
+    options = parser.parse_args(argv)
+    if options.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    if options.devices < 1:
+        parser.error("--devices must be at least 1")
+    if options.json is not None and not options.json.parent.is_dir():
+        parser.error(f"--json: no folder {options.json.parent}")
+    if options.virtual:
+        os.environ["SOACC_VIRTUAL_DEVICES"] = "1"
+    if options.backend == "cuda":
+        from soacc.runtime.gpu import gpu_available
+
+        usable, why = gpu_available()
+        if not usable:
+            print(f"husks: error: no GPU: {why}", file=sys.stderr)
+            return 2
+    chosen = cases(options.small)
+    if options.programs:
+        names = options.programs.split(",")
+        unknown = set(names) - {c.example.name for c in chosen}
+        if unknown:
+            parser.error(f"no program {', '.join(sorted(unknown))}; there are {', '.join(sorted({c.example.name for c in chosen}))}")
+        chosen = [c for c in chosen if c.example.name in names]
+    configurations = ["plain", "husks", f"husks-{options.devices}"] if options.devices > 1 else ["plain", "husks"]
+    report: dict = {"backend": options.backend, "repeat": options.repeat, "devices": options.devices, "virtual": options.virtual, "programs": {}}
+    if options.backend == "cuda":
+        report["copy_bandwidth"] = copy_bandwidth(options.devices)
+        print(f"copy bandwidth: {report['copy_bandwidth']}", file=sys.stderr, flush=True)
+    header = (
+        f"{'program':26} " + " ".join(f"{c:>11}" for c in configurations)
+        + "  " + "  ".join(f"{'plain/' + c:>22}" for c in configurations[1:]) + f"  {'husks':>5} {'peer copies':>12} {'peer MB':>8}"
+    )
+    lines = [header, "-" * len(header)]
+    failed = False
+    for case in chosen:
+        args = case.inputs()
+        expected = case.example.reference(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
+        print(f"{case.label} ...", file=sys.stderr, flush=True)
+        status: dict[str, str] = {}
+        samples: dict[str, list[float]] = {c: [] for c in configurations}
+        try:
+            compiled = compile_all(case, options.backend, options.devices)
+        except SoaccError as error:
+            compiled, failed = {}, True
+            status = {c: f"ERROR: {error}".splitlines()[0] for c in configurations}
+        statistics = {}
+        for name, program in compiled.items():
+            try:
+                for _ in range(WARM_UP_CALLS):
+                    got = as_tuple(program.main(*args))
+            except SoaccError as error:
+                status[name], failed = f"ERROR: {error}".splitlines()[0], True
+                continue
+            why = mismatch(got, expected, case.example.rtol, case.example.atol)
+            status[name] = "ok" if why is None else f"WRONG: {why}"
+            failed |= why is not None
+            s = program.statistics
+            statistics[name] = {"husks": len(s.husks), "peer_copies": s.copies["peer"].count, "peer_bytes": s.copies["peer"].bytes,
+                                "sync_reads": s.sync_reads, "kernel_launches": s.kernel_launches, "task_graph": s.task_graph}
+        timed = [c for c in configurations if status.get(c) == "ok"]
+        for round_ in range(options.repeat if "plain" in timed else 0):
+            for name in timed if round_ % 2 == 0 else timed[::-1]:
+                started = time.perf_counter()
+                as_tuple(compiled[name].main(*args))
+                samples[name].append(time.perf_counter() - started)
+        medians = {c: float(np.median(s)) if s else float("nan") for c, s in samples.items()}
+        ratios = {c: paired_summary(samples["plain"], samples[c]) if samples[c] else None for c in configurations[1:]}
+        report["programs"][case.label] = {
+            "size": case.size, "extra": list(case.extra), "status": status, "median_s": medians, "samples_s": samples,
+            "ratio_plain_over": ratios, "statistics": statistics,
+        }
+        last = statistics.get(configurations[-1], {})
+        cells = " ".join(f"{medians[c] * 1e3:>9.3f}ms" for c in configurations)
+        ratio_cells = "  ".join(f"{r[0]:>6.2f}x [{r[1]:.2f},{r[2]:.2f}]".rjust(22) if r else f"{'-':>22}" for r in ratios.values())
+        notes = "; ".join(f"{c}: {s}" for c, s in status.items() if s != "ok")
+        lines.append(
+            f"{case.label:26} {cells}  {ratio_cells}  {last.get('husks', '-'):>5} {last.get('peer_copies', '-'):>12} "
+            f"{last.get('peer_bytes', 0) / 1e6:>8.1f}  {notes}"
+        )
+        print(lines[-1], file=sys.stderr, flush=True)
+    where = "contexts on one GPU" if options.virtual else "GPUs"
+    print(f"backend {options.backend}; median of {options.repeat} paired rounds; ratios plain/configuration (above 1: faster); "
+          f"husks-{options.devices}: {options.devices} {where}; husks, peer copies and bytes: per call of the last configuration")
+    print("\n".join(lines))
+    if options.json is not None and not write_report(options.json, report, "husks"):
+        return 2
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
