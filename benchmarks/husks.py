@@ -26,6 +26,7 @@ program's NumPy definition. The device's copy bandwidth (device to device, and d
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -211,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{last.get('peer_bytes', 0) / 1e6:>8.1f}  {notes}"
         )
         print(lines[-1], file=sys.stderr, flush=True)
+        if options.json is not None:  # after each program: a long run cut short keeps what it measured
+            options.json.write_text(json.dumps(report, indent=1) + "\n")
     where = "contexts on one GPU" if options.virtual else "GPUs"
     print(f"backend {options.backend}; median of {options.repeat} paired rounds; ratios plain/configuration (above 1: faster); "
           f"husks-{options.devices}: {options.devices} {where}; husks, peer copies and bytes: per call of the last configuration")

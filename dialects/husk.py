@@ -45,7 +45,7 @@ body once, over every row).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, StridedLayoutAttr, TensorType
 from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
@@ -303,6 +303,11 @@ class RunOp(IRDLOperation):
     - every device array the body uses from above **broadcast**: on device 0 the array
       itself, elsewhere a copy of it whole.
 
+    An out whose elements are a source's (the same memory: an array updated in place)
+    is one array to each device: elsewhere the copy of its rows it was sent is where
+    its body writes them, and what is sent back. (Parameters for the same elements are
+    the same memory on every device.)
+
     In the body, device memory (`#mem.space<device>`) is the running device's: its
     allocations are that device's, and its kernels run there.
     """
@@ -360,6 +365,22 @@ class RunOp(IRDLOperation):
         args = self.body.block.args[3:]
         s, o = len(self.sources), len(self.outs)
         return {"sources": args[:s], "outs": args[s : s + o], "slots": args[s + o :]}[group]
+
+    def share_rows_updated_in_place(self, same: Callable[[SSAValue, SSAValue], bool]) -> bool:
+        """Where an out has a source's elements (`same(out, source)`), the body writes
+        the source's rows (its parameter for the out's rows goes unused): to the
+        analyses the body then updates rows in place, as the same map without a husk
+        does. Returns whether anything changed."""
+        changed = False
+        for out, rows in zip(self.outs, self.parts("outs")):
+            if not rows.uses:
+                continue
+            for source, part in zip(self.sources, self.parts("sources")):
+                if out is source or same(out, source):
+                    rows.replace_all_uses_with(part)
+                    changed = True
+                    break
+        return changed
 
     def verify_(self) -> None:
         if enclosing_husk(self) is not None:

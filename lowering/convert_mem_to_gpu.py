@@ -47,7 +47,7 @@ from xdsl.utils.exceptions import PassFailedException
 from soacc.dialects.shared.provenance import record_origin
 from soacc.dialects.shared.utils import located_failure
 from soacc.dialects.shared.utils import captured_values
-from soacc.dialects import fork, mem, soacc_gpu
+from soacc.dialects import fork, husk, mem, soacc_gpu
 from soacc.dialects.shared.traits import is_host_kernel, runs_on_device
 
 from soacc.lowering.kernel_body import (
@@ -304,6 +304,12 @@ def _fail(error: CannotLower) -> PassFailedException:
     return located_failure(error.op, f"convert-mem-to-gpu: {error.op.name} {error}")
 
 
+def _same_elements(symbolic: Symbolic, a: SSAValue, b: SSAValue) -> bool:
+    """The two views are the same elements of one block (by their index functions)."""
+    x, y = symbolic.index_function(a), symbolic.index_function(b)
+    return x is not None and y is not None and x.block is y.block and symbolic.same_addresses(x, y)
+
+
 class ConvertMemToGpuPass(ModulePass):
     """Outlines host-level kernels into gpu kernels and their launches (level 2 to level 3)."""
 
@@ -311,6 +317,15 @@ class ConvertMemToGpuPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels: list[gpu.FuncOp] = []
+        # a husk that updates rows in place writes them as its source's rows, so that
+        # the kernel sees one array, as without the husk (a group of threads may share
+        # each row)
+        for f in op.ops:
+            runs = [r for r in f.walk() if isinstance(r, husk.RunOp)] if isinstance(f, func.FuncOp) else []
+            if runs:
+                symbolic = Symbolic(f)
+                for run in runs:
+                    run.share_rows_updated_in_place(lambda a, b: _same_elements(symbolic, a, b))
         # kernels launched from host code; those place-kernels put on the host stay
         # mem ops, which the host code runs on the CPU (emit_host.py)
         launched = [

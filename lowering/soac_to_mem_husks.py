@@ -53,7 +53,18 @@ class HuskConversion(ConversionBase):
             raise CannotBufferise(op, "a husk inside a kernel cannot be bufferised (a husk is host code)")
         k = len(op.neutral)
         sources = [self.array(v).view for v in op.sources]
-        outs = [self.destination(r, op) for r in op.concatenated]
+        # the whole arrays' sizes are those of the body on device 0 with every row (as
+        # without the husk): its offset 0, its size the husk's, its partitions the
+        # sources (a row size computed per row is the first row's)
+        self.scope.layers.append({})
+        try:
+            self.scope[op.offset_arg] = self.index_constant(0)
+            self.scope[op.size_arg] = self.scope[op.size]
+            for part, source in zip(op.partitions, op.sources):
+                self.scope[part] = self.array(source)
+            outs = [self._whole_array(op, r, y) for r, y in zip(op.concatenated, op.body.block.last_op.operands[k:])]
+        finally:
+            self.scope.layers.pop()
         slot_arrays: list[Array] = []
         devices = None
         if k:
@@ -88,6 +99,17 @@ class HuskConversion(ConversionBase):
                 self.scope[r] = o
             else:
                 self.bind_reduced(r, o.view)
+
+    def _whole_array(self, op: husk.HuskOp, result, yielded) -> Array:
+        """A concatenated result, allocated whole: the husk's rows, each of the size of
+        the rows of the body's array (as the combinator that makes it in the body sizes
+        them: from its first row where they depend on the rows)."""
+        hint = self.hints.pop(result, None)
+        if hint is not None:
+            return hint
+        maker = yielded.owner if isinstance(yielded, OpResult) and yielded.owner.parent_block() is op.body.block else op
+        dims = [self.scope[op.size], *(self.dimension(yielded, axis, maker) for axis in range(1, result.type.get_num_dims()))]
+        return self.allocate(result.type, dims, result.name_hint)
 
     def _busy_slots(self, run: husk.RunOp, slot_arrays: list[Array], devices) -> list:
         """The slots of the devices that had rows: the first ceil(m / ceil(m / n)) (the
@@ -132,7 +154,8 @@ class HuskConversion(ConversionBase):
             # built where they go: a concatenated array in the out's rows, a reduction's
             # value in the device's slot
             for y, row in zip(yields[k:], out_rows):
-                if _made_here(y, old, BUILT_IN_PLACE) and y not in self.hints:
+                # (rows sized by the first row are copied, which checks that each fits)
+                if _made_here(y, old, BUILT_IN_PLACE) and y not in self.hints and y not in self.sized_by_first_row:
                     self.hints[y] = Array(row, None)
             for y, slot in zip(yields[:k], slots):
                 if is_array(y.type):

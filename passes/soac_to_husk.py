@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, ModuleOp, TensorType, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation
@@ -150,10 +150,46 @@ def _drop_unread_rows(made: husk.HuskOp) -> None:
             op.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [len(inputs), len(op.neutral)])
 
 
+def _own_iota_rows(made: husk.HuskOp) -> None:
+    """A source that is `soac.iota %m` is not sent anywhere: a device's rows of it are
+    offset + iota(size), which the body makes itself. Where its partition is an input
+    of the body's maps (and nothing else), each map takes `soac.iota %size` instead
+    and adds the offset to its row number; fuse-iota then makes the iota free, as it
+    does without the husk (the Mandelbrot and Tunnel patterns map over an iota)."""
+    body = made.body.block
+    for part, source in zip(made.partitions, made.sources):
+        if not isinstance(source.owner, soac.IotaOp) or not part.uses:
+            continue
+        users = {use.operation for use in part.uses}
+        if not all(isinstance(u, soac.MapOp | soac.RedomapOp) and u.parent_block() is body for u in users):
+            continue
+        if any(list(u.inputs).count(part) != 1 for u in users):
+            continue
+        for user in users:
+            k = list(user.inputs).index(part)
+            iota = soac.IotaOp(made.size_arg, part.type)
+            body.insert_op_before(iota, user)
+            user.operands = [iota.result if v is part else v for v in user.operands]
+            lam = (user.body if isinstance(user, soac.MapOp) else user.map_body).block
+            row = lam.args[k]
+            if not row.uses:
+                continue
+            offset: SSAValue = made.offset_arg
+            if row.type != offset.type:
+                cast = arith.IndexCastOp(offset, row.type)
+                lam.insert_op_before(cast, lam.first_op)
+                offset = cast.result
+            shifted = arith.AddiOp(row, offset)
+            lam.insert_op_before(shifted, lam.first_op)
+            row.replace_all_uses_with(shifted.result)
+            shifted.operands = [row, offset]  # (the replacement took its own operand too)
+
+
 def simplify(made: husk.HuskOp) -> tuple[list[int], list[int]]:
     """The thesis's two rules, in place: drops unused partitions, and internalises
     those whose source the body reads whole. Returns the indices (among the original
     sources) dropped and internalised."""
+    _own_iota_rows(made)
     _drop_unread_rows(made)
     inside = {v for op in made.body.walk() for v in op.operands}
     dropped, internalised = [], []

@@ -341,6 +341,9 @@ class Symbolic(Sizes):
                 values = [op.bytes]
             elif isinstance(op, mem.LoadOp | mem.StoreOp):
                 values = list(op.indices)
+            elif isinstance(op, husk.RunOp):
+                # a device's number, offset and size: never negative
+                values = list(op.body.block.args[:3])
             elif isinstance(op, scf.ForOp):
                 values = [op.lb]
                 if self._is_nonnegative_value(op.lb):

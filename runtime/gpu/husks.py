@@ -59,7 +59,11 @@ def run_husk(
         with peer.memory.current():
             peer.memory.wait_for(ready)
             parts = [_send(home, peer, v.slice([(offset, size)])) for v in dense_sources]
-            out_rows = [_fresh(peer, (size, *o.shape[1:]), o.dtype) for o in outs]
+            # an out of a source's elements: its rows are the ones just sent
+            out_rows = [
+                parts[_index(sources, o)] if _index(sources, o) is not None else _fresh(peer, (size, *o.shape[1:]), o.dtype)
+                for o in outs
+            ]
             slot_rows = [_fresh(peer, s.shape[1:], s.dtype) for s in slots]
             copies = [_send(home, peer, v) for v in dense_broadcast]
             sent.append(peer.memory.record())
@@ -84,6 +88,18 @@ def run_husk(
         home.memory.wait_for(event)
     for staged, target in pending:  # rows that landed in dense memory of device 0's
         home._move(staged, target)
+
+
+def _index(views: Sequence[View], view: View) -> int | None:
+    """Where a view of the same elements as `view` is among `views` (an out whose rows
+    a source's are: an array updated in place)."""
+    for i, v in enumerate(views):
+        if v is view or (
+            v.block is view.block and v.byte_offset == view.byte_offset and v.shape == view.shape
+            and v.strides == view.strides and v.dtype == view.dtype
+        ):
+            return i
+    return None
 
 
 def _check_rows(rows: int, devices: int, sources, outs, slots) -> None:

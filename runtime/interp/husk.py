@@ -126,7 +126,12 @@ class HuskFunctions(InterpreterFunctions):
                 continue
             space = f"device {device}"
             parts = [_copied(stats, a[offset : offset + size], space) for a in sources]
-            out_rows = [_fresh(stats, (size, *np.shape(a)[1:]), a.dtype, space) for a in outs]
+            # an out of a source's elements (an array updated in place): its rows are
+            # the ones just sent
+            out_rows = [
+                parts[j] if (j := _same_elements(sources, a)) is not None else _fresh(stats, (size, *np.shape(a)[1:]), a.dtype, space)
+                for a in outs
+            ]
             slot_rows = [_fresh(stats, np.shape(a)[1:], a.dtype, space) for a in slots]
             copies = [(v, _copied(stats, np.asarray(interpreter.get_values((v,))[0]), space)) for v in broadcast]
             interpreter.push_scope(f"husk.run on {space}")
@@ -148,6 +153,16 @@ class HuskFunctions(InterpreterFunctions):
                 stats.copied(space, "device", value.nbytes)
         stats.husks.append(HuskRun(table, []))
         return ()
+
+
+def _same_elements(arrays, array: np.ndarray) -> int | None:
+    """Where an array of the same elements of the same memory as `array` is among
+    `arrays`."""
+    key = (array.__array_interface__["data"][0], array.shape, array.strides, array.dtype)
+    for i, a in enumerate(arrays):
+        if (a.__array_interface__["data"][0], a.shape, a.strides, a.dtype) == key:
+            return i
+    return None
 
 
 def _fresh(stats: Statistics, shape, dtype, space: str) -> np.ndarray:

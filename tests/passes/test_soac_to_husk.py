@@ -31,11 +31,6 @@ def run(source: str, pipeline: str, devices: int, *args):
     return (results if isinstance(results, tuple) else (results,)), program.statistics
 
 
-def unhusked(source: str, *args):
-    results = soacc.compile(source, backend="numpy", pipeline="").main(*args)
-    return results if isinstance(results, tuple) else (results,)
-
-
 MAP = """
 func.func @main(%xs: tensor<?xi32>) -> tensor<?xi32> {
   %one = arith.constant 1 : i32
@@ -486,14 +481,21 @@ def _same(a, b) -> bool:
 
 @pytest.mark.parametrize("family", ["lanes", "fusion", "memory", "nested", "host"])
 @pytest.mark.parametrize("seed", range(8))
-def test_random_programs_with_husks_give_the_programs_results(family, seed):
+@pytest.mark.parametrize(
+    "with_husks,without", [(LEVEL1, ""), (PIPELINE, SoaccPipelinePass().level2_stages())], ids=["level1", "pipeline"]
+)
+def test_random_programs_with_husks_give_the_programs_results(family, seed, with_husks, without):
+    """The same pipeline with and without husks (level 1 and level 2 may disagree on
+    the inner sizes of arrays of no rows, which is not the husks' doing)."""
     generated = random_program(family, seed)
     lengths = (1, 5, 13) if family in ("host", "memory", "fusion") else (0, 1, 5, 13)
-    program = soacc.compile(generated.source, backend="numpy", pipeline=PIPELINE)
+    program = soacc.compile(generated.source, backend="numpy", pipeline=with_husks)
+    plain = soacc.compile(generated.source, backend="numpy", pipeline=without)
     for n in lengths:
         args = generated.inputs(n)
         try:
-            want = unhusked(generated.source, *[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
+            want = plain.main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
+            want = want if isinstance(want, tuple) else (want,)
         except soacc.ExecutionError:
             want = None
         for devices in DEVICES:

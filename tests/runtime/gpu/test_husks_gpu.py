@@ -87,8 +87,9 @@ def test_husks_in_a_loop_on_the_gpu():
     want = xs.copy()
     for _ in range(50):
         want = (want * 3 + 1) % 1009
+    pipeline = str(SoaccPipelinePass(husks=True).pipeline_pass_spec())
     for devices in (1, 2, 3):
-        program = soacc.compile(source, backend="cuda", devices=devices)
+        program = soacc.compile(source, backend="cuda", pipeline=pipeline, devices=devices)
         np.testing.assert_array_equal(program.main(xs), want)
         assert len(program.statistics.husks) == 50
 
