@@ -305,7 +305,11 @@ def _fail(error: CannotLower) -> PassFailedException:
 
 
 def _same_elements(symbolic: Symbolic, a: SSAValue, b: SSAValue) -> bool:
-    """The two views are the same elements of one block (by their index functions)."""
+    """The two views are the same elements of one block (by their index functions), of
+    one element type (memory-reuse may give an array of another type the bytes of one
+    it reads row by row)."""
+    if a.type.element_type != b.type.element_type:
+        return False
     x, y = symbolic.index_function(a), symbolic.index_function(b)
     return x is not None and y is not None and x.block is y.block and symbolic.same_addresses(x, y)
 

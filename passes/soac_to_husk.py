@@ -175,12 +175,13 @@ def _own_iota_rows(made: husk.HuskOp) -> None:
             if not row.uses:
                 continue
             offset: SSAValue = made.offset_arg
+            first = lam.first_op
             if row.type != offset.type:
                 cast = arith.IndexCastOp(offset, row.type)
-                lam.insert_op_before(cast, lam.first_op)
+                lam.insert_op_before(cast, first)
                 offset = cast.result
             shifted = arith.AddiOp(row, offset)
-            lam.insert_op_before(shifted, lam.first_op)
+            lam.insert_op_before(shifted, first)
             row.replace_all_uses_with(shifted.result)
             shifted.operands = [row, offset]  # (the replacement took its own operand too)
 

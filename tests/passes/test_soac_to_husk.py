@@ -10,14 +10,22 @@ rows and broadcasts copied to it and its rows copied back, counted as `peer`).""
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import soacc
 from soacc.dialects.shared.partitions import even_partition, even_partitions
+from soacc.lowering.emit_cuda import emit_cuda
+from soacc.lowering.emit_host import emit_host
 from soacc.pipeline import SoaccPipelinePass
+from soacc.program import apply_pipeline, parse_program
+from soacc.tools.examples import load_examples, mismatch
 
 from tests.support.random_programs import random_program
+from tests.support.scripts import benchmark_programs
 
 LEVEL1 = "soac-to-husk"
 LEVEL2 = "soac-to-husk,convert-soac-to-mem"
@@ -508,3 +516,32 @@ def test_random_programs_with_husks_give_the_programs_results(family, seed, with
             assert want is not None, f"n={n} devices={devices}: runs with husks only"
             got = got if isinstance(got, tuple) else (got,)
             assert all(_same(a, b) for a, b in zip(want, got)), f"n={n} devices={devices}"
+
+
+# --- every example and benchmark program ---------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+PROGRAMS = [
+    *load_examples(ROOT / "examples"),
+    *(p for folder in ("device_syncs", "memory", "husks", "forks") for p in benchmark_programs(folder)),
+]
+
+
+@pytest.mark.parametrize("example", PROGRAMS, ids=[f"{e.program_path.parent.name}/{e.name}" for e in PROGRAMS])
+def test_programs_with_husks(example):
+    """Every program with husks gives, on 1 to 3 simulated devices, what it gives
+    without them (level 2, the reference executor), and its husks lower to host code
+    and kernels (the cuda backend's, checked on a GPU by tests/runtime/gpu)."""
+    size = getattr(example.definition, "SMALL_SIZE", 7)
+    args = example.make_inputs(np.random.default_rng(5), size)
+    want = soacc.compile(example.program_path, backend="numpy").main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
+    program = soacc.compile(example.program_path, backend="numpy", pipeline=PIPELINE)
+    for devices in (1, 2, 3):
+        program.executor.devices = devices
+        got = program.main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
+        why = mismatch(got, want, rtol=1e-4, atol=1e-5)
+        assert why is None, f"devices={devices}: {why}"
+    module = parse_program(example.program_path.read_text())
+    apply_pipeline(module, str(SoaccPipelinePass(devices=2).pipeline_pass_spec()))
+    emit_host(module)
+    emit_cuda(module, io.StringIO())
