@@ -37,7 +37,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE / "device_syncs"))  # crypt's definition imports keys
 
-from paired_timing import paired_summary  # noqa: E402
+from paired_timing import alternating_rounds, paired_summary  # noqa: E402
 from report_files import write_report  # noqa: E402
 
 from soacc.runtime.errors import SoaccError  # noqa: E402
@@ -190,12 +190,8 @@ def main(argv: list[str] | None = None) -> int:
             status[name] = "ok" if why is None else f"WRONG: {why}"
             failed |= why is not None
         timed = [c for c in configurations if status.get(c) == "ok"]
-        for round_ in range(options.repeat if "sequential" in timed else 0):
-            order = timed if round_ % 2 == 0 else timed[::-1]
-            for name in order:
-                started = time.perf_counter()
-                as_tuple(compiled[name].main(*args))
-                samples[name].append(time.perf_counter() - started)
+        if "sequential" in timed:
+            samples |= alternating_rounds({c: compiled[c] for c in timed}, args, options.repeat)
         overlap: dict[str, dict] = {}
         if options.overlap and options.backend == "cuda":
             for c in timed:

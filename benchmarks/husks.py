@@ -19,7 +19,7 @@ faster) with its 95% interval; every configuration's result is checked against t
 program's NumPy definition. The device's copy bandwidth (device to device, and device
 0 to device 1) is measured in the same run. Not a test: nothing about times is asserted.
 
-    python benchmarks/husks.py [--repeat N] [--programs a,b] [--devices N] [--virtual] [--small] [--json FILE]
+    python benchmarks/husks.py [--repeat N] [--programs a,b] [--devices N] [--virtual] [--split model|always] [--small] [--json FILE]
     python benchmarks/husks.py --backend numpy --small   # the harness on the CPU (simulated devices)
 """
 
@@ -38,7 +38,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from paired_timing import paired_summary  # noqa: E402
+from paired_timing import alternating_rounds, paired_summary  # noqa: E402
 from report_files import write_report  # noqa: E402
 
 from soacc.runtime.errors import SoaccError  # noqa: E402
@@ -131,6 +131,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--programs", help="comma-separated names (default: all)")
     parser.add_argument("--devices", type=int, default=2, help="the devices of the last configuration (default 2)")
     parser.add_argument("--virtual", action="store_true", help="several contexts on one GPU stand in for several GPUs")
+    parser.add_argument(
+        "--split", choices=["model", "always"], default="model",
+        help="how many devices a husk run uses: the cost model's choice (default), or always every one",
+    )
     parser.add_argument("--json", type=Path)
     options = parser.parse_args(argv)
     if options.repeat < 1:
@@ -139,8 +143,20 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--devices must be at least 1")
     if options.json is not None and not options.json.parent.is_dir():
         parser.error(f"--json: no folder {options.json.parent}")
-    if options.virtual:
-        os.environ["SOACC_VIRTUAL_DEVICES"] = "1"
+    settings = {"SOACC_HUSK_SPLIT": options.split, **({"SOACC_VIRTUAL_DEVICES": "1"} if options.virtual else {})}
+    saved = {name: os.environ.get(name) for name in settings}
+    os.environ.update(settings)
+    try:
+        return _run(options, parser)
+    finally:  # (main may run inside another program: a test)
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _run(options, parser) -> int:
     if options.backend == "cuda":
         from soacc.runtime.gpu import gpu_available
 
@@ -156,7 +172,10 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"no program {', '.join(sorted(unknown))}; there are {', '.join(sorted({c.example.name for c in chosen}))}")
         chosen = [c for c in chosen if c.example.name in names]
     configurations = ["plain", "husks", f"husks-{options.devices}"] if options.devices > 1 else ["plain", "husks"]
-    report: dict = {"backend": options.backend, "repeat": options.repeat, "devices": options.devices, "virtual": options.virtual, "programs": {}}
+    report: dict = {
+        "backend": options.backend, "repeat": options.repeat, "devices": options.devices, "virtual": options.virtual,
+        "split": options.split, "programs": {},
+    }
     if options.backend == "cuda":
         report["copy_bandwidth"] = copy_bandwidth(options.devices)
         print(f"copy bandwidth: {report['copy_bandwidth']}", file=sys.stderr, flush=True)
@@ -189,14 +208,13 @@ def main(argv: list[str] | None = None) -> int:
             status[name] = "ok" if why is None else f"WRONG: {why}"
             failed |= why is not None
             s = program.statistics
-            statistics[name] = {"husks": len(s.husks), "peer_copies": s.copies["peer"].count, "peer_bytes": s.copies["peer"].bytes,
+            statistics[name] = {"husks": len(s.husks), "devices_used": sorted({h.used for h in s.husks}),
+                                "reasons": sorted({h.reason for h in s.husks})[:4],
+                                "peer_copies": s.copies["peer"].count, "peer_bytes": s.copies["peer"].bytes,
                                 "sync_reads": s.sync_reads, "kernel_launches": s.kernel_launches, "task_graph": s.task_graph}
         timed = [c for c in configurations if status.get(c) == "ok"]
-        for round_ in range(options.repeat if "plain" in timed else 0):
-            for name in timed if round_ % 2 == 0 else timed[::-1]:
-                started = time.perf_counter()
-                as_tuple(compiled[name].main(*args))
-                samples[name].append(time.perf_counter() - started)
+        if "plain" in timed:
+            samples |= alternating_rounds({c: compiled[c] for c in timed}, args, options.repeat)
         medians = {c: float(np.median(s)) if s else float("nan") for c, s in samples.items()}
         ratios = {c: paired_summary(samples["plain"], samples[c]) if samples[c] else None for c in configurations[1:]}
         report["programs"][case.label] = {

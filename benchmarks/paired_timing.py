@@ -11,6 +11,22 @@ import math
 import statistics
 
 
+def alternating_rounds(programs: dict, args, repeat: int) -> dict[str, list[float]]:
+    """Seconds of `repeat` calls of each program's `main(*args)`, round by round, one
+    of each per round, in the given order in even rounds and reversed in odd ones (so
+    none always runs first, after the others warmed or cooled the machine)."""
+    import time
+
+    samples: dict[str, list[float]] = {name: [] for name in programs}
+    order = list(programs)
+    for round_ in range(repeat):
+        for name in order if round_ % 2 == 0 else order[::-1]:
+            started = time.perf_counter()
+            programs[name].main(*args)
+            samples[name].append(time.perf_counter() - started)
+    return samples
+
+
 def median_interval(samples: list[float], confidence: float = 0.95) -> tuple[float, float]:
     """A distribution-free confidence interval for the median of `samples` (assumed
     independent): the order statistics x(k) and x(n+1-k) for the largest k with

@@ -40,7 +40,9 @@ rows go where its partition came from).
   kernel).
 
 The number of devices is not in the IR: the runtime chooses it (one device runs the
-body once, over every row).
+body once, over every row), and a cost model decides per run how many of them to use,
+from the sizes and the husk's `work_per_row` attribute (soac-to-husk's estimate of the
+scalar operations its body runs per row).
 """
 
 from __future__ import annotations
@@ -65,6 +67,11 @@ from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from soacc.dialects.shared.traits import OperandEffects, enclosing_kernel
+
+
+WORK_PER_ROW = "work_per_row"
+"""The attribute of a husk (either level) estimating the scalar operations its body
+runs per row: what the runtime's cost model weighs against the bytes a split moves."""
 
 
 def partition_type(source: Attribute) -> Attribute:
@@ -104,8 +111,8 @@ class HuskOp(IRDLOperation):
     traits = traits_def(RecursiveMemoryEffect())
     assembly_format = (
         "`size` `(` $size `)` `(` ($sources^ `:` type($sources))? `)` "
-        "(`neutral` `(` $neutral^ `:` type($neutral) `)`)? attr-dict "
-        "`->` `(` type($outputs) `)` $body `reduce` $reducer"
+        "(`neutral` `(` $neutral^ `:` type($neutral) `)`)? "
+        "`->` `(` type($outputs) `)` attr-dict-with-keyword $body `reduce` $reducer"
     )
 
     def __init__(
@@ -280,8 +287,8 @@ class RunOp(IRDLOperation):
     that device, in device order.
 
     ```mlir
-    husk.run size(%m) (%xs : memref<?xi32, ...>) outs(%ys : memref<?xi32, ...>)
-        slots(%partials : memref<?xi32, ...>) {
+    %busy = husk.run size(%m) (%xs : memref<?xi32, ...>) outs(%ys : memref<?xi32, ...>)
+        slots(%partials : memref<?xi32, ...>) -> index {
     ^bb0(%device: index, %offset: index, %size: index, %xs_part: memref<?xi32, ...>,
          %ys_part: memref<?xi32, ...>, %partial: memref<i32, ...>):
       ...
@@ -310,6 +317,11 @@ class RunOp(IRDLOperation):
 
     In the body, device memory (`#mem.space<device>`) is the running device's: its
     allocations are that device's, and its kernels run there.
+
+    The run returns how many devices had rows (`%busy`: the devices are used in order,
+    so their slots are the first `%busy` rows of each slot array). How many it uses is
+    the runtime's choice (runtime/husk_cost.py), from the sizes and the body's
+    `work_per_row` attribute (soac-to-husk's estimate); a device past them runs nothing.
     """
 
     name = "husk.run"
@@ -317,6 +329,7 @@ class RunOp(IRDLOperation):
     sources = var_operand_def(MemRefType)
     outs = var_operand_def(MemRefType)
     slots = var_operand_def(MemRefType)
+    busy = result_def(IndexType)
     body = region_def("single_block")
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     # its body's own ops say what they read from above; the run itself reads its
@@ -325,7 +338,7 @@ class RunOp(IRDLOperation):
     assembly_format = (
         "`size` `(` $size `)` `(` ($sources^ `:` type($sources))? `)` "
         "(`outs` `(` $outs^ `:` type($outs) `)`)? (`slots` `(` $slots^ `:` type($slots) `)`)? "
-        "attr-dict-with-keyword $body"
+        "`->` type($busy) attr-dict-with-keyword $body"
     )
 
     def __init__(
@@ -336,7 +349,7 @@ class RunOp(IRDLOperation):
         slots: Sequence[SSAValue | Operation],
         body: Region,
     ):
-        super().__init__(operands=[size, sources, outs, slots], regions=[body])
+        super().__init__(operands=[size, sources, outs, slots], result_types=[IndexType()], regions=[body])
 
     @staticmethod
     def body_types(sources: Sequence[Attribute], outs: Sequence[Attribute], slots: Sequence[Attribute]) -> list[Attribute]:

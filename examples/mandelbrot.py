@@ -33,6 +33,12 @@ def make_inputs(rng: np.random.Generator, size: int) -> tuple:
 
 
 def reference(width, height):
+    return escape_counts(width, height, MAX_ITER)
+
+
+def escape_counts(width, height, limit: int):
+    """The escape count of every pixel, at most `limit` steps (benchmarks/husks/
+    mandelbrot.py's program takes the limit as an argument)."""
     width, height = int(width), int(height)
     f32 = np.float32
     dx = f32(3.0) / f32(width) if width else f32(0)
@@ -44,7 +50,7 @@ def reference(width, height):
     zi = np.zeros_like(cy)
     count = np.zeros(cx.shape, dtype=np.int32)
     active = np.ones(cx.shape, dtype=bool)
-    for _ in range(MAX_ITER):
+    for _ in range(limit):
         active &= zr * zr + zi * zi <= f32(4)
         if not active.any():
             break

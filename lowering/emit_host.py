@@ -678,7 +678,12 @@ def _husk_run(e: _ModuleEmitter, op: husk.RunOp) -> None:
     e.names.update(outer)
     groups = [_tuple(e.operands(g)) if g else "()" for g in (op.sources, op.outs, op.slots)]
     here = _tuple([outer[v] for v in broadcast]) if broadcast else "()"
-    e.line(f"rt.husk_run({function}, {e.name(op.size)}, {', '.join(groups)}, {here})", op)
+    work = op.attributes.get(husk.WORK_PER_ROW)
+    call = f"rt.husk_run({function}, {e.name(op.size)}, {', '.join(groups)}, {here}, {work.value.data if work is not None else 1})"
+    if op.busy.uses:
+        e.assign(op.busy, call, op)
+    else:
+        e.line(call, op)
 
 
 def _husk_yield(e: _ModuleEmitter, op: husk.YieldOp) -> None:

@@ -20,7 +20,6 @@
 from __future__ import annotations
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
 from xdsl.ir import Block, OpResult, Region
 from xdsl.rewriter import InsertPoint
@@ -77,6 +76,8 @@ class HuskConversion(ConversionBase):
         types = husk.RunOp.body_types([v.type for v in sources], [o.view.type for o in outs], [a.view.type for a in slot_arrays])
         body = Block(arg_types=types)
         run = husk.RunOp(self.scope[op.size], sources, [o.view for o in outs], [a.view for a in slot_arrays], Region(body))
+        if husk.WORK_PER_ROW in op.attributes:
+            run.attributes[husk.WORK_PER_ROW] = op.attributes[husk.WORK_PER_ROW]
         self._convert_body(op, run)
         self.insert(run)
         for r, o in zip(op.concatenated, outs):
@@ -112,14 +113,11 @@ class HuskConversion(ConversionBase):
         return self.allocate(result.type, dims, result.name_hint)
 
     def _busy_slots(self, run: husk.RunOp, slot_arrays: list[Array], devices) -> list:
-        """The slots of the devices that had rows: the first ceil(m / ceil(m / n)) (the
-        partitions are in device order). Only their values are combined, so a husk
-        gives what the reduction without it gives even where the program's neutral
-        element is not neutral (the reduction of rows never uses it)."""
-        one = self.index_constant(1)
-        most = self.insert(arith.CeilDivUIOp(run.size, devices)).result
-        most = self.insert(arith.MaxUIOp(most, one)).result
-        busy = self.insert(arith.CeilDivUIOp(run.size, most)).result
+        """The slots of the devices that had rows: the run's first `%busy` (devices are
+        used in order). Only their values are combined, so a husk gives what the
+        reduction without it gives even where the program's neutral element is not
+        neutral (the reduction of rows never uses it)."""
+        busy = run.busy
         busy.name_hint = "busy_devices"
         zero = self.index_constant(0)
         return [

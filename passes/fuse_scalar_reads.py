@@ -180,7 +180,10 @@ class FuseScalarReadsPass(ModulePass):
                 owner = block.parent_op()
                 if owner is not None and (is_kernel(owner) or runs_on_device(owner)):
                     continue  # (a lambda's or gpu_body's loads run on the device: not reads)
-                for run in _runs(block):
+                # one run at a time: fusing one may move blocks another's reads view
+                # (memory-reuse gives small blocks to several reductions)
+                while runs := _runs(block):
+                    run = runs[0]
                     report.before += len(run)
                     report.after += 1
                     report.groups.append(", ".join(f"%{r.load.result.name_hint or '?'}" for r in run))

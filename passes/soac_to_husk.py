@@ -19,7 +19,10 @@ Then the thesis's two rules simplify each husk:
   so its partition becomes a `soac.slice` of it inside the body (rows [offset, offset +
   size)), and no partition of it is made.
 
-`report=true` prints each husk made, with its partitions and broadcasts.
+Each husk gets `work_per_row`, the estimate of the scalar operations its body runs per
+row (passes/analysis/husk_work.py), which the runtime's cost model weighs against what
+a split moves. `report=true` prints each husk made, with its partitions, broadcasts
+and that estimate.
 """
 
 from __future__ import annotations
@@ -30,13 +33,15 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
-from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, ModuleOp, TensorType, i32
+from xdsl.dialects.builtin import DYNAMIC_INDEX, DenseArrayBase, IndexType, IntegerAttr, ModuleOp, TensorType, i32, i64
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.irdl import IRDLOperation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from soacc.dialects import husk, soac
+from soacc.dialects.husk import WORK_PER_ROW
+from soacc.passes.analysis.husk_work import work_per_row
 from soacc.dialects.shared.traits import runs_on_device
 from soacc.dialects.shared.utils import used_values
 
@@ -244,6 +249,7 @@ class SoacToHuskPass(ModulePass):
                 Rewriter.insert_op(made, InsertPoint.before(combinator))
                 Rewriter.replace_op(combinator, [], made.outputs)
                 dropped, internalised = simplify(made)
+                made.attributes[WORK_PER_ROW] = IntegerAttr(work_per_row(made), i64)
                 if self.report:
                     self._report(function, combinator, made, dropped, internalised)
 
@@ -261,9 +267,11 @@ class SoacToHuskPass(ModulePass):
             notes.append(f"{len(dropped)} unused partition(s) dropped")
         if internalised:
             notes.append(f"{len(internalised)} partition(s) internalised")
+        work = made.attributes[WORK_PER_ROW].value.data
         print(
             f"soac-to-husk: @{function.sym_name.data}: {combinator.name} ({what}): partitions "
             f"{', '.join(names) or 'none'}; broadcast {', '.join(broadcast) or 'none'}"
-            + (f"; {'; '.join(notes)}" if notes else ""),
+            + (f"; {'; '.join(notes)}" if notes else "")
+            + f"; ~{work} op(s) per row",
             file=sys.stderr,
         )

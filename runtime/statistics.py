@@ -38,6 +38,10 @@ class HuskRun:
 
     partitions: list[tuple[int, int]]
     partials: list[tuple]
+    used: int = 0
+    """The devices that had rows (the cost model's choice, runtime/husk_cost.py)."""
+    reason: str = ""
+    """Why that many."""
 
 
 @dataclass
@@ -153,6 +157,11 @@ class Statistics:
         lines.append(f"kernel launches: {self.kernel_launches}")
         if self.host_kernels:
             lines.append(f"kernels run on the host: {self.host_kernels}")
+        if self.husks:
+            lines.append(f"husks run: {len(self.husks)}")
+            shown = self.husks if len(self.husks) <= 4 else [*self.husks[:3], self.husks[-1]]
+            for run in shown:
+                lines.append(f"  rows per device {[size for _, size in run.partitions]}" + (f": {run.reason}" if run.reason else ""))
         if self.gpu_compile_seconds is not None:
             lines.append(f"CUDA C compiled in: {self.gpu_compile_seconds:.2f} s (0 when cached)")
         if self.task_graph is not None:

@@ -110,9 +110,10 @@ class HostRuntime:
         """husk.devices: the number of devices husks run on."""
         return np.int64(len(self.peers))
 
-    def husk_run(self, body, rows, sources: tuple, outs: tuple, slots: tuple, broadcast: tuple) -> None:
-        """husk.run: `body` once per device over its rows (runtime/gpu/husks.py)."""
-        run_husk(self, body, rows, sources, outs, slots, broadcast)
+    def husk_run(self, body, rows, sources: tuple, outs: tuple, slots: tuple, broadcast: tuple, work_per_row: int = 1) -> np.int64:
+        """husk.run: `body` once per device that gets rows (runtime/gpu/husks.py);
+        returns how many did."""
+        return run_husk(self, body, rows, sources, outs, slots, broadcast, work_per_row)
 
     # --- blocks --------------------------------------------------------------------------
 

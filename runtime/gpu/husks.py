@@ -27,32 +27,47 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from soacc.dialects.shared.partitions import even_partitions
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.gpu.arrays import View
+from soacc.runtime.husk_cost import bytes_moved, choose_split
 from soacc.runtime.statistics import HuskRun
 
 
 def run_husk(
-    home, body: Callable, rows, sources: Sequence[View], outs: Sequence[View], slots: Sequence[View], broadcast: Sequence[View]
-) -> None:
+    home, body: Callable, rows, sources: Sequence[View], outs: Sequence[View], slots: Sequence[View],
+    broadcast: Sequence[View], work_per_row: int = 1,
+) -> np.int64:
     """Runs `body(rt, device, offset, size, *parts, *out_rows, *slot_rows, *broadcast)`
-    once per device of `home` (a HostRuntime; `home.peers[i]` is device i's)."""
+    once per device of `home` (a HostRuntime; `home.peers[i]` is device i's) that the
+    cost model gives rows (runtime/husk_cost.py); returns how many had rows."""
     devices = home.peers
     n = len(devices)
     rows = int(rows)
     _check_rows(rows, n, sources, outs, slots)
-    table = even_partitions(rows, n)
-    home.statistics.husks.append(HuskRun(table, []))
     if n == 1:
+        home.statistics.husks.append(HuskRun([(0, rows)], [], 1 if rows else 0, "one device"))
         body(home, np.int64(0), np.int64(0), np.int64(rows), *sources, *outs, *(s.slice([0]) for s in slots), *broadcast)
-        return
+        return np.int64(1 if rows else 0)
+    split = choose_split(
+        rows, n, int(work_per_row),
+        lambda t: bytes_moved(t, [_row_bytes(v) for v in sources], [_row_bytes(v) for v in outs], [v.nbytes for v in broadcast], [_row_bytes(v) for v in slots]),
+    )
+    table = split.partitions
+    busy = sum(1 for _, size in table if size)
+    home.statistics.husks.append(HuskRun(table, [], busy, split.reason))
+    if busy <= 1:  # all rows on device 0 (or none): nothing to send
+        offset, size = table[0]
+        body(
+            home, np.int64(0), np.int64(offset), np.int64(size), *(v.slice([(offset, size)]) for v in sources),
+            *(o.slice([(offset, size)]) for o in outs), *(s.slice([0]) for s in slots), *broadcast,
+        )
+        return np.int64(busy)
     # device 0's stream: dense copies of what is not, then an event every device waits for
     dense_sources = [_dense(home, v) for v in sources]
     dense_broadcast = [_dense(home, v) for v in broadcast]
     ready = home.memory.record()
     finished, pending, sent = [], [], []
-    for device in range(1, n):
+    for device in range(1, busy):
         offset, size = table[device]
         peer = devices[device]
         peer.statistics = home.statistics
@@ -88,6 +103,14 @@ def run_husk(
         home.memory.wait_for(event)
     for staged, target in pending:  # rows that landed in dense memory of device 0's
         home._move(staged, target)
+    return np.int64(busy)
+
+
+def _row_bytes(view: View) -> int:
+    count = 1
+    for d in view.shape[1:]:
+        count *= d
+    return count * view.dtype.itemsize
 
 
 def _index(views: Sequence[View], view: View) -> int | None:

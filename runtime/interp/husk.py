@@ -27,6 +27,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, ReturnedValues, 
 from soacc.dialects import husk
 from soacc.dialects.shared.partitions import even_partitions
 from soacc.runtime.errors import ExecutionError
+from soacc.runtime.husk_cost import bytes_moved, choose_split
 from soacc.runtime.interp.lanes import lanes
 from soacc.dialects.shared.utils import captured_values
 from soacc.runtime.interp.mem import MemFunctions, running_on_device, statistics
@@ -91,7 +92,7 @@ class HuskFunctions(InterpreterFunctions):
         for partial in busy[1:]:
             reduced = tuple(interpreter.run_ssacfg_region(op.reducer, (*reduced, *partial), "husk.reduce"))
         statistics: Statistics = interpreter.get_data(MemFunctions, "statistics", Statistics)  # type: ignore[assignment]
-        statistics.husks.append(HuskRun(table, partials))
+        statistics.husks.append(HuskRun(table, partials, len(busy), "every device (level 1: the study's even split)"))
         return (*reduced, *(np.concatenate(p, axis=0) for p in pieces))
 
     @impl(husk.DevicesOp)
@@ -113,10 +114,17 @@ class HuskFunctions(InterpreterFunctions):
                         f"husk.run {group} {j} has {np.shape(array)[0]} rows; expected {expected}"
                         + (" (one per device)" if group == "slot array" else "")
                     )
-        table = even_partitions(rows, devices)
         broadcast = [v for v in captured_values(op) if isinstance(v.type, MemRefType) and getattr(v.type.memory_space, "is_device", False)]
+        sent = [np.asarray(interpreter.get_values((v,))[0]) for v in broadcast]
+        split = choose_split(
+            rows, devices, _work_per_row(op),
+            lambda t: bytes_moved(t, [_row_bytes(a) for a in sources], [_row_bytes(a) for a in outs], [a.nbytes for a in sent], [_row_bytes(a) for a in slots]),
+        )
+        table = split.partitions
         stats = statistics(interpreter)
         for device, (offset, size) in enumerate(table):
+            if device and not size:
+                continue  # a device past those used, or with no rows: nothing to do
             if device == 0:
                 parts = [a[offset : offset + size] for a in (*sources, *outs)]
                 slot_rows = [a[0:1].reshape(np.shape(a)[1:]) for a in slots]
@@ -133,7 +141,7 @@ class HuskFunctions(InterpreterFunctions):
                 for a in outs
             ]
             slot_rows = [_fresh(stats, np.shape(a)[1:], a.dtype, space) for a in slots]
-            copies = [(v, _copied(stats, np.asarray(interpreter.get_values((v,))[0]), space)) for v in broadcast]
+            copies = [(v, _copied(stats, array, space)) for v, array in zip(broadcast, sent)]
             interpreter.push_scope(f"husk.run on {space}")
             try:
                 interpreter.set_values(copies)
@@ -151,8 +159,9 @@ class HuskFunctions(InterpreterFunctions):
             for slot_array, value in zip(slots, slot_rows):
                 slot_array[device] = value
                 stats.copied(space, "device", value.nbytes)
-        stats.husks.append(HuskRun(table, []))
-        return ()
+        busy = sum(1 for _, size in table if size)
+        stats.husks.append(HuskRun(table, [], busy, split.reason))
+        return (np.int64(busy),)
 
 
 def _same_elements(arrays, array: np.ndarray) -> int | None:
@@ -163,6 +172,15 @@ def _same_elements(arrays, array: np.ndarray) -> int | None:
         if (a.__array_interface__["data"][0], a.shape, a.strides, a.dtype) == key:
             return i
     return None
+
+
+def _row_bytes(array: np.ndarray) -> int:
+    return array.itemsize * int(np.prod(np.shape(array)[1:], dtype=np.int64))
+
+
+def _work_per_row(op) -> int:
+    work = op.attributes.get(husk.WORK_PER_ROW)
+    return work.value.data if work is not None else 1
 
 
 def _fresh(stats: Statistics, shape, dtype, space: str) -> np.ndarray:

@@ -22,10 +22,19 @@ from soacc.lowering.emit_cuda import emit_cuda
 from soacc.lowering.emit_host import emit_host
 from soacc.pipeline import SoaccPipelinePass
 from soacc.program import apply_pipeline, parse_program
+from soacc.runtime import husk_cost
+from soacc.runtime.husk_cost import ALWAYS, MODEL, SPLIT_ENVIRONMENT, DeviceModel, bytes_moved, choose_split
 from soacc.tools.examples import load_examples, mismatch
 
 from tests.support.random_programs import random_program
 from tests.support.scripts import benchmark_programs
+
+@pytest.fixture(autouse=True)
+def split_over_every_device(monkeypatch):
+    """The study's tables and copies: every run splits over every device (the cost
+    model's choices are tested on their own, below)."""
+    monkeypatch.setenv(SPLIT_ENVIRONMENT, ALWAYS)
+
 
 LEVEL1 = "soac-to-husk"
 LEVEL2 = "soac-to-husk,convert-soac-to-mem"
@@ -545,3 +554,66 @@ def test_programs_with_husks(example):
     apply_pipeline(module, str(SoaccPipelinePass(devices=2).pipeline_pass_spec()))
     emit_host(module)
     emit_cuda(module, io.StringIO())
+
+
+# --- the cost model ---------------------------------------------------------------------------
+
+
+def test_the_cost_model_keeps_little_work_on_one_device(monkeypatch):
+    monkeypatch.setenv(SPLIT_ENVIRONMENT, MODEL)
+    (got,), stats = run(MATVEC, PIPELINE, 2, XSS, YS)  # 5 rows of a few operations each
+    np.testing.assert_array_equal(got, [14, 32, 50, 68, 86])
+    (husk,) = stats.husks
+    assert husk.used == 1 and husk.partitions == [(0, 5), (5, 0)]
+    assert husk.reason.startswith("one device: splitting 5 rows")
+    assert stats.copies["peer"].count == 0 and "device 1" not in stats.spaces
+
+
+def test_the_cost_model_splits_much_work(monkeypatch):
+    # Mandelbrot with a high iteration limit: a loop per pixel, little output; on a
+    # device a million times slower than a GPU, so that splitting pays at a CPU
+    # test's size
+    monkeypatch.setenv(SPLIT_ENVIRONMENT, MODEL)
+    monkeypatch.setattr(husk_cost, "DEVICE_MODEL", DeviceModel(ops_per_second=1e6))
+    example = load_examples(ROOT / "benchmarks" / "husks")
+    (mandelbrot,) = [e for e in example if e.name == "mandelbrot"]
+    args = mandelbrot.make_inputs(None, 20_000, 1000)
+    program = soacc.compile(mandelbrot.program_path, backend="numpy", devices=2)
+    got = program.main(*args)
+    np.testing.assert_array_equal(got, mandelbrot.reference(*args))
+    (husk,) = program.statistics.husks
+    assert husk.used == 2, husk.reason
+    assert program.statistics.copies["peer"].count == 1  # device 1's pixels back
+
+
+def test_the_cost_model_weighs_work_against_bytes():
+    def moved(table):
+        return bytes_moved(table, [4], [4], [], [])
+
+    model = DeviceModel(ops_per_second=1e9, peer_bytes_per_second=1e9, copy_seconds=0.0, issue_seconds=0.0)
+    # 1000 rows of 8 bytes moved each, 1000 ops per row: splitting halves 1 ms of work
+    # for 4 us of copies
+    assert choose_split(1000, 2, 1000, moved, model, MODEL).used == 2
+    # one op per row: the copies cost more than the work saved
+    assert choose_split(1000, 2, 1, moved, model, MODEL).used == 1
+    # four devices, much work: all four; "always" splits whatever it costs
+    assert choose_split(1000, 4, 1000, moved, model, MODEL).used == 4
+    assert choose_split(1000, 4, 1, moved, model, ALWAYS).used == 4
+    split = choose_split(1000, 4, 1, moved, model, MODEL)
+    assert split.partitions == [(0, 1000), (1000, 0), (1000, 0), (1000, 0)]
+
+
+def test_work_per_row_estimates():
+    from soacc.dialects import husk as husk_dialect
+    from soacc.passes.analysis.husk_work import UNKNOWN_TRIPS
+
+    def estimate(source: str) -> int:
+        module = parse_program(source)
+        apply_pipeline(module, "soac-to-husk")
+        (made,) = [op for op in module.walk() if isinstance(op, husk_dialect.HuskOp)]
+        return made.attributes[husk_dialect.WORK_PER_ROW].value.data
+
+    assert estimate(MAP) == 2  # the addition, the yield
+    assert estimate(MATVEC) == 1 + 3 * (2 + 2)  # the yield, and the redomap (product, sum) of 3 elements
+    mandelbrot = (ROOT / "benchmarks" / "husks" / "mandelbrot.mlir").read_text()
+    assert estimate(mandelbrot) > UNKNOWN_TRIPS * 10  # its escape loop

@@ -8,10 +8,10 @@
 
 // T1 (Listing 21): a map becomes a husk that concatenates; its body maps the
 // partition, and it has nothing to reduce.
-// REPORT: soac-to-husk: @t1_map: soac.map (%ys): partitions %xs; broadcast none
+// REPORT: soac-to-husk: @t1_map: soac.map (%ys): partitions %xs; broadcast none; ~{{[0-9]+}} op(s) per row
 // CHECK-LABEL: func.func @t1_map
 // CHECK:         %rows = soac.size %xs[0] : tensor<?xi32>
-// CHECK-NEXT:    %ys = husk.husk size(%rows) (%xs : tensor<?xi32>) -> (tensor<?xi32>) {
+// CHECK-NEXT:    %ys = husk.husk size(%rows) (%xs : tensor<?xi32>) -> (tensor<?xi32>) attributes {work_per_row = {{[0-9]+}} : i64} {
 // CHECK-NEXT:    ^bb0(%offset: index, %size: index, %xs_part: tensor<?xi32>):
 // CHECK-NEXT:      %[[M:.*]] = soac.map(%xs_part) : (tensor<?xi32>) -> tensor<?xi32> {
 // CHECK:           husk.yield %[[M]] : tensor<?xi32>
@@ -34,7 +34,7 @@ func.func @t1_map(%xs: tensor<?xi32>) -> tensor<?xi32> {
 // partition, and the husk combines the devices' values with the same operator and
 // neutral element.
 // CHECK-LABEL: func.func @t2_reduce
-// CHECK:         %s = husk.husk size(%rows) (%xs : tensor<?xi32>) neutral(%zero : i32) -> (i32) {
+// CHECK:         %s = husk.husk size(%rows) (%xs : tensor<?xi32>) neutral(%zero : i32) -> (i32) attributes {work_per_row = {{[0-9]+}} : i64} {
 // CHECK-NEXT:    ^bb0(%offset: index, %size: index, %xs_part: tensor<?xi32>):
 // CHECK-NEXT:      %[[R:.*]] = soac.reduce(%xs_part) neutral(%zero : i32) commutative : (tensor<?xi32>) -> i32 {
 // CHECK:           husk.yield %[[R]] : i32
@@ -58,7 +58,7 @@ func.func @t2_reduce(%xs: tensor<?xi32>) -> i32 {
 // T3 (Listings 24, 33): the fused map-reduce is one husk whose body is the redomap
 // over the partition.
 // CHECK-LABEL: func.func @t3_redomap
-// CHECK:         %s = husk.husk size(%rows) (%zs : tensor<?xi32>) neutral(%zero : i32) -> (i32) {
+// CHECK:         %s = husk.husk size(%rows) (%zs : tensor<?xi32>) neutral(%zero : i32) -> (i32) attributes {work_per_row = {{[0-9]+}} : i64} {
 // CHECK-NEXT:    ^bb0(%offset: index, %size: index, %zs_part: tensor<?xi32>):
 // CHECK-NEXT:      %[[R:.*]] = soac.redomap(%zs_part) : (tensor<?xi32>) -> i32 map {
 // CHECK:           } reduce(%zero : i32) commutative {
@@ -85,9 +85,9 @@ func.func @t3_redomap(%zs: tensor<?xi32>) -> i32 {
 
 // T5 (matrix-vector, Listing 1's cases a and b): the rows of xss are partitioned, ys
 // is used whole inside the body: broadcast.
-// REPORT: soac-to-husk: @t5_matvec: soac.map (%mv): partitions %xss; broadcast %ys
+// REPORT: soac-to-husk: @t5_matvec: soac.map (%mv): partitions %xss; broadcast %ys; ~{{[0-9]+}} op(s) per row
 // CHECK-LABEL: func.func @t5_matvec
-// CHECK:         %mv = husk.husk size(%rows) (%xss : tensor<?x3xi32>) -> (tensor<?xi32>) {
+// CHECK:         %mv = husk.husk size(%rows) (%xss : tensor<?x3xi32>) -> (tensor<?xi32>) attributes {work_per_row = {{[0-9]+}} : i64} {
 // CHECK-NEXT:    ^bb0(%offset: index, %size: index, %xss_part: tensor<?x3xi32>):
 // CHECK-NEXT:      soac.map(%xss_part)
 // CHECK:             soac.redomap(%row, %ys)
@@ -113,9 +113,9 @@ func.func @t5_matvec(%xss: tensor<?x3xi32>, %ys: tensor<3xi32>) -> tensor<?xi32>
 
 // T6 (Listings 28-30): the body reads xs whole, so xs is broadcast anyway: its
 // partition becomes a slice of it inside the body, and the husk has no partition.
-// REPORT: soac-to-husk: @t6_internalise: soac.map (%ys): partitions none; broadcast %xs; 1 partition(s) internalised
+// REPORT: soac-to-husk: @t6_internalise: soac.map (%ys): partitions none; broadcast %xs; 1 partition(s) internalised; ~{{[0-9]+}} op(s) per row
 // CHECK-LABEL: func.func @t6_internalise
-// CHECK:         %ys = husk.husk size(%rows) () -> (tensor<?xi32>) {
+// CHECK:         %ys = husk.husk size(%rows) () -> (tensor<?xi32>) attributes {work_per_row = {{[0-9]+}} : i64} {
 // CHECK-NEXT:    ^bb0(%offset: index, %size: index):
 // CHECK-NEXT:      %xs_part = soac.slice %xs[%offset:%size] : tensor<?xi32> -> tensor<?xi32>
 // CHECK-NEXT:      soac.map(%xs_part)
@@ -135,9 +135,9 @@ func.func @t6_internalise(%xs: tensor<?xi32>) -> tensor<?xi32> {
 
 // T7 (Listings 26-27): the lambda never reads its row, so the map maps `iota %size`
 // (its width kept) and the partition, unused, goes; offset and size stay.
-// REPORT: soac-to-husk: @t7_unused: soac.map (%zeros): partitions none; broadcast none; 1 unused partition(s) dropped
+// REPORT: soac-to-husk: @t7_unused: soac.map (%zeros): partitions none; broadcast none; 1 unused partition(s) dropped; ~{{[0-9]+}} op(s) per row
 // CHECK-LABEL: func.func @t7_unused
-// CHECK:         %zeros = husk.husk size(%rows) () -> (tensor<?xi32>) {
+// CHECK:         %zeros = husk.husk size(%rows) () -> (tensor<?xi32>) attributes {work_per_row = {{[0-9]+}} : i64} {
 // CHECK-NEXT:    ^bb0(%offset: index, %size: index):
 // CHECK-NEXT:      %[[I:.*]] = soac.iota %size : tensor<?xindex>
 // CHECK-NEXT:      soac.map(%[[I]]) : (tensor<?xindex>) -> tensor<?xi32> {
@@ -157,7 +157,7 @@ func.func @t7_unused(%xs: tensor<?xi32>) -> tensor<?xi32> {
 // thesis, copying byte ranges, broadcast it whole.
 // CHECK-LABEL: func.func @t8_transposed
 // CHECK:         %t = soac.transpose %yss
-// CHECK:         %sums = husk.husk size(%rows) (%t : tensor<4x3xi32>) -> (tensor<4xi32>) {
+// CHECK:         %sums = husk.husk size(%rows) (%t : tensor<4x3xi32>) -> (tensor<4xi32>) attributes {work_per_row = {{[0-9]+}} : i64} {
 // CHECK-NEXT:    ^bb0(%offset: index, %size: index, %t_part: tensor<?x3xi32>):
 func.func @t8_transposed(%yss: tensor<3x4xi32>) -> tensor<4xi32> {
   %zero = arith.constant 0 : i32
@@ -179,7 +179,7 @@ func.func @t8_transposed(%yss: tensor<3x4xi32>) -> tensor<4xi32> {
 // T9 (Listing 25): a redomap that also keeps its map's array: one husk with one
 // reduced value and one concatenated array; its operator takes 2 parameters, not 4.
 // CHECK-LABEL: func.func @t9_both
-// CHECK:         %s, %ys = husk.husk size(%rows) (%xs : tensor<?xi32>) neutral(%zero : i32) -> (i32, tensor<?xi32>) {
+// CHECK:         %s, %ys = husk.husk size(%rows) (%xs : tensor<?xi32>) neutral(%zero : i32) -> (i32, tensor<?xi32>) attributes {work_per_row = {{[0-9]+}} : i64} {
 // CHECK:           husk.yield %{{.*}}, %{{.*}} : i32, tensor<?xi32>
 // CHECK-NEXT:    } reduce {
 // CHECK-NEXT:    ^bb0(%{{[^:]*}}: i32, %{{[^:]*}}: i32):
@@ -204,10 +204,10 @@ func.func @t9_both(%xs: tensor<?xi32>) -> (i32, tensor<?xi32>) {
 // runs inside the body); a map nested in a lambda is never one (one level).
 // CHECK-LABEL: func.func @t17_unsupported
 // CHECK:         %sc = soac.scan(%xs)
-// CHECK:         %mapped = husk.husk size(%{{.*}}) (%xss : tensor<?x4xi32>) -> (tensor<?x4xi32>) {
+// CHECK:         %mapped = husk.husk size(%{{.*}}) (%xss : tensor<?x4xi32>) -> (tensor<?x4xi32>) attributes {work_per_row = {{[0-9]+}} : i64} {
 // CHECK:             soac.scan(%row)
 // CHECK:           husk.yield
-// CHECK:         %inner = husk.husk size(%{{.*}}) (%xss : tensor<?x4xi32>) -> (tensor<?x4xi32>) {
+// CHECK:         %inner = husk.husk size(%{{.*}}) (%xss : tensor<?x4xi32>) -> (tensor<?x4xi32>) attributes {work_per_row = {{[0-9]+}} : i64} {
 // CHECK:             soac.map(%r)
 // CHECK-NOT:         husk.husk
 // CHECK:         func.return

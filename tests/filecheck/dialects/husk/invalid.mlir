@@ -196,9 +196,9 @@ func.func @operator_results(%xs: tensor<?xi32>, %m: index) -> i32 {
 // -----
 
 func.func @run_in_run(%xs: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %m: index) {
-  husk.run size(%m) (%xs : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) {
+  %busy = husk.run size(%m) (%xs : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) -> index {
   ^bb0(%d: index, %o: index, %n: index, %p: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>):
-    husk.run size(%n) (%p : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) {
+    %inner = husk.run size(%n) (%p : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) -> index {
     ^bb1(%d2: index, %o2: index, %n2: index, %p2: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>):
       husk.yield
     }
@@ -213,7 +213,7 @@ func.func @run_in_run(%xs: memref<?xi32, strided<[?], offset: ?>, #mem.space<dev
 
 // A husk's arrays are on the main device: host arrays are no source.
 func.func @run_host_source(%xs: memref<?xi32, strided<[?], offset: ?>, #mem.space<host>>, %m: index) {
-  husk.run size(%m) (%xs : memref<?xi32, strided<[?], offset: ?>, #mem.space<host>>) {
+  %busy = husk.run size(%m) (%xs : memref<?xi32, strided<[?], offset: ?>, #mem.space<host>>) -> index {
   ^bb0(%d: index, %o: index, %n: index, %p: memref<?xi32, strided<[?], offset: ?>, #mem.space<host>>):
     husk.yield
   }
@@ -226,7 +226,7 @@ func.func @run_host_source(%xs: memref<?xi32, strided<[?], offset: ?>, #mem.spac
 
 // A slot array's row in the body is a view of one row (0-d for scalars).
 func.func @run_slot_row(%s: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %m: index) {
-  husk.run size(%m) () slots(%s : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) {
+  %busy = husk.run size(%m) () slots(%s : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) -> index {
   ^bb0(%d: index, %o: index, %n: index, %slot: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>):
     husk.yield
   }
@@ -238,7 +238,7 @@ func.func @run_slot_row(%s: memref<?xi32, strided<[?], offset: ?>, #mem.space<de
 // -----
 
 func.func @run_yields(%m: index) {
-  husk.run size(%m) () {
+  %busy = husk.run size(%m) () -> index {
   ^bb0(%d: index, %o: index, %n: index):
     husk.yield %d : index
   }

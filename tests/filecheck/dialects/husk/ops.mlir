@@ -61,18 +61,19 @@ func.func @no_partition(%m: index) -> tensor<?xi64> {
 }
 
 // Level 2: the number of devices, and a run with a partitioned source, an out and a
-// slot array (one row per device).
+// slot array (one row per device), its estimated work per row, and the devices that
+// had rows.
 // CHECK:      func.func @run(%xs: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %ys: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %slots: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %m: index) -> index {
 // CHECK-NEXT:   %n = husk.devices : index
-// CHECK-NEXT:   husk.run size(%m) (%xs : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) outs(%ys : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) slots(%slots : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) {
+// CHECK-NEXT:   %busy = husk.run size(%m) (%xs : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) outs(%ys : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) slots(%slots : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) -> index attributes {work_per_row = 3 : i64} {
 // CHECK-NEXT:   ^bb0(%device: index, %offset: index, %size: index, %part: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %rows: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %slot: memref<i32, strided<[], offset: ?>, #mem.space<device>>):
 // CHECK-NEXT:     mem.copy %part, %rows
 // CHECK:          husk.yield
 // CHECK-NEXT:   }
-// CHECK-GENERIC: "husk.run"(%m, %xs, %ys, %slots) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>}> ({
+// CHECK-GENERIC: %busy = "husk.run"(%m, %xs, %ys, %slots) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>}> ({
 func.func @run(%xs: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %ys: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %slots: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %m: index) -> index {
   %n = husk.devices : index
-  husk.run size(%m) (%xs : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) outs(%ys : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) slots(%slots : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) {
+  %busy = husk.run size(%m) (%xs : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) outs(%ys : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) slots(%slots : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) -> index attributes {work_per_row = 3 : i64} {
   ^bb0(%device: index, %offset: index, %size: index, %part: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %rows: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %slot: memref<i32, strided<[], offset: ?>, #mem.space<device>>):
     mem.copy %part, %rows : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>
     %c = arith.constant 0 : i32
