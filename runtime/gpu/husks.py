@@ -23,7 +23,8 @@ only, whatever the source's layout.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -71,7 +72,7 @@ def run_husk(
         offset, size = table[device]
         peer = devices[device]
         peer.statistics = home.statistics
-        with peer.memory.current():
+        with peer.memory.current(), _on_device(device, n):
             peer.memory.wait_for(ready)
             parts = [_send(home, peer, v.slice([(offset, size)])) for v in dense_sources]
             # an out of a source's elements: its rows are the ones just sent
@@ -104,6 +105,16 @@ def run_husk(
     for staged, target in pending:  # rows that landed in dense memory of device 0's
         home._move(staged, target)
     return np.int64(busy)
+
+
+@contextmanager
+def _on_device(device: int, devices: int) -> Iterator[None]:
+    """An error of device `device`'s share names it (out of its memory, say); what it
+    allocated is freed as the error unwinds (its blocks die with their views)."""
+    try:
+        yield
+    except ExecutionError as error:
+        raise ExecutionError(f"on husk device {device} of {devices}: {error}") from None
 
 
 def _row_bytes(view: View) -> int:

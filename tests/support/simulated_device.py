@@ -12,7 +12,8 @@ Tests import it as `tests.support.simulated_device`."""
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -58,9 +59,17 @@ class SimulatedDevice:
 
     LAUNCH_SECONDS = 1e-6
 
+    _instances = 0
+
     def __init__(self) -> None:
         self._buffers: weakref.WeakValueDictionary[int, SimulatedBuffer] = weakref.WeakValueDictionary()
-        self._next = _SPACING
+        # each device's addresses its own: a husk's device that used another's address
+        # would find no buffer there
+        SimulatedDevice._instances += 1
+        self._next = _SPACING * (1 + SimulatedDevice._instances * 2**20)
+        self.events = 0
+        """Events recorded (husks order devices by them; this device runs in order)."""
+        self.peer_copies = 0
         self.allocations = 0
         self.synchronizations = 0
         self.executed = 0
@@ -227,6 +236,25 @@ class SimulatedDevice:
 
     def synchronize(self) -> None:
         self.synchronizations += 1
+
+    # --- several devices (husks), as CudaMemory's --------------------------------------
+
+    @contextmanager
+    def current(self) -> Iterator[None]:
+        yield
+
+    def record(self) -> int:
+        self.events += 1
+        return self.events
+
+    def wait_for(self, event) -> None:
+        pass  # (every operation is done when issued)
+
+    def peer_copy(self, destination_memory, destination: int, source_memory, source: int, nbytes: int) -> None:
+        assert self is destination_memory or self is source_memory, "a copy issued on a third device"
+        if nbytes:
+            self.peer_copies += 1
+            destination_memory._bytes(destination, nbytes)[:] = source_memory._bytes(source, nbytes)
 
     # --- addresses -------------------------------------------------------------------
 

@@ -1,0 +1,139 @@
+"""The GPU runtime's husks (runtime/gpu/husks.py) on simulated devices, each with
+addresses of its own: rows sent to each device and sent back, broadcasts, strided
+sources gathered first, outs updated in place, slots, devices the cost model leaves
+idle, and an error naming its device. The bodies are host code written here (the
+simulated device runs no kernels): each device copies its rows, as a map of the
+identity would; tests/runtime/gpu runs compiled husks on a GPU."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from soacc.runtime.errors import ExecutionError
+from soacc.runtime.gpu.arrays import HostBlock, View, dense_strides
+from soacc.runtime.gpu.host_runtime import HostRuntime
+from soacc.runtime.husk_cost import ALWAYS, SPLIT_ENVIRONMENT
+
+from tests.support.simulated_device import SimulatedDevice
+
+
+@pytest.fixture(autouse=True)
+def split_over_every_device(monkeypatch):
+    monkeypatch.setenv(SPLIT_ENVIRONMENT, ALWAYS)
+
+
+def runtimes(devices: int) -> HostRuntime:
+    home = HostRuntime(SimulatedDevice(), {})
+    for i in range(1, devices):
+        peer = HostRuntime(SimulatedDevice(), {})
+        peer.space = f"device {i}"
+        home.peers.append(peer)
+    return home
+
+
+def on_device(rt: HostRuntime, values: np.ndarray) -> View:
+    view = rt.alloc_device(values.nbytes).view(0, values.shape, None, values.dtype)
+    host = HostBlock(np.ascontiguousarray(values).reshape(-1).view(np.uint8).copy(), None)
+    rt.copy(View(host, 0, values.shape, dense_strides(values.shape), values.dtype), view)
+    return view
+
+
+def read(rt: HostRuntime, view: View) -> np.ndarray:
+    out = np.empty(view.shape, view.dtype)
+    host = HostBlock(out.reshape(-1).view(np.uint8), None)
+    rt.copy(view, View(host, 0, view.shape, dense_strides(view.shape), view.dtype))
+    return out
+
+
+def copy_rows(rt, device, offset, size, part, rows, *rest):
+    """A body: its rows of the source into its rows of the out (a map of the identity),
+    each row plus the device's number, so the test sees which device made it."""
+    values = read(rt, part) + int(device) * 100
+    rt.copy(on_device(rt, values), rows)
+
+
+@pytest.mark.parametrize("devices", [1, 2, 3, 4])
+def test_rows_are_sent_and_sent_back(devices):
+    home = runtimes(devices)
+    xs = on_device(home, np.arange(10, dtype=np.int32))
+    ys = on_device(home, np.zeros(10, np.int32))
+    home.husk_run(copy_rows, np.int64(10), (xs,), (ys,), (), ())
+    (run,) = home.statistics.husks
+    want = np.concatenate([np.arange(o, o + s) + 100 * d for d, (o, s) in enumerate(run.partitions)])
+    np.testing.assert_array_equal(read(home, ys), want)
+    # device i > 0: its rows there, its rows back
+    assert home.statistics.copies["peer"].count == 2 * (devices - 1)
+    for i in range(1, devices):
+        assert home.peers[i].memory.peer_copies == 2  # each issued on the device's own stream
+
+
+def test_a_strided_source_is_gathered_then_sent_row_by_row():
+    home = runtimes(2)
+    matrix = on_device(home, np.arange(12, dtype=np.int64).reshape(3, 4))
+    transposed = matrix.transpose((1, 0))  # 4 rows of 3, strided
+    ys = on_device(home, np.zeros((4, 3), np.int64))
+    home.husk_run(copy_rows, np.int64(4), (transposed,), (ys,), (), ())
+    want = np.arange(12).reshape(3, 4).T + np.array([[0], [0], [100], [100]])
+    np.testing.assert_array_equal(read(home, ys), want)
+    assert home.statistics.copies["peer"].bytes == 2 * 2 * 3 * 8  # 2 rows of 3 there and back
+
+
+def test_an_out_that_is_a_source_is_one_array_to_each_device():
+    home = runtimes(3)
+    xs = on_device(home, np.arange(9, dtype=np.float32))
+
+    def add_one_in_place(rt, device, offset, size, part, rows):
+        assert rows.block is part.block  # the rows it was sent are where it writes
+        rt.copy(on_device(rt, read(rt, part) + 1), rows)
+
+    home.husk_run(add_one_in_place, np.int64(9), (xs,), (xs,), (), ())
+    np.testing.assert_array_equal(read(home, xs), np.arange(9) + 1)
+
+
+def test_broadcasts_and_slots():
+    home = runtimes(2)
+    xs = on_device(home, np.arange(6, dtype=np.int64))
+    weights = on_device(home, np.array([10, 20], np.int64))
+    slots = on_device(home, np.full(2, -1, np.int64))
+
+    def weighted_sum(rt, device, offset, size, part, slot, w):
+        assert w.block is not weights.block or int(device) == 0  # device 1 has its own copy
+        total = int(read(rt, part).sum()) * int(read(rt, w)[int(device)])
+        rt.copy(on_device(rt, np.array(total, np.int64)), slot)
+
+    busy = home.husk_run(weighted_sum, np.int64(6), (xs,), (), (slots,), (weights,))
+    assert busy == 2
+    np.testing.assert_array_equal(read(home, slots), [(0 + 1 + 2) * 10, (3 + 4 + 5) * 20])
+
+
+def test_devices_past_those_used_do_nothing(monkeypatch):
+    monkeypatch.setenv(SPLIT_ENVIRONMENT, "model")  # 3 rows of 1 op: one device
+    home = runtimes(3)
+    xs = on_device(home, np.arange(3, dtype=np.int32))
+    ys = on_device(home, np.zeros(3, np.int32))
+    assert home.husk_run(copy_rows, np.int64(3), (xs,), (ys,), (), (), 1) == 1
+    np.testing.assert_array_equal(read(home, ys), [0, 1, 2])
+    assert home.statistics.copies["peer"].count == 0 and home.statistics.husks[0].used == 1
+    assert all(p.memory.allocations == 0 for p in home.peers[1:])
+
+
+def test_an_error_on_a_device_names_it():
+    home = runtimes(2)
+    xs = on_device(home, np.arange(4, dtype=np.int32))
+
+    def fails_on_device_1(rt, device, offset, size, part):
+        if int(device) == 1:
+            raise ExecutionError("out of memory")
+
+    with pytest.raises(ExecutionError, match="on husk device 1 of 2: out of memory"):
+        home.husk_run(fails_on_device_1, np.int64(4), (xs,), (), (), ())
+
+
+def test_sizes_that_do_not_match_are_errors():
+    home = runtimes(2)
+    xs = on_device(home, np.arange(4, dtype=np.int32))
+    with pytest.raises(ExecutionError, match="husk.run source 0 has 4 rows; expected 5"):
+        home.husk_run(copy_rows, np.int64(5), (xs,), (), (), ())
+    with pytest.raises(ExecutionError, match=r"slot array 0 has 4 rows; expected 2 \(one per device\)"):
+        home.husk_run(copy_rows, np.int64(4), (), (), (xs,), ())
