@@ -280,6 +280,10 @@ class CudaExecutor(HostCodeExecutor):
             peer = HostRuntime(memory, kernels, self.runtime.host_kernels)
             peer.space = f"device {i}"
             self.runtime.peers.append(peer)
+        if len(self.runtime.peers) > 1:
+            from soacc.runtime.husk_cost import measured_model
+
+            self.runtime.device_model = measured_model(self.runtime)
 
 
 def task_graphs_wanted() -> bool:

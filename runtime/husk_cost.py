@@ -9,7 +9,9 @@ and of the outs, and every broadcast array whole, at `peer_bytes_per_second`, pl
 `copy_seconds` per copy), plus the issue of its work (`issue_seconds` per device). The
 run uses the k with the least cost (the fewest on a tie): one device where splitting
 would be slower, which the thesis's husks always did (its CFD ran at 0.22x on two GPUs).
-A device past the k-th gets no rows, no copy and no work.
+A device past the k-th gets no rows, no copy and no work. The cuda backend measures
+the peer bandwidth of its devices when it sets them up (`measured_model`); the other
+numbers are assumptions.
 """
 
 from __future__ import annotations
@@ -58,6 +60,30 @@ class Split:
 DEVICE_MODEL = DeviceModel()
 """The model both runtimes split by (tests may give a slower device, so that splitting
 pays at their sizes)."""
+
+
+def measured_model(home, base: DeviceModel | None = None, nbytes: int = 32 << 20, repeat: int = 3) -> DeviceModel:
+    """`base` (the default model) with the peer bandwidth measured between device 0 and
+    device 1 of `home` (a HostRuntime with peers): `repeat` copies of `nbytes`, timed
+    from their issue to the device's end."""
+    import time
+    from dataclasses import replace
+
+    base = base or DEVICE_MODEL
+    if len(home.peers) < 2:
+        return base
+    peer = home.peers[1]
+    source = home.memory.allocate(nbytes)
+    with peer.memory.current():
+        destination = peer.memory.allocate(nbytes)
+    home.memory.peer_copy(peer.memory, destination.ptr, home.memory, source.ptr, nbytes)  # (the first sets up)
+    home.memory.synchronize()
+    started = time.perf_counter()
+    for _ in range(repeat):
+        home.memory.peer_copy(peer.memory, destination.ptr, home.memory, source.ptr, nbytes)
+    home.memory.synchronize()
+    seconds = time.perf_counter() - started
+    return replace(base, peer_bytes_per_second=repeat * nbytes / seconds) if seconds > 0 else base
 
 
 def split_mode() -> str:

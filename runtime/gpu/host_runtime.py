@@ -103,6 +103,9 @@ class HostRuntime:
         husk's device i)."""
         self.peers: list[HostRuntime] = [self]
         """The runtime of each device husks run on, device 0 (this one) first."""
+        self.device_model = None
+        """What the husks' cost model assumes of these devices (runtime/husk_cost.py;
+        None: its defaults)."""
 
     # --- several devices (runtime/gpu/husks.py) ------------------------------------------
 

@@ -52,6 +52,7 @@ def run_husk(
     split = choose_split(
         rows, n, int(work_per_row),
         lambda t: bytes_moved(t, [_row_bytes(v) for v in sources], [_row_bytes(v) for v in outs], [v.nbytes for v in broadcast], [_row_bytes(v) for v in slots]),
+        home.device_model,
     )
     table = split.partitions
     busy = sum(1 for _, size in table if size)

@@ -13,7 +13,8 @@ import pytest
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.gpu.arrays import HostBlock, View, dense_strides
 from soacc.runtime.gpu.host_runtime import HostRuntime
-from soacc.runtime.husk_cost import ALWAYS, SPLIT_ENVIRONMENT
+from soacc.runtime import husk_cost
+from soacc.runtime.husk_cost import ALWAYS, SPLIT_ENVIRONMENT, DeviceModel, measured_model
 
 from tests.support.simulated_device import SimulatedDevice
 
@@ -137,3 +138,22 @@ def test_sizes_that_do_not_match_are_errors():
         home.husk_run(copy_rows, np.int64(5), (xs,), (), (), ())
     with pytest.raises(ExecutionError, match=r"slot array 0 has 4 rows; expected 2 \(one per device\)"):
         home.husk_run(copy_rows, np.int64(4), (), (), (xs,), ())
+
+
+def test_the_peer_bandwidth_is_measured():
+    home = runtimes(2)
+    model = measured_model(home, DeviceModel(), nbytes=1 << 16)
+    assert model.peer_bytes_per_second > 0 and model.ops_per_second == DeviceModel().ops_per_second
+    assert home.peers[1].memory.peer_copies == 0 and home.memory.peer_copies == 4  # issued on device 0
+    assert measured_model(runtimes(1)) is husk_cost.DEVICE_MODEL  # one device: nothing to measure
+
+
+def test_a_runtimes_own_model_decides(monkeypatch):
+    monkeypatch.setenv(SPLIT_ENVIRONMENT, "model")
+    home = runtimes(2)
+    xs = on_device(home, np.arange(8, dtype=np.int32))
+    ys = on_device(home, np.zeros(8, np.int32))
+    home.device_model = DeviceModel(ops_per_second=1.0)  # a slow device: splitting pays
+    assert home.husk_run(copy_rows, np.int64(8), (xs,), (ys,), (), (), 1) == 2
+    home.device_model = DeviceModel(peer_bytes_per_second=1.0)  # a slow link: it does not
+    assert home.husk_run(copy_rows, np.int64(8), (xs,), (ys,), (), (), 1) == 1
