@@ -20,7 +20,7 @@
 from __future__ import annotations
 
 from xdsl.builder import Builder
-from xdsl.dialects.builtin import DYNAMIC_INDEX, TensorType
+from xdsl.dialects.builtin import TensorType
 from xdsl.ir import Block, OpResult, Region
 from xdsl.rewriter import InsertPoint
 
