@@ -49,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, MemRefType, StridedLayoutAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType, StridedLayoutAttr, TensorType
 from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -67,6 +67,7 @@ from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
 from soacc.dialects.shared.traits import OperandEffects, enclosing_kernel
+from soacc.dialects.soac import types_compatible
 
 
 WORK_PER_ROW = "work_per_row"
@@ -151,11 +152,8 @@ class HuskOp(IRDLOperation):
         return self.outputs[len(self.neutral) :]
 
     def verify_(self) -> None:
-        parent = self.parent_op()
-        while parent is not None:
-            if isinstance(parent, HuskOp):
-                raise VerifyException("husk.husk inside a husk's body: husks have one level")
-            parent = parent.parent_op()
+        if enclosing_husk(self) is not None:
+            raise VerifyException("husk.husk inside a husk's body: husks have one level")
         if enclosing_kernel(self) is not None:
             raise VerifyException("husk.husk inside a kernel: a husk is host code")
         outer = DYNAMIC_INDEX
@@ -202,7 +200,7 @@ class HuskOp(IRDLOperation):
             expected_results.append(TensorType(t.element_type, (outer, *shape[1:])))
         results = [r.type for r in self.outputs]
         if len(results) != len(expected_results) or any(
-            not _compatible(r, e) for r, e in zip(results, expected_results)
+            not types_compatible(r, e) for r, e in zip(results, expected_results)
         ):
             raise VerifyException(
                 f"husk.husk results are ({', '.join(map(str, results))}); expected the reduced "
@@ -235,17 +233,6 @@ class HuskOp(IRDLOperation):
         if not isinstance(last, YieldOp):
             raise VerifyException(f"husk.husk {what} must end with husk.yield")
         return [v.type for v in last.values]
-
-
-def _compatible(found: Attribute, expected: Attribute) -> bool:
-    """Equal, except that a dynamic size matches any."""
-    if isinstance(found, TensorType) and isinstance(expected, TensorType):
-        return (
-            found.element_type == expected.element_type
-            and found.get_num_dims() == expected.get_num_dims()
-            and all(a == b or DYNAMIC_INDEX in (a, b) for a, b in zip(found.get_shape(), expected.get_shape()))
-        )
-    return found == expected
 
 
 def enclosing_husk(op: Operation) -> HuskOp | RunOp | None:
@@ -378,6 +365,23 @@ class RunOp(IRDLOperation):
         args = self.body.block.args[3:]
         s, o = len(self.sources), len(self.outs)
         return {"sources": args[:s], "outs": args[s : s + o], "slots": args[s + o :]}[group]
+
+    def array_of(self, arg: SSAValue) -> tuple[str, SSAValue] | None:
+        """The group ("sources", "outs" or "slots") and the array whose rows (a slot
+        array's row) the body's parameter `arg` is, or None for device, offset and
+        size."""
+        for group in ("sources", "outs", "slots"):
+            parts = list(self.parts(group))
+            if arg in parts:
+                return group, getattr(self, group)[parts.index(arg)]
+        return None
+
+    @property
+    def work_per_row(self) -> int:
+        """soac-to-husk's estimate of the body's scalar operations per row (1 where the
+        run has none)."""
+        work = self.attributes.get(WORK_PER_ROW)
+        return work.value.data if isinstance(work, IntegerAttr) else 1
 
     def share_rows_updated_in_place(self, same: Callable[[SSAValue, SSAValue], bool]) -> bool:
         """Where an out has a source's elements (`same(out, source)`), the body writes

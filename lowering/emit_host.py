@@ -678,8 +678,7 @@ def _husk_run(e: _ModuleEmitter, op: husk.RunOp) -> None:
     e.names.update(outer)
     groups = [_tuple(e.operands(g)) if g else "()" for g in (op.sources, op.outs, op.slots)]
     here = _tuple([outer[v] for v in broadcast]) if broadcast else "()"
-    work = op.attributes.get(husk.WORK_PER_ROW)
-    call = f"rt.husk_run({function}, {e.name(op.size)}, {', '.join(groups)}, {here}, {work.value.data if work is not None else 1})"
+    call = f"rt.husk_run({function}, {e.name(op.size)}, {', '.join(groups)}, {here}, {op.work_per_row})"
     if op.busy.uses:
         e.assign(op.busy, call, op)
     else:

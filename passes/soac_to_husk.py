@@ -165,7 +165,7 @@ def _own_iota_rows(made: husk.HuskOp) -> None:
     for part, source in zip(made.partitions, made.sources):
         if not isinstance(source.owner, soac.IotaOp) or not part.uses:
             continue
-        users = {use.operation for use in part.uses}
+        users = list(dict.fromkeys(use.operation for use in part.uses))  # (in order of use: names are stable)
         if not all(isinstance(u, soac.MapOp | soac.RedomapOp) and u.parent_block() is body for u in users):
             continue
         if any(list(u.inputs).count(part) != 1 for u in users):
@@ -241,9 +241,7 @@ class SoacToHuskPass(ModulePass):
     """Print each husk made: its combinator, partitioned and broadcast arrays."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for function in op.walk():
-            if not isinstance(function, func.FuncOp):
-                continue
+        for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:  # (found before anything changes)
             for combinator in candidates(function):
                 made = husk_of(combinator)
                 Rewriter.insert_op(made, InsertPoint.before(combinator))

@@ -1,6 +1,7 @@
 """The husks' cost model (docs/soac-to-husk.md#the-cost-model): how many of the devices
-a husk run uses, decided when it runs, where the sizes are known. Shared by the
-reference executor and the GPU runtime, so both split alike.
+a husk run uses, decided when it runs, where the sizes are known; and the checks of a
+run's arrays. Shared by the reference executor and the GPU runtime, so both split and
+refuse alike.
 
 Using k devices costs, in seconds, the work of the largest partition (rows / k rows,
 each `work_per_row` scalar operations, the compiler's estimate, at `ops_per_second`),
@@ -21,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from soacc.dialects.shared.partitions import even_partitions
+from soacc.runtime.errors import ExecutionError
 
 ALWAYS = "always"
 MODEL = "model"
@@ -142,3 +144,17 @@ def bytes_moved(
         nbytes += size * (sum(source_row_bytes) + sum(out_row_bytes)) + sum(broadcast_bytes) + sum(slot_bytes)
         copies += len(source_row_bytes) + len(out_row_bytes) + len(broadcast_bytes) + len(slot_bytes)
     return nbytes, copies
+
+
+def check_rows(rows: int, devices: int, sources: list[int], outs: list[int], slots: list[int]) -> None:
+    """A run of `rows` rows over `devices` devices is given sources and outs of that
+    many rows, and slot arrays of one row per device (the lists: their outer sizes)."""
+    if rows < 0:
+        raise ExecutionError(f"husk.run splits {rows} rows")
+    for group, sizes, expected in (("source", sources, rows), ("out", outs, rows), ("slot array", slots, devices)):
+        for j, size in enumerate(sizes):
+            if size != expected:
+                raise ExecutionError(
+                    f"husk.run {group} {j} has {size} rows; expected {expected}"
+                    + (" (one per device)" if group == "slot array" else "")
+                )

@@ -68,10 +68,10 @@ def made_only_of(view: SSAValue, roots: set[SSAValue]) -> bool:
         if isinstance(owner, mem.SliceOp | mem.TransposeOp):
             pending.append(owner.operands[0])
         elif isinstance(v, BlockArgument) and isinstance(owner.parent_op(), husk.RunOp):
-            source = husk_rows_of(owner.parent_op(), v)
-            if source is None:
+            found = owner.parent_op().array_of(v)
+            if found is None:
                 return False
-            pending.append(source)
+            pending.append(found[1])
         elif isinstance(v, BlockArgument) and owner.parent_op() is not None and owner.parent_op().dialect_name() == "mem":
             sources = lambda_row_sources(owner.parent_op(), v)
             if not sources:
@@ -80,16 +80,6 @@ def made_only_of(view: SSAValue, roots: set[SSAValue]) -> bool:
         else:
             return False
     return True
-
-
-def husk_rows_of(run: husk.RunOp, arg: BlockArgument) -> SSAValue | None:
-    """The source, out or slot array whose rows a husk body's parameter is (on device
-    0 a view of them), or None for its device, offset and size."""
-    for group in ("sources", "outs", "slots"):
-        parts = list(run.parts(group))
-        if arg in parts:
-            return getattr(run, group)[parts.index(arg)]
-    return None
 
 
 def lambda_row_sources(op: Operation, arg: BlockArgument) -> list[SSAValue]:
@@ -222,7 +212,7 @@ class MemoryAliases:
             # each device's rows of a source, an out or a slot array: on device 0 a view
             # of it (elsewhere a copy, made and sent back by the run itself)
             for arg in op.body.block.args[3:]:
-                changed |= self._set(arg, self._union([husk_rows_of(op, arg)]))
+                changed |= self._set(arg, self._union([op.array_of(arg)[1]]))
         elif op.dialect_name() == "mem" and op.regions:
             for region in op.regions:
                 for block in region.blocks:

@@ -172,13 +172,11 @@ class Symbolic(Sizes):
     def _husk_rows(self, run: husk.RunOp, arg: BlockArgument) -> IndexFunction | None:
         """A husk body's parameter as device 0 sees it: the rows [offset, offset + size)
         of a source or an out, or row `device` of a slot array (a slice of it)."""
-        for group in ("sources", "outs", "slots"):
-            parts = list(run.parts(group))
-            if arg in parts:
-                source = self.index_function(getattr(run, group)[parts.index(arg)])
-                break
-        else:
+        found = run.array_of(arg)
+        if found is None:
             return None
+        group, array = found
+        source = self.index_function(array)
         if source is None:
             return None
         if group == "slots":

@@ -30,7 +30,7 @@ import numpy as np
 
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.gpu.arrays import View
-from soacc.runtime.husk_cost import bytes_moved, choose_split
+from soacc.runtime.husk_cost import bytes_moved, check_rows, choose_split
 from soacc.runtime.statistics import HuskRun
 
 
@@ -44,10 +44,19 @@ def run_husk(
     devices = home.peers
     n = len(devices)
     rows = int(rows)
-    _check_rows(rows, n, sources, outs, slots)
+    check_rows(rows, n, *([v.shape[0] for v in group] for group in (sources, outs, slots)))
+
+    def on_device_0(offset: int, size: int) -> None:
+        """Device 0's body, on the arrays themselves (views of its rows)."""
+        if (offset, size) == (0, rows):  # (every row: the views as they are)
+            mine = [*sources, *outs]
+        else:
+            mine = [v.slice([(offset, size)]) for v in (*sources, *outs)]
+        body(home, np.int64(0), np.int64(offset), np.int64(size), *mine, *(s.slice([0]) for s in slots), *broadcast)
+
     if n == 1:
         home.statistics.husks.append(HuskRun([(0, rows)], [], 1 if rows else 0, "one device"))
-        body(home, np.int64(0), np.int64(0), np.int64(rows), *sources, *outs, *(s.slice([0]) for s in slots), *broadcast)
+        on_device_0(0, rows)
         return np.int64(1 if rows else 0)
     split = choose_split(
         rows, n, int(work_per_row),
@@ -58,11 +67,7 @@ def run_husk(
     busy = sum(1 for _, size in table if size)
     home.statistics.husks.append(HuskRun(table, [], busy, split.reason))
     if busy <= 1:  # all rows on device 0 (or none): nothing to send
-        offset, size = table[0]
-        body(
-            home, np.int64(0), np.int64(offset), np.int64(size), *(v.slice([(offset, size)]) for v in sources),
-            *(o.slice([(offset, size)]) for o in outs), *(s.slice([0]) for s in slots), *broadcast,
-        )
+        on_device_0(*table[0])
         return np.int64(busy)
     # device 0's stream: dense copies of what is not, then an event every device waits for
     dense_sources = [_dense(home, v) for v in sources]
@@ -77,10 +82,8 @@ def run_husk(
             peer.memory.wait_for(ready)
             parts = [_send(home, peer, v.slice([(offset, size)])) for v in dense_sources]
             # an out of a source's elements: its rows are the ones just sent
-            out_rows = [
-                parts[_index(sources, o)] if _index(sources, o) is not None else _fresh(peer, (size, *o.shape[1:]), o.dtype)
-                for o in outs
-            ]
+            shared = [_index(sources, o) for o in outs]
+            out_rows = [parts[j] if j is not None else _fresh(peer, (size, *o.shape[1:]), o.dtype) for j, o in zip(shared, outs)]
             slot_rows = [_fresh(peer, s.shape[1:], s.dtype) for s in slots]
             copies = [_send(home, peer, v) for v in dense_broadcast]
             sent.append(peer.memory.record())
@@ -95,12 +98,7 @@ def run_husk(
     # may share memory with what the others were sent (an array updated in place)
     for event in sent:
         home.memory.wait_for(event)
-    offset, size = table[0]
-    body(
-        home, np.int64(0), np.int64(offset), np.int64(size),
-        *(v.slice([(offset, size)]) for v in sources), *(o.slice([(offset, size)]) for o in outs),
-        *(s.slice([0]) for s in slots), *broadcast,
-    )
+    on_device_0(*table[0])
     for event in finished:
         home.memory.wait_for(event)
     for staged, target in pending:  # rows that landed in dense memory of device 0's
@@ -135,18 +133,6 @@ def _index(views: Sequence[View], view: View) -> int | None:
         ):
             return i
     return None
-
-
-def _check_rows(rows: int, devices: int, sources, outs, slots) -> None:
-    if rows < 0:
-        raise ExecutionError(f"husk.run splits {rows} rows")
-    for group, views, expected in (("source", sources, rows), ("out", outs, rows), ("slot array", slots, devices)):
-        for j, view in enumerate(views):
-            if view.shape[0] != expected:
-                raise ExecutionError(
-                    f"husk.run {group} {j} has {view.shape[0]} rows; expected {expected}"
-                    + (" (one per device)" if group == "slot array" else "")
-                )
 
 
 def _fresh(rt, shape: tuple, dtype: np.dtype) -> View:

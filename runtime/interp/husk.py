@@ -27,7 +27,7 @@ from xdsl.interpreter import Interpreter, InterpreterFunctions, ReturnedValues, 
 from soacc.dialects import husk
 from soacc.dialects.shared.partitions import even_partitions
 from soacc.runtime.errors import ExecutionError
-from soacc.runtime.husk_cost import bytes_moved, choose_split
+from soacc.runtime.husk_cost import bytes_moved, check_rows, choose_split
 from soacc.runtime.interp.lanes import lanes
 from soacc.dialects.shared.utils import captured_values
 from soacc.runtime.interp.mem import MemFunctions, running_on_device, statistics
@@ -107,17 +107,11 @@ class HuskFunctions(InterpreterFunctions):
         rows = int(args[0])
         sources, outs, slots = args[1 : 1 + s], args[1 + s : 1 + s + o], args[1 + s + o :]
         devices = devices_of(interpreter)
-        for group, arrays, expected in (("source", sources, rows), ("out", outs, rows), ("slot array", slots, devices)):
-            for j, array in enumerate(arrays):
-                if np.shape(array)[0] != expected:
-                    raise ExecutionError(
-                        f"husk.run {group} {j} has {np.shape(array)[0]} rows; expected {expected}"
-                        + (" (one per device)" if group == "slot array" else "")
-                    )
+        check_rows(rows, devices, *([np.shape(a)[0] for a in group] for group in (sources, outs, slots)))
         broadcast = [v for v in captured_values(op) if isinstance(v.type, MemRefType) and getattr(v.type.memory_space, "is_device", False)]
         sent = [np.asarray(interpreter.get_values((v,))[0]) for v in broadcast]
         split = choose_split(
-            rows, devices, _work_per_row(op),
+            rows, devices, op.work_per_row,
             lambda t: bytes_moved(t, [_row_bytes(a) for a in sources], [_row_bytes(a) for a in outs], [a.nbytes for a in sent], [_row_bytes(a) for a in slots]),
         )
         table = split.partitions
@@ -176,11 +170,6 @@ def _same_elements(arrays, array: np.ndarray) -> int | None:
 
 def _row_bytes(array: np.ndarray) -> int:
     return array.itemsize * int(np.prod(np.shape(array)[1:], dtype=np.int64))
-
-
-def _work_per_row(op) -> int:
-    work = op.attributes.get(husk.WORK_PER_ROW)
-    return work.value.data if work is not None else 1
 
 
 def _fresh(stats: Statistics, shape, dtype, space: str) -> np.ndarray:
