@@ -160,35 +160,51 @@ def map_exception(
         old in aliases.memories(v) for v in op.outputs
     ):
         return False
-    # nothing in the lambda reaches either memory except through the row parameters,
-    # or reads bytes of the input's memory that no lane writes
+    source = symbolic.index_function(op.inputs[i])
+    target = symbolic.index_function(new_view if new_view is not None else op.outputs[j])
+    expected = _input_memories(old, new, carried, input_memories)
+    return _same_rows(source, target, carried, expected, aliases, symbolic) and _lanes_row_by_row(
+        op, i, j, old, new, aliases, symbolic, source, target, expected
+    )
+
+
+def _input_memories(old, new, carried, input_memories) -> frozenset[SSAValue]:
+    """What the input's block may be (map_exception's `input_memories`, by default)."""
+    if input_memories is not None:
+        return input_memories
+    return frozenset((old,)) if carried is None else frozenset((old, new))
+
+
+def _same_rows(source, target, carried, expected, aliases: MemoryAliases, symbolic: Symbolic) -> bool:
+    """The input (index function `source`) is in the expected memory (the carried
+    block, if any) and the output (`target`) is at the same addresses: lane i reads
+    and writes the same bytes."""
+    if source is None or target is None:
+        return False
+    if (carried is not None and source.block is not carried) or aliases.memories(source.block) != expected:
+        return False
+    return symbolic.same_addresses(source, target)
+
+
+def _lanes_row_by_row(
+    op: mem.MapOp, i: int, j: int, old, new, aliases: MemoryAliases, symbolic: Symbolic, source, target, expected
+) -> bool:
+    """Nothing in the map's lambda reaches either memory but through its row
+    parameters (input i, output j), or reads bytes of the input's memory that no lane
+    writes; and each lane reads its row before it writes the same row."""
     ins, outs = lambda_params(op)
     allowed = {ins[i], outs[j]}
-    elsewhere: list[SSAValue] = []
     for inner, access in nested_accesses(op):
         if inner is op:
             continue
         for v in access.touched:
-            if aliases.memories(v) & {old, new} and not _reaches_only_through(v, allowed):
-                if v in access.writes or v in access.opaque:
-                    return False
-                elsewhere.append(v)
-    source = symbolic.index_function(op.inputs[i])
-    target = symbolic.index_function(new_view if new_view is not None else op.outputs[j])
-    if source is None or target is None:
-        return False
-    for v in elsewhere:
-        read = symbolic.index_function(v)
-        if read is None or read.block is not source.block or not symbolic.disjoint(read, target.rebased(read.block)):
-            return False
-    if input_memories is not None:
-        expected = input_memories
-    else:
-        expected = frozenset((old,)) if carried is None else frozenset((old, new))
-    if (carried is not None and source.block is not carried) or aliases.memories(source.block) != expected:
-        return False
-    if not symbolic.same_addresses(source, target):
-        return False
+            if not aliases.memories(v) & {old, new} or _reaches_only_through(v, allowed):
+                continue
+            if v in access.writes or v in access.opaque:
+                return False
+            read = symbolic.index_function(v)  # another part of the input's memory (LUD's pivot row)
+            if read is None or read.block is not source.block or not symbolic.disjoint(read, target.rebased(read.block)):
+                return False
     return rows_read_before_written(op, i, j, aliases, frozenset((old, new)) | expected)
 
 
@@ -220,10 +236,8 @@ def _husk_exception(
         return False
     source = symbolic.index_function(run.sources[i])
     target = symbolic.index_function(new_view if new_view is not None else run.outs[j])
-    if source is None or target is None or not symbolic.same_addresses(source, target):
-        return False
-    expected = input_memories if input_memories is not None else frozenset((old,) if carried is None else (old, new))
-    if (carried is not None and source.block is not carried) or aliases.memories(source.block) != expected:
+    expected = _input_memories(old, new, carried, input_memories)
+    if not _same_rows(source, target, carried, expected, aliases, symbolic):
         return False
     part, rows = run.parts("sources")[i], run.parts("outs")[j]
     touching = [
@@ -241,21 +255,7 @@ def _husk_exception(
         aliases.memories(v) & {old, new} for k, v in enumerate(kernel.outputs) if k != b
     ):
         return False
-    ins, outs_params = lambda_params(kernel)
-    allowed = {ins[a], outs_params[b]}
-    for inner, access in nested_accesses(kernel):
-        if inner is kernel:
-            continue
-        for v in access.touched:
-            if not aliases.memories(v) & {old, new} or _reaches_only_through(v, allowed):
-                continue
-            if v in access.writes or v in access.opaque:
-                return False
-            # a read of other bytes (LUD's pivot row): apart from every row written
-            read = symbolic.index_function(v)
-            if read is None or read.block is not source.block or not symbolic.disjoint(read, target.rebased(read.block)):
-                return False
-    return rows_read_before_written(kernel, a, b, aliases, frozenset((old, new)) | expected)
+    return _lanes_row_by_row(kernel, a, b, old, new, aliases, symbolic, source, target, expected)
 
 
 def _reaches_only_through(value: SSAValue, params: set) -> bool:
