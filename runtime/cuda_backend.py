@@ -231,20 +231,12 @@ class CudaExecutor(HostCodeExecutor):
         GPUs (0: every usable one of the program's kind)."""
         from soacc.runtime.gpu.cuda_memory import CudaMemory
         from soacc.runtime.gpu.device import get_device
-        from soacc.runtime.gpu.kernels import Kernel
         from soacc.runtime.gpu.module_cache import ModuleCache
 
         device = get_device()
         cache = ModuleCache(device.arch)
         memory = CudaMemory(device, _pool(device.index), cache, pinned_pool(device.index))
-        kernels: dict[str, object] = {}
-        if host.kernel_formats:
-            loaded = cache.load(cuda_source, "the program's kernels")
-            kernels = {
-                name: Kernel(loaded, name, fmt, memory.launches, "the program's kernels")
-                for name, fmt in host.kernel_formats.items()
-            }
-        super().__init__(module, host, memory, kernels)
+        super().__init__(module, host, memory, _kernels(cache, cuda_source, host, memory))
         self._add_husk_devices(devices, device, host, cuda_source)
         self.compile_seconds = cache.counters.compile_seconds
         n = len(self.runtime.peers)
@@ -255,27 +247,20 @@ class CudaExecutor(HostCodeExecutor):
     def _add_husk_devices(self, count: int, main, host, cuda_source: str) -> None:
         """A runtime of its own (context, module, memory pool) for each device past the
         first that husks run on (runtime/gpu/husks.py)."""
+        import pycuda.driver as cuda
+
         from soacc.runtime.gpu.cuda_memory import CudaMemory
         from soacc.runtime.gpu.device import husk_devices
-        from soacc.runtime.gpu.kernels import Kernel
         from soacc.runtime.gpu.memory_pool import MemoryPool
         from soacc.runtime.gpu.module_cache import ModuleCache
 
         for i, gpu in enumerate(husk_devices(count, main)[1:], start=1):
-            gpu.context.push()
+            gpu.context.push()  # (its module, pool and streams are its context's)
             try:
                 cache = ModuleCache(gpu.arch)
                 memory = CudaMemory(gpu, MemoryPool(), cache, None)
-                kernels: dict[str, object] = {}
-                if host.kernel_formats:
-                    loaded = cache.load(cuda_source, "the program's kernels")
-                    kernels = {
-                        name: Kernel(loaded, name, fmt, memory.launches, "the program's kernels")
-                        for name, fmt in host.kernel_formats.items()
-                    }
+                kernels = _kernels(cache, cuda_source, host, memory)
             finally:
-                import pycuda.driver as cuda
-
                 cuda.Context.pop()
             peer = HostRuntime(memory, kernels, self.runtime.host_kernels)
             peer.space = f"device {i}"
@@ -284,6 +269,16 @@ class CudaExecutor(HostCodeExecutor):
             from soacc.runtime.husk_cost import measured_model
 
             self.runtime.device_model = measured_model(self.runtime)
+
+
+def _kernels(cache, cuda_source: str, host, memory) -> dict[str, object]:
+    """The program's kernels, loaded by `cache` in the current context, by name."""
+    from soacc.runtime.gpu.kernels import Kernel
+
+    if not host.kernel_formats:
+        return {}
+    loaded = cache.load(cuda_source, "the program's kernels")
+    return {name: Kernel(loaded, name, fmt, memory.launches, "the program's kernels") for name, fmt in host.kernel_formats.items()}
 
 
 def task_graphs_wanted() -> bool:

@@ -94,6 +94,13 @@ def husk_devices(count: int, main: GpuDevice) -> list[GpuDevice]:
         raise ArgumentError(f"devices={count!r}: a number of devices, or 0 for every usable GPU")
     if count == 1:
         return [main]
+    try:
+        import cuda.bindings.driver  # noqa: F401  (events and copies between devices)
+    except ImportError:
+        raise ArgumentError(
+            f"devices={count}: husks on several GPUs copy between them through NVIDIA's cuda-bindings, "
+            "which is not installed (pip install 'soacc[cuda]')"
+        ) from None
     if os.environ.get(VIRTUAL_DEVICES, "0") == "1":
         if count == 0:
             raise ArgumentError(f"devices=0 asks for every usable GPU; with ${VIRTUAL_DEVICES}=1 give a number")
