@@ -268,7 +268,11 @@ class CudaExecutor(HostCodeExecutor):
         if len(self.runtime.peers) > 1:
             from soacc.runtime.husk_cost import measured_model
 
-            self.runtime.device_model = measured_model(self.runtime)
+            # measured once per process and set of GPUs, not per program
+            key = tuple(p.memory.device.index for p in self.runtime.peers)
+            if key not in _DEVICE_MODELS:
+                _DEVICE_MODELS[key] = measured_model(self.runtime)
+            self.runtime.device_model = _DEVICE_MODELS[key]
 
 
 def _kernels(cache, cuda_source: str, host, memory) -> dict[str, object]:
@@ -293,6 +297,9 @@ def task_graphs_wanted() -> bool:
         return False
     return True
 
+
+_DEVICE_MODELS: dict[tuple[int, ...], object] = {}
+"""The husks' cost model of each set of GPUs (by index), with its peer bandwidth measured."""
 
 _POOLS: dict[int, object] = {}
 

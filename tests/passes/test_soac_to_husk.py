@@ -245,28 +245,44 @@ def test_t15_copies_between_devices():
 
 
 def test_t15_result_built_in_a_branch_is_copied_into_its_rows():
-    # the negative control: the body's array is made in an scf.if, not in the out's
-    # rows; it is copied there, on every device, and the result is still right
+    # the negative control: the body's array is made in an scf.if (either map's), not
+    # in the out's rows; each device copies it there, and the result is still right
     source = """
     func.func @main(%xs: tensor<?xi32>, %c: i1) -> tensor<?xi32> {
       %one = arith.constant 1 : i32
-      %ys = soac.map(%xs) : (tensor<?xi32>) -> tensor<?xi32> {
-      ^bb0(%x: i32):
-        %y = arith.addi %x, %one : i32
-        soac.yield %y : i32
-      }
-      %zs = scf.if %c -> (tensor<?xi32>) {
-        scf.yield %ys : tensor<?xi32>
-      } else {
-        scf.yield %xs : tensor<?xi32>
+      %m = soac.size %xs[0] : tensor<?xi32>
+      %zs = husk.husk size(%m) (%xs : tensor<?xi32>) -> (tensor<?xi32>) {
+      ^bb0(%o: index, %n: index, %p: tensor<?xi32>):
+        %r = scf.if %c -> (tensor<?xi32>) {
+          %up = soac.map(%p) : (tensor<?xi32>) -> tensor<?xi32> {
+          ^bb1(%x: i32):
+            %y = arith.addi %x, %one : i32
+            soac.yield %y : i32
+          }
+          scf.yield %up : tensor<?xi32>
+        } else {
+          %down = soac.map(%p) : (tensor<?xi32>) -> tensor<?xi32> {
+          ^bb2(%x: i32):
+            %y = arith.subi %x, %one : i32
+            soac.yield %y : i32
+          }
+          scf.yield %down : tensor<?xi32>
+        }
+        husk.yield %r : tensor<?xi32>
+      } reduce {
       }
       func.return %zs : tensor<?xi32>
     }
     """
+    module = parse_program(source)
+    apply_pipeline(module, "convert-soac-to-mem")
+    (run_op,) = [op for op in module.walk() if op.name == "husk.run"]
+    (rows,) = run_op.parts("outs")
+    assert any(use.operation.name == "mem.copy" for use in rows.uses)  # copied into its rows
     for devices in DEVICES:
         for flag in (True, False):
             (got,), _ = run(source, PIPELINE, devices, np.arange(9, dtype=np.int32), flag)
-            np.testing.assert_array_equal(got, np.arange(9) + (1 if flag else 0))
+            np.testing.assert_array_equal(got, np.arange(9) + (1 if flag else -1))
 
 
 # --- T6, T7, T8, T9, T10 ------------------------------------------------------------------
