@@ -146,6 +146,9 @@ class _ModuleEmitter:
     function_names: set[str] = field(default_factory=set)
     """Python names of every function: no local may take one."""
     uses: LastUses = field(default_factory=LastUses)
+    touches: bool = False
+    """Each launch names its arrays to the runtime first (a program with husks: what
+    other devices hold of them is gone, runtime/husk_residency.py)."""
     indent: int = 0
     # per function
     names: dict[SSAValue, str] = field(default_factory=dict)
@@ -213,6 +216,7 @@ class _ModuleEmitter:
 
     def emit(self) -> HostModule:
         self.uses = scope_end_uses(self.module) if self.scope_end else last_uses(self.module)
+        self.touches = any(isinstance(op, husk.RunOp) for op in self.module.walk())
         bodies: list[func.FuncOp] = []
         taken = set(_RESERVED)
         for op in self.module.ops:
@@ -606,6 +610,8 @@ def _launch(e: _ModuleEmitter, op: gpu.LaunchFuncOp) -> None:
     grid = _tuple([_launch_dimension(e, v) for v in (op.gridSizeX, op.gridSizeY, op.gridSizeZ)])
     block = _tuple([_launch_dimension(e, v) for v in (op.blockSizeX, op.blockSizeY, op.blockSizeZ)])
     shared = f", shared={_launch_dimension(e, op.dynamicSharedMemorySize)}" if op.dynamicSharedMemorySize is not None else ""
+    if e.touches and (arrays := [e.name(v) for v in operands if isinstance(v.type, MemRefType)]):
+        e.line(f"rt.touch({', '.join(arrays)})", op)
     e.line(f"rt.launch({name!r}, {grid}, {block}, {', '.join(args)}{shared})", op)
 
 

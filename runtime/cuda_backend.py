@@ -26,6 +26,7 @@ from soacc.runtime.device_arrays import LEGACY_DEFAULT_STREAM, DeviceArray, Fore
 from soacc.runtime.gpu.arrays import BorrowedMemory, DeviceBlock, HostBlock, OutOfBounds, View, dense_strides, is_borrowed
 from soacc.runtime.gpu.host_runtime import DeviceMemory, HostRuntime, overlap as _overlap
 from soacc.runtime.host_kernels import HostKernels
+from soacc.runtime.husk_residency import ResidentRows, residency_wanted
 from soacc.runtime.gpu.task_graphs import TaskGraphs
 from soacc.dialects.fork import forked_variant_of
 from soacc.dialects.mem import entry_signature
@@ -123,10 +124,14 @@ class HostCodeExecutor:
         except Exception as error:
             if profiling:
                 self.memory.discard_profile()
+            if self.runtime.resident is not None:
+                self.runtime.resident.clear()
             reset_forks = getattr(self.memory, "reset_forks", None)
             if reset_forks is not None:
                 reset_forks()
             raise self._located(error, function) from None
+        if self.runtime.resident is not None:  # (what the devices held is the call's)
+            self.runtime.resident.clear()
         if layout is not None:
             try:
                 results = self._results(results, layout.scalar_results)
@@ -273,6 +278,7 @@ class CudaExecutor(HostCodeExecutor):
             if key not in _DEVICE_MODELS:
                 _DEVICE_MODELS[key] = measured_model(self.runtime)
             self.runtime.device_model = _DEVICE_MODELS[key]
+            self.runtime.resident = ResidentRows() if residency_wanted() else None
 
 
 def _kernels(cache, cuda_source: str, host, memory) -> dict[str, object]:

@@ -133,16 +133,23 @@ def bytes_moved(
     out_row_bytes: list[int],
     broadcast_bytes: list[int],
     slot_bytes: list[int],
+    held: Callable[[int, int, int], tuple[int, int]] | None = None,
 ) -> tuple[int, int]:
     """The bytes and copies a partition table sends between devices: to each device
     past the first that has rows, its rows of every source and every broadcast array
-    whole; from it, its rows of every out and its slots."""
+    whole, but for what `held(device, offset, size)` says (bytes, copies) the device
+    holds of them from earlier runs (runtime/husk_residency.py); from it, its rows of
+    every out and its slots."""
     nbytes = copies = 0
-    for device, (_, size) in enumerate(table):
+    for device, (offset, size) in enumerate(table):
         if device == 0 or size == 0:
             continue
         nbytes += size * (sum(source_row_bytes) + sum(out_row_bytes)) + sum(broadcast_bytes) + sum(slot_bytes)
         copies += len(source_row_bytes) + len(out_row_bytes) + len(broadcast_bytes) + len(slot_bytes)
+        if held is not None:
+            kept_bytes, kept_copies = held(device, offset, size)
+            nbytes -= kept_bytes
+            copies -= kept_copies
     return nbytes, copies
 
 

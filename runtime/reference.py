@@ -22,6 +22,7 @@ from soacc.runtime.arguments import array_parameters, host_arguments
 from soacc.runtime.errors import ExecutionError, SoaccError
 from soacc.runtime.interp import new_interpreter
 from soacc.runtime.interp.fork import start_threads
+from soacc.runtime.interp.husk import end_call
 from soacc.runtime.interp.mem import Block
 from soacc.runtime.statistics import Statistics
 
@@ -146,7 +147,7 @@ class ReferenceExecutor:
         interpreter = new_interpreter(
             self.module, statistics, captured_cache=self._captured_cache, kernels_source=self.kernels_source, devices=self.devices
         )
-        interpreter.listeners = (tracker, _DropDeadValues(interpreter, self._last_uses))
+        interpreter.listeners += (tracker, _DropDeadValues(interpreter, self._last_uses))
         threads = start_threads(interpreter, self.fork_seed) if self._reaches_forks(function) else None
         if threads is not None:
             interpreter.listeners += (threads.calls,)
@@ -179,6 +180,7 @@ class ReferenceExecutor:
                 message = f"{type(error).__name__}: {error}"
             raise ExecutionError(f"{where}: {message}") from None
         finally:
+            end_call(interpreter)
             if threads is not None:
                 threads.close()
 

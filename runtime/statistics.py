@@ -42,6 +42,9 @@ class HuskRun:
     """The devices that had rows (the cost model's choice, runtime/husk_cost.py)."""
     reason: str = ""
     """Why that many."""
+    kept: int = 0
+    """Bytes the run did not send a device because it held them from an earlier run
+    (runtime/husk_residency.py)."""
 
 
 @dataclass

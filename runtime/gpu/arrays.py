@@ -94,7 +94,7 @@ class DeviceBlock(Block):
     """Device memory: a buffer from the pool, given back, and counted as freed in
     `statistics`, when this block dies (with its last view)."""
 
-    __slots__ = ("buffer", "address", "_statistics", "space")
+    __slots__ = ("buffer", "address", "_statistics", "space", "__weakref__")
 
     def __init__(self, buffer, nbytes: int, statistics: Statistics, space: str = "device"):
         self.nbytes = nbytes  # (Block's, set here: a call makes a block per array)

@@ -20,6 +20,7 @@ import numpy as np
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.gpu.arrays import DeviceBlock, HostBlock, View, dense_strides, is_borrowed
 from soacc.runtime.gpu.husks import run_husk
+from soacc.runtime.husk_residency import ResidentRows
 from soacc.runtime.statistics import Statistics
 
 
@@ -106,6 +107,10 @@ class HostRuntime:
         self.device_model = None
         """What the husks' cost model assumes of these devices (runtime/husk_cost.py;
         None: its defaults)."""
+        self.resident: ResidentRows | None = None
+        """What the devices past the first hold of this device's arrays from earlier
+        husk runs (runtime/husk_residency.py); None with one device. Host code that
+        touches an array (a copy, load, store or launch given it) ends it."""
 
     # --- several devices (runtime/gpu/husks.py) ------------------------------------------
 
@@ -116,7 +121,19 @@ class HostRuntime:
     def husk_run(self, body, rows, sources: tuple, outs: tuple, slots: tuple, broadcast: tuple, work_per_row: int = 1) -> np.int64:
         """husk.run: `body` once per device that gets rows (runtime/gpu/husks.py);
         returns how many did."""
-        return run_husk(self, body, rows, sources, outs, slots, broadcast, work_per_row)
+        if self.resident is None:
+            return run_husk(self, body, rows, sources, outs, slots, broadcast, work_per_row)
+        with self.resident.in_husk():
+            return run_husk(self, body, rows, sources, outs, slots, broadcast, work_per_row)
+
+    def touch(self, *views) -> None:
+        """Host code gives these arrays to a kernel (emitted before each launch of a
+        program with husks), which may write them: what other devices held of them is
+        gone. (Copies, stores and array literals end it for what they write; a load
+        reads only.)"""
+        resident = self.resident
+        if resident:
+            resident.touched(*(v.block for v in views))
 
     # --- blocks --------------------------------------------------------------------------
 
@@ -158,6 +175,8 @@ class HostRuntime:
             raise ExecutionError(
                 f"copies an array of shape {list(source.shape)} into one of shape {list(dest.shape)}"
             )
+        if self.resident:
+            self.resident.touched(dest.block)
         self.statistics.copied(source.block.space, dest.block.space, dest.nbytes)
         self._move(source, dest)
 
@@ -168,6 +187,8 @@ class HostRuntime:
         memory (every view of it follows: they find its address through it) and
         nothing is copied or counted; otherwise it is `copy`."""
         block = dest.block
+        if self.resident:
+            self.resident.touched(block)
         if (
             is_borrowed(source.block)
             and isinstance(block, DeviceBlock)
@@ -202,6 +223,8 @@ class HostRuntime:
         if isinstance(block, HostBlock):
             np.ndarray((), view.dtype, buffer=block.buffer, offset=offset)[()] = value
             return
+        if self.resident:
+            self.resident.touched(block)
         self.memory.write(block.address + offset, np.array([value], view.dtype))
         self.statistics.scalar_writes += 1
 
@@ -212,6 +235,8 @@ class HostRuntime:
         rows = dest.shape[0] if dest.shape else 0
         if len(elements) != rows:
             raise ExecutionError(f"writes {len(elements)} rows into an array of {rows} rows")
+        if self.resident:
+            self.resident.touched(dest.block)
         if elements and isinstance(elements[0], View):
             for i, row in enumerate(elements):
                 destination_row = dest.slice([i])

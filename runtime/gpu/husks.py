@@ -29,7 +29,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from soacc.runtime.errors import ExecutionError
-from soacc.runtime.gpu.arrays import View
+from soacc.runtime.gpu.arrays import View, dense_strides
 from soacc.runtime.husk_cost import bytes_moved, check_rows, choose_split
 from soacc.runtime.statistics import HuskRun
 
@@ -58,38 +58,50 @@ def run_husk(
         home.statistics.husks.append(HuskRun([(0, rows)], [], 1 if rows else 0, "one device"))
         on_device_0(0, rows)
         return np.int64(1 if rows else 0)
+    resident = home.resident
+
+    def held(device: int, offset: int, size: int) -> tuple[int, int]:
+        if resident is None:
+            return 0, 0
+        wanted = [v.slice([(offset, size)]) for v in sources] + list(broadcast)
+        return resident.held_bytes(device, [(_key(v), v.byte_offset, v.nbytes) for v in wanted])
+
     split = choose_split(
         rows, n, int(work_per_row),
-        lambda t: bytes_moved(t, [_row_bytes(v) for v in sources], [_row_bytes(v) for v in outs], [v.nbytes for v in broadcast], [_row_bytes(v) for v in slots]),
+        lambda t: bytes_moved(t, [_row_bytes(v) for v in sources], [_row_bytes(v) for v in outs], [v.nbytes for v in broadcast], [_row_bytes(v) for v in slots], held),
         home.device_model,
     )
     table = split.partitions
     busy = sum(1 for _, size in table if size)
-    home.statistics.husks.append(HuskRun(table, [], busy, split.reason))
+    run = HuskRun(table, [], busy, split.reason)
+    home.statistics.husks.append(run)
     if busy <= 1:  # all rows on device 0 (or none): nothing to send
         on_device_0(*table[0])
         return np.int64(busy)
+    kept_before = resident.kept_bytes if resident is not None else 0
     # device 0's stream: dense copies of what is not, then an event every device waits for
     dense_sources = [_dense(home, v) for v in sources]
     dense_broadcast = [_dense(home, v) for v in broadcast]
     ready = home.memory.record()
-    finished, pending, sent = [], [], []
+    finished, pending, sent, computed = [], [], [], []
     for device in range(1, busy):
         offset, size = table[device]
         peer = devices[device]
         peer.statistics = home.statistics
         with peer.memory.current(), _on_device(device, n):
             peer.memory.wait_for(ready)
-            parts = [_send(home, peer, v.slice([(offset, size)])) for v in dense_sources]
+            parts = [_obtain(home, peer, device, d.slice([(offset, size)]), d is v) for d, v in zip(dense_sources, sources)]
             # an out of a source's elements: its rows are the ones just sent
             shared = [_index(sources, o) for o in outs]
             out_rows = [parts[j] if j is not None else _fresh(peer, (size, *o.shape[1:]), o.dtype) for j, o in zip(shared, outs)]
             slot_rows = [_fresh(peer, s.shape[1:], s.dtype) for s in slots]
-            copies = [_send(home, peer, v) for v in dense_broadcast]
+            copies = [_obtain(home, peer, device, d, d is v) for d, v in zip(dense_broadcast, broadcast)]
             sent.append(peer.memory.record())
             body(peer, np.int64(device), np.int64(offset), np.int64(size), *parts, *out_rows, *slot_rows, *copies)
             for out, piece in zip(outs, out_rows):
-                pending += _receive(home, peer, piece, out.slice([(offset, size)]))
+                rows_there = out.slice([(offset, size)])
+                pending += _receive(home, peer, piece, rows_there)
+                computed.append((device, piece, rows_there))
             for slot_array, piece in zip(slots, slot_rows):
                 pending += _receive(home, peer, piece, slot_array.slice([device]))
             finished.append(peer.memory.record())
@@ -103,6 +115,20 @@ def run_husk(
         home.memory.wait_for(event)
     for staged, target in pending:  # rows that landed in dense memory of device 0's
         home._move(staged, target)
+    if resident is not None:
+        # the run wrote its outs and slots on every device: what the devices held of
+        # them is gone, but for the rows each computed, which it now holds
+        for view in (*outs, *slots):
+            if not view.count:
+                continue
+            if view.is_dense():
+                resident.written(view.block, view.byte_offset, view.nbytes)
+            else:
+                resident.written(view.block)
+        for device, piece, rows_there in computed:
+            if rows_there.count and rows_there.is_dense():
+                resident.keep(device, rows_there.block, rows_there.byte_offset, rows_there.nbytes, piece)
+        run.kept = resident.kept_bytes - kept_before
     return np.int64(busy)
 
 
@@ -149,6 +175,40 @@ def _dense(home, view: View) -> View:
         return view
     copy = _fresh(home, view.shape, view.dtype)
     home.copy(view, copy)
+    return copy
+
+
+def _key(view: View):
+    """The block a dense, non-empty view of device memory is in (what a device may hold
+    a copy of); None for any other."""
+    return view.block if view.count and view.is_dense() and view.on_device else None
+
+
+def _obtain(home, peer, device: int, view: View, keyed: bool) -> View:
+    """Device `device`'s copy of the dense `view` (device 0's): the piece it holds of
+    it from an earlier run, else new memory of its with what it holds of it copied
+    there (within the device) and the rest sent. `keyed`: `view` is the program's
+    array (not a gathered copy), so the device may hold it."""
+    resident = home.resident
+    block = _key(view) if keyed and resident is not None else None
+    if block is None:
+        return _send(home, peer, view)
+    start, nbytes = view.byte_offset, view.nbytes
+    held = resident.held(device, block, start, nbytes)
+    if held is not None:
+        resident.kept_bytes += nbytes
+        piece = held.piece
+        return View(piece.block, piece.byte_offset + held.piece_offset, view.shape, dense_strides(view.shape), view.dtype)
+    copy = _fresh(peer, view.shape, view.dtype)
+    for segment in resident.segments(device, block, start, nbytes):
+        if segment.piece is None:
+            peer.memory.peer_copy(peer.memory, copy.address + segment.offset, home.memory, view.address + segment.offset, segment.nbytes)
+            home.statistics.copied(home.space, peer.space, segment.nbytes)
+        else:
+            peer.memory.copy(copy.address + segment.offset, segment.piece.address + segment.piece_offset, segment.nbytes)
+            home.statistics.copied(peer.space, peer.space, segment.nbytes)
+            resident.kept_bytes += segment.nbytes
+    resident.keep(device, block, start, nbytes, copy)
     return copy
 
 

@@ -12,6 +12,11 @@ rows (dialects/shared/partitions.py). The number of devices is the executor's
   device 0 after its body: every copy is a real one, counted as `peer` in the run's
   statistics, and the body's allocations are device i's.
 
+What a device was sent or computed stays there for later runs while device 0's
+copy is untouched (runtime/husk_residency.py): a run sends a device only the bytes it
+lacks. Host code outside husks touching an array (any op that declares what it reads
+and writes, and any kernel launch, given the array) ends that, as on the GPU.
+
 Each run is recorded in the run's Statistics (`husks`): the partition table and, at
 level 1, each device's reduced values, which the tests compare with the study's tables.
 """
@@ -24,11 +29,16 @@ import weakref
 from xdsl.dialects.builtin import MemRefType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, ReturnedValues, impl, impl_terminator, register_impls
 
+from xdsl.dialects import gpu
+from xdsl.ir import Operation
+
 from soacc.dialects import husk
+from soacc.dialects.shared.traits import OperandEffects, is_kernel
 from soacc.dialects.shared.partitions import even_partitions
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.husk_cost import bytes_moved, check_rows, choose_split
-from soacc.runtime.interp.lanes import lanes
+from soacc.runtime.husk_residency import ResidentRows, residency_wanted
+from soacc.runtime.interp.lanes import captured_values as region_captured_values, lanes
 from soacc.dialects.shared.utils import captured_values
 from soacc.runtime.interp.mem import MemFunctions, running_on_device, statistics
 from soacc.runtime.statistics import HuskRun, Statistics
@@ -40,9 +50,68 @@ def devices_of(interpreter: Interpreter) -> int:
 
 
 def set_devices(interpreter: Interpreter, devices: int) -> None:
+    """Husks run on `devices` devices; with more than one, what the devices hold is
+    followed (a listener sees host code touch device 0's arrays)."""
     if devices < 1:
         raise ExecutionError(f"husks run on at least one device, not {devices}")
     interpreter.set_data(HuskFunctions, "devices", devices)  # type: ignore[arg-type]
+    if devices > 1 and residency_wanted():
+        resident = ResidentRows()
+        interpreter.set_data(HuskFunctions, "resident", resident)  # type: ignore[arg-type]
+        interpreter.listeners = (*interpreter.listeners, _Touches(interpreter, resident))
+
+
+def resident_rows(interpreter: Interpreter) -> ResidentRows | None:
+    """What the devices past the first hold (None with one device)."""
+    return interpreter.get_data(HuskFunctions, "resident", lambda: None)
+
+
+def end_call(interpreter: Interpreter) -> None:
+    """At a call's end, the devices give back what they held."""
+    resident = resident_rows(interpreter)
+    if resident is not None:
+        resident.clear()
+
+
+class _Touches(Interpreter.Listener):
+    """Host code (not a kernel's lanes, not a husk) that may change device 0's arrays
+    ends what the other devices hold of them, by the GPU runtime's rule: a kernel (a
+    launch there) touches every array it is given or captures, whether it reads or
+    writes it (the GPU runtime cannot tell); any other op that declares its effects
+    (a copy, a store, an array literal) the arrays it writes; a load nothing."""
+
+    def __init__(self, interpreter: Interpreter, resident: ResidentRows):
+        self.interpreter = interpreter
+        self.resident = resident
+        self._written: dict[Operation, tuple[int, ...] | None] = {}
+
+    def will_interpret_op(self, op: Operation, args) -> None:
+        if not self.resident or lanes(self.interpreter).depth:
+            return
+        positions = self._written.get(op, ())
+        if positions == ():
+            positions = self._written[op] = _written_positions(op)
+        if positions is None:  # a kernel: all of them
+            arrays = [a for a in args if isinstance(a, np.ndarray)]
+            for region in op.regions:
+                captured = [v for v in region_captured_values(self.interpreter, region) if isinstance(v.type, MemRefType)]
+                arrays += [a for a in self.interpreter.get_values(captured) if isinstance(a, np.ndarray)]
+        else:
+            arrays = [args[i] for i in positions if isinstance(args[i], np.ndarray)]
+        if arrays:
+            self.resident.touched(*(_root(a) for a in arrays))
+
+
+def _written_positions(op: Operation) -> tuple[int, ...] | None:
+    """The operands of `op` that may change device memory as the GPU runtime sees it
+    (None: every array it uses, a kernel's)."""
+    if isinstance(op, gpu.LaunchFuncOp) or (is_kernel(op) and not isinstance(op, husk.RunOp)):
+        return None
+    effects = op.get_trait(OperandEffects)
+    if effects is None or isinstance(op, husk.RunOp):
+        return ()
+    written = set(effects.views(op, effects.writes + effects.creates))
+    return tuple(i for i, v in enumerate(op.operands) if v in written)
 
 
 @register_impls
@@ -103,6 +172,13 @@ class HuskFunctions(InterpreterFunctions):
     def run_run(self, interpreter: Interpreter, op: husk.RunOp, args):
         if lanes(interpreter).depth:
             raise ExecutionError("a husk runs as host code, never inside a kernel")
+        resident = resident_rows(interpreter)
+        if resident is None:
+            return self._run(interpreter, op, args, None)
+        with resident.in_husk():
+            return self._run(interpreter, op, args, resident)
+
+    def _run(self, interpreter: Interpreter, op: husk.RunOp, args, resident: ResidentRows | None):
         s, o = len(op.sources), len(op.outs)
         rows = int(args[0])
         sources, outs, slots = args[1 : 1 + s], args[1 + s : 1 + s + o], args[1 + s + o :]
@@ -110,12 +186,21 @@ class HuskFunctions(InterpreterFunctions):
         check_rows(rows, devices, *([np.shape(a)[0] for a in group] for group in (sources, outs, slots)))
         broadcast = [v for v in captured_values(op) if isinstance(v.type, MemRefType) and getattr(v.type.memory_space, "is_device", False)]
         sent = [np.asarray(interpreter.get_values((v,))[0]) for v in broadcast]
+
+        def held(device: int, offset: int, size: int) -> tuple[int, int]:
+            if resident is None:
+                return 0, 0
+            wanted = [a[offset : offset + size] for a in sources] + sent
+            return resident.held_bytes(device, [(*_block_of(np.asarray(a)), np.asarray(a).nbytes) for a in wanted])
+
         split = choose_split(
             rows, devices, op.work_per_row,
-            lambda t: bytes_moved(t, [_row_bytes(a) for a in sources], [_row_bytes(a) for a in outs], [a.nbytes for a in sent], [_row_bytes(a) for a in slots]),
+            lambda t: bytes_moved(t, [_row_bytes(a) for a in sources], [_row_bytes(a) for a in outs], [a.nbytes for a in sent], [_row_bytes(a) for a in slots], held),
         )
         table = split.partitions
         stats = statistics(interpreter)
+        kept_before = resident.kept_bytes if resident is not None else 0
+        computed: list[tuple[int, np.ndarray, np.ndarray]] = []  # (device, out rows there, the out's rows)
         for device, (offset, size) in enumerate(table):
             if device and not size:
                 continue  # a device past those used, or with no rows: nothing to do
@@ -127,7 +212,7 @@ class HuskFunctions(InterpreterFunctions):
                 )
                 continue
             space = f"device {device}"
-            parts = [_copied(stats, a[offset : offset + size], space) for a in sources]
+            parts = [_obtain(stats, resident, device, a[offset : offset + size], space) for a in sources]
             # an out of a source's elements (an array updated in place): its rows are
             # the ones just sent
             out_rows = [
@@ -135,7 +220,7 @@ class HuskFunctions(InterpreterFunctions):
                 for a in outs
             ]
             slot_rows = [_fresh(stats, np.shape(a)[1:], a.dtype, space) for a in slots]
-            copies = [(v, _copied(stats, array, space)) for v, array in zip(broadcast, sent)]
+            copies = [(v, _obtain(stats, resident, device, array, space)) for v, array in zip(broadcast, sent)]
             interpreter.push_scope(f"husk.run on {space}")
             try:
                 interpreter.set_values(copies)
@@ -150,12 +235,75 @@ class HuskFunctions(InterpreterFunctions):
             for out, piece in zip(outs, out_rows):
                 out[offset : offset + size] = piece
                 stats.copied(space, "device", piece.nbytes)
+                computed.append((device, piece, out[offset : offset + size]))
             for slot_array, value in zip(slots, slot_rows):
                 slot_array[device] = value
                 stats.copied(space, "device", value.nbytes)
+        if resident is not None:
+            # the run wrote its outs and slots on every device: what the devices held of
+            # them is gone, but for the rows each computed, which it now holds
+            for array in (*outs, *slots):
+                block, start = _block_of(array)
+                if not array.nbytes:
+                    continue
+                if block is None:
+                    resident.written(_root(array))
+                else:
+                    resident.written(block, start, array.nbytes)
+            for device, piece, rows_there in computed:
+                block, start = _block_of(rows_there)
+                if block is not None:
+                    resident.keep(device, block, start, rows_there.nbytes, piece)
         busy = sum(1 for _, size in table if size)
-        stats.husks.append(HuskRun(table, [], busy, split.reason))
+        kept = resident.kept_bytes - kept_before if resident is not None else 0
+        stats.husks.append(HuskRun(table, [], busy, split.reason, kept))
         return (np.int64(busy),)
+
+
+def _root(array: np.ndarray) -> np.ndarray:
+    """The buffer (a block's memory) that `array` is a view of."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+def _block_of(array: np.ndarray) -> tuple[np.ndarray | None, int]:
+    """The buffer a dense, non-empty `array` is a view of and its first byte there;
+    (None, 0) for any other array (which no device holds a copy of)."""
+    if not array.nbytes or not array.flags.c_contiguous:
+        return None, 0
+    root = _root(array)
+    return root, array.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+
+
+def _obtain(stats: Statistics, resident: ResidentRows | None, device: int, array: np.ndarray, space: str) -> np.ndarray:
+    """Device `device`'s copy of `array` (device 0's): the piece it holds of it, else
+    new memory of `space` with what it holds of it copied there and the rest sent."""
+    block, start = _block_of(array) if resident is not None else (None, 0)
+    if block is None:
+        return _copied(stats, array, space)
+    held = resident.held(device, block, start, array.nbytes)
+    if held is not None:
+        resident.kept_bytes += array.nbytes
+        return _bytes_of(held.piece)[held.piece_offset : held.piece_offset + array.nbytes].view(array.dtype).reshape(array.shape)
+    copy = _fresh(stats, array.shape, array.dtype, space)
+    target, source = _bytes_of(copy), _bytes_of(array)
+    for segment in resident.segments(device, block, start, array.nbytes):
+        into = target[segment.offset : segment.offset + segment.nbytes]
+        if segment.piece is None:
+            into[...] = source[segment.offset : segment.offset + segment.nbytes]
+            stats.copied("device", space, segment.nbytes)
+        else:  # (within the device)
+            into[...] = _bytes_of(segment.piece)[segment.piece_offset : segment.piece_offset + segment.nbytes]
+            stats.copied(space, space, segment.nbytes)
+            resident.kept_bytes += segment.nbytes
+    resident.keep(device, block, start, array.nbytes, copy)
+    return copy
+
+
+def _bytes_of(array: np.ndarray) -> np.ndarray:
+    """The bytes of a dense array, as a flat view."""
+    return array.reshape(-1).view(np.uint8)
 
 
 def _same_elements(arrays, array: np.ndarray) -> int | None:

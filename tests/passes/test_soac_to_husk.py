@@ -25,7 +25,8 @@ from soacc.pipeline import SoaccPipelinePass
 from soacc.program import apply_pipeline, parse_program
 from soacc.runtime import husk_cost
 from soacc.runtime.husk_cost import ALWAYS, MODEL, SPLIT_ENVIRONMENT, DeviceModel, bytes_moved, choose_split
-from soacc.tools.examples import load_examples, mismatch
+from soacc.runtime.husk_residency import RESIDENT_ENVIRONMENT
+from soacc.tools.examples import as_tuple, load_examples, mismatch
 
 from tests.support.random_programs import random_program
 from tests.support.scripts import benchmark_programs
@@ -447,8 +448,72 @@ def test_t16_husks_in_a_host_loop():
         (got,), stats = run(source, PIPELINE, devices, xs)
         np.testing.assert_array_equal(got, want)
         assert len(stats.husks) == 50
-        if devices == 2:  # per iteration: device 1's partition there and its rows back
-            assert stats.copies["peer"].count == 100
+        if devices == 2:
+            # the study's husks: per iteration, device 1's partition there and its rows
+            # back (100 copies); here device 1 keeps the rows it computed, which are
+            # the next iteration's partition: its partition there once, its rows back
+            # each time (runtime/husk_residency.py)
+            assert stats.copies["peer"].count == 51
+            assert [h.kept for h in stats.husks] == [0] + [500 * 8] * 49
+
+
+def test_t16_without_resident_partitions_moves_them_every_iteration(monkeypatch):
+    monkeypatch.setenv(RESIDENT_ENVIRONMENT, "off")
+    (got,), stats = run(LOOP, PIPELINE, 2, np.arange(1000, dtype=np.int64))
+    assert stats.copies["peer"].count == 100 and not any(h.kept for h in stats.husks)
+
+
+HOST_READ_LOOP = """
+func.func @main(%xs: tensor<?xi64>, %n: index, %k: index) -> (tensor<?xi64>, i64) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i64
+  %zero = arith.constant 0 : i64
+  %r, %s = scf.for %i = %c0 to %n step %c1 iter_args(%ys = %xs, %acc = %zero) -> (tensor<?xi64>, i64) {
+    %zs = soac.map(%ys) : (tensor<?xi64>) -> tensor<?xi64> {
+    ^bb0(%x: i64):
+      %a = arith.addi %x, %one : i64
+      soac.yield %a : i64
+    }
+    %v = soac.index %zs[%k] : tensor<?xi64>
+    %acc2 = arith.addi %acc, %v : i64
+    scf.yield %zs, %acc2 : tensor<?xi64>, i64
+  }
+  func.return %r, %s : tensor<?xi64>, i64
+}
+"""
+
+
+def test_a_kernel_given_the_rows_between_two_husks_makes_the_next_send_them_again():
+    """The element each iteration adds up is read by a kernel on device 0 (its
+    addition stays on the device), which the runtime cannot tell from one that writes
+    the array: the next iteration sends device 1 its rows again."""
+    xs = np.arange(10, dtype=np.int64)
+    (got, total), stats = run(HOST_READ_LOOP, PIPELINE, 2, xs, 3, 1)
+    np.testing.assert_array_equal(got, xs + 3)
+    assert total == 2 + 3 + 4
+    assert [h.kept for h in stats.husks] == [0, 0, 0]
+    assert stats.copies["peer"].count == 6
+
+
+def test_the_cfd_pattern_sends_each_step_what_a_device_lacks(monkeypatch):
+    """The study's CFD (benchmarks/husks/cfd.mlir): each step's map reads the four
+    arrays whole through the neighbour table. A device keeps the neighbour table's
+    rows from step to step and the rows of the arrays it computed, so each step sends
+    it the other devices' rows of the arrays only."""
+    (cfd,) = [e for e in load_examples(Path("benchmarks/husks")) if e.name == "cfd"]
+    args = cfd.make_inputs(np.random.default_rng(1), 64)
+    want = cfd.reference(*args)
+    moved, kept = {}, {}
+    for resident in ("on", "off"):
+        monkeypatch.setenv(RESIDENT_ENVIRONMENT, resident)
+        program = soacc.compile(cfd.program_path, backend="numpy", devices=2)
+        got = program.main(*args)
+        assert mismatch(as_tuple(got), as_tuple(want), cfd.rtol, cfd.atol) is None
+        moved[resident] = program.statistics.copies["peer"].bytes
+        kept[resident] = sum(h.kept for h in program.statistics.husks)
+    assert kept["off"] == 0 and moved["on"] + kept["on"] == moved["off"]
+    assert moved["on"] < moved["off"] / 2
 
 
 LOOP = """

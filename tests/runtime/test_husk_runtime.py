@@ -15,6 +15,7 @@ from soacc.runtime.gpu.arrays import HostBlock, View, dense_strides
 from soacc.runtime.gpu.host_runtime import HostRuntime
 from soacc.runtime import husk_cost
 from soacc.runtime.husk_cost import ALWAYS, SPLIT_ENVIRONMENT, DeviceModel, measured_model
+from soacc.runtime.husk_residency import ResidentRows
 
 from tests.support.simulated_device import SimulatedDevice
 
@@ -30,6 +31,8 @@ def runtimes(devices: int) -> HostRuntime:
         peer = HostRuntime(SimulatedDevice(), {})
         peer.space = f"device {i}"
         home.peers.append(peer)
+    if devices > 1:  # (as the cuda backend sets them up)
+        home.resident = ResidentRows()
     return home
 
 
@@ -157,3 +160,84 @@ def test_a_runtimes_own_model_decides(monkeypatch):
     assert home.husk_run(copy_rows, np.int64(8), (xs,), (ys,), (), (), 1) == 2
     home.device_model = DeviceModel(peer_bytes_per_second=1.0)  # a slow link: it does not
     assert home.husk_run(copy_rows, np.int64(8), (xs,), (ys,), (), (), 1) == 1
+
+
+# --- what devices hold from one run to the next (runtime/husk_residency.py) --------------
+
+
+def peer_counts(home: HostRuntime) -> tuple[int, int]:
+    c = home.statistics.copies["peer"]
+    return c.count, c.bytes
+
+
+def test_a_second_run_over_the_same_rows_sends_nothing_there():
+    home = runtimes(2)
+    xs = on_device(home, np.arange(10, dtype=np.int32))
+    ys, zs = on_device(home, np.zeros(10, np.int32)), on_device(home, np.zeros(10, np.int32))
+    home.husk_run(copy_rows, np.int64(10), (xs,), (ys,), (), ())
+    assert peer_counts(home) == (2, 40)  # rows 5-9 there and back
+    home.husk_run(copy_rows, np.int64(10), (xs,), (zs,), (), ())
+    assert peer_counts(home) == (3, 60)  # only back: device 1 holds rows 5-9 of xs
+    assert home.statistics.husks[1].kept == 20
+    np.testing.assert_array_equal(read(home, zs), np.arange(10) + np.repeat([0, 100], 5))
+
+
+def test_rows_a_device_computed_are_what_the_next_run_reads_there():
+    home = runtimes(3)
+    xs = on_device(home, np.arange(9, dtype=np.int64))
+    ys, zs = on_device(home, np.zeros(9, np.int64)), on_device(home, np.zeros(9, np.int64))
+    home.husk_run(copy_rows, np.int64(9), (xs,), (ys,), (), ())
+    before = peer_counts(home)
+    home.husk_run(copy_rows, np.int64(9), (ys,), (zs,), (), ())
+    assert peer_counts(home)[0] - before[0] == 2  # rows back from devices 1 and 2 only
+    np.testing.assert_array_equal(read(home, zs), np.arange(9) + 2 * np.repeat([0, 100, 200], 3))
+
+
+def test_host_code_touching_an_array_makes_the_next_run_send_it_again():
+    home = runtimes(2)
+    xs = on_device(home, np.arange(10, dtype=np.int32))
+    ys = on_device(home, np.zeros(10, np.int32))
+    home.husk_run(copy_rows, np.int64(10), (xs,), (ys,), (), ())
+    home.copy(on_device(home, np.full(10, 7, np.int32)), xs)  # host code writes xs
+    home.husk_run(copy_rows, np.int64(10), (xs,), (ys,), (), ())
+    assert home.statistics.husks[1].kept == 0
+    np.testing.assert_array_equal(read(home, ys), 7 + np.repeat([0, 100], 5))
+    # a launch names its arrays first (lowering/emit_host.py emits rt.touch)
+    home.husk_run(copy_rows, np.int64(10), (xs,), (ys,), (), ())
+    home.touch(xs)
+    home.husk_run(copy_rows, np.int64(10), (xs,), (ys,), (), ())
+    assert [run.kept for run in home.statistics.husks] == [0, 0, 20, 0]  # (reading ys kept xs)
+
+
+def add_broadcast_rows(rt, device, offset, size, part, rows, whole):
+    """A body: its rows of the source plus the same rows of a broadcast array."""
+    o, n = int(offset), int(size)
+    rt.copy(on_device(rt, read(rt, part) + read(rt, whole)[o : o + n]), rows)
+
+
+def test_a_broadcast_is_completed_from_the_rows_a_device_holds():
+    home = runtimes(2)
+    xs = on_device(home, np.arange(10, dtype=np.int32))
+    ys, zs = on_device(home, np.zeros(10, np.int32)), on_device(home, np.zeros(10, np.int32))
+    home.husk_run(copy_rows, np.int64(10), (xs,), (ys,), (), ())  # device 1 holds rows 5-9 of ys
+    before = peer_counts(home)
+    home.husk_run(add_broadcast_rows, np.int64(10), (xs,), (zs,), (), (ys,))
+    # xs's rows held; of ys, rows 0-4 sent and 5-9 copied within device 1; zs's rows back
+    assert (peer_counts(home)[0] - before[0], peer_counts(home)[1] - before[1]) == (2, 40)
+    assert home.statistics.copies["device->device"].bytes >= 20
+    assert home.statistics.husks[1].kept == 40
+    np.testing.assert_array_equal(read(home, zs), 2 * np.arange(10) + np.repeat([0, 100], 5))
+
+
+def test_an_out_written_again_is_held_as_the_run_computed_it():
+    home = runtimes(2)
+    xs = on_device(home, np.arange(10, dtype=np.int32))
+    ys = on_device(home, np.zeros(10, np.int32))
+    home.husk_run(copy_rows, np.int64(10), (xs,), (xs,), (), ())  # in place: xs + device * 100
+    home.husk_run(copy_rows, np.int64(10), (xs,), (xs,), (), ())  # again, from what device 1 holds
+    assert home.statistics.husks[1].kept == 20
+    np.testing.assert_array_equal(read(home, xs), np.arange(10) + np.repeat([0, 200], 5))
+    # a run over fewer rows of the same array splits it differently: rows 4-7 go to
+    # device 1, which held 5-9 from before (its own earlier values): sent afresh
+    home.husk_run(copy_rows, np.int64(8), (xs.slice([(0, 8)]),), (ys.slice([(0, 8)]),), (), ())
+    np.testing.assert_array_equal(read(home, ys)[:8], np.r_[np.arange(4), np.arange(4, 5) + 100, np.arange(5, 8) + 300])
