@@ -9,7 +9,10 @@ alternating round by round (paired_timing.py):
   made the thesis slower, its NN; here such a value stays on the device);
 - `husks-N`: the same on N devices (`--devices N`, default 2): real GPUs where the
   machine has them, else (`--virtual`) N contexts on one GPU, which measures what the
-  copies and the one host thread cost, not a speedup.
+  copies and the one host thread cost, not a speedup;
+- `husks-N-fresh`: the same with every run sending each device everything afresh
+  (SOACC_HUSK_RESIDENT=off, the thesis's husks): what keeping partitions and
+  broadcasts resident from one run to the next saves.
 
 Programs: the thesis's patterns in benchmarks/husks/ (Mandelbrot at several sizes and
 iteration limits, NN, CFD, matrix-vector, Tunnel) and LocVolCalib and LUD from
@@ -80,13 +83,27 @@ def compile_all(case: Case, backend: str, devices: int) -> dict:
     import soacc
     from soacc.pipeline import SoaccPipelinePass
 
+    from soacc.runtime.husk_residency import RESIDENT_ENVIRONMENT
+
     compiled = {}
-    configurations = [("plain", False, 1), ("husks", True, 1)] + ([(f"husks-{devices}", True, devices)] if devices > 1 else [])
-    for name, husks, count in configurations:
+    for name in configuration_names(devices):
+        husks, count = name != "plain", (devices if name.startswith(f"husks-{devices}") else 1)
         passes = SoaccPipelinePass(husks=husks)
         pipeline = str(passes.pipeline_pass_spec()) if backend == "cuda" else passes.level2_stages()
-        compiled[name] = soacc.compile(case.example.program_path, backend=backend, pipeline=pipeline, devices=count)
+        saved = os.environ.get(RESIDENT_ENVIRONMENT)
+        os.environ[RESIDENT_ENVIRONMENT] = "off" if name.endswith("-fresh") else "on"  # (read as the executor is made)
+        try:
+            compiled[name] = soacc.compile(case.example.program_path, backend=backend, pipeline=pipeline, devices=count)
+        finally:
+            if saved is None:
+                os.environ.pop(RESIDENT_ENVIRONMENT, None)
+            else:
+                os.environ[RESIDENT_ENVIRONMENT] = saved
     return compiled
+
+
+def configuration_names(devices: int) -> list[str]:
+    return ["plain", "husks"] + ([f"husks-{devices}", f"husks-{devices}-fresh"] if devices > 1 else [])
 
 
 def copy_bandwidth(devices: int) -> dict:
@@ -171,7 +188,7 @@ def _run(options, parser) -> int:
         if unknown:
             parser.error(f"no program {', '.join(sorted(unknown))}; there are {', '.join(sorted({c.example.name for c in chosen}))}")
         chosen = [c for c in chosen if c.example.name in names]
-    configurations = ["plain", "husks", f"husks-{options.devices}"] if options.devices > 1 else ["plain", "husks"]
+    configurations = configuration_names(options.devices)
     report: dict = {
         "backend": options.backend, "repeat": options.repeat, "devices": options.devices, "virtual": options.virtual,
         "split": options.split, "programs": {},
@@ -181,7 +198,8 @@ def _run(options, parser) -> int:
         print(f"copy bandwidth: {report['copy_bandwidth']}", file=sys.stderr, flush=True)
     header = (
         f"{'program':26} " + " ".join(f"{c:>11}" for c in configurations)
-        + "  " + "  ".join(f"{'plain/' + c:>22}" for c in configurations[1:]) + f"  {'husks':>5} {'peer copies':>12} {'peer MB':>8}"
+        + "  " + "  ".join(f"{'plain/' + c:>22}" for c in configurations[1:])
+        + f"  {'husks':>5} {'peer copies':>12} {'peer MB':>8} {'kept MB':>8} {'fresh MB':>8}"
     )
     lines = [header, "-" * len(header)]
     failed = False
@@ -211,6 +229,7 @@ def _run(options, parser) -> int:
             statistics[name] = {"husks": len(s.husks), "devices_used": sorted({h.used for h in s.husks}),
                                 "reasons": sorted({h.reason for h in s.husks})[:4],
                                 "peer_copies": s.copies["peer"].count, "peer_bytes": s.copies["peer"].bytes,
+                                "kept_bytes": sum(h.kept for h in s.husks),
                                 "sync_reads": s.sync_reads, "kernel_launches": s.kernel_launches, "task_graph": s.task_graph}
         timed = [c for c in configurations if status.get(c) == "ok"]
         if "plain" in timed:
@@ -221,20 +240,22 @@ def _run(options, parser) -> int:
             "size": case.size, "extra": list(case.extra), "status": status, "median_s": medians, "samples_s": samples,
             "ratio_plain_over": ratios, "statistics": statistics,
         }
-        last = statistics.get(configurations[-1], {})
+        split = statistics.get(f"husks-{options.devices}", {}) if options.devices > 1 else statistics.get("husks", {})
+        fresh = statistics.get(f"husks-{options.devices}-fresh", {})
         cells = " ".join(f"{medians[c] * 1e3:>9.3f}ms" for c in configurations)
         ratio_cells = "  ".join(f"{r[0]:>6.2f}x [{r[1]:.2f},{r[2]:.2f}]".rjust(22) if r else f"{'-':>22}" for r in ratios.values())
         notes = "; ".join(f"{c}: {s}" for c, s in status.items() if s != "ok")
         lines.append(
-            f"{case.label:26} {cells}  {ratio_cells}  {last.get('husks', '-'):>5} {last.get('peer_copies', '-'):>12} "
-            f"{last.get('peer_bytes', 0) / 1e6:>8.1f}  {notes}"
+            f"{case.label:26} {cells}  {ratio_cells}  {split.get('husks', '-'):>5} {split.get('peer_copies', '-'):>12} "
+            f"{split.get('peer_bytes', 0) / 1e6:>8.1f} {split.get('kept_bytes', 0) / 1e6:>8.1f} {fresh.get('peer_bytes', 0) / 1e6:>8.1f}  {notes}"
         )
         print(lines[-1], file=sys.stderr, flush=True)
         if options.json is not None:  # after each program: a long run cut short keeps what it measured
             options.json.write_text(json.dumps(report, indent=1) + "\n")
     where = "contexts on one GPU" if options.virtual else "GPUs"
     print(f"backend {options.backend}; median of {options.repeat} paired rounds; ratios plain/configuration (above 1: faster); "
-          f"husks-{options.devices}: {options.devices} {where}; husks, peer copies and bytes: per call of the last configuration")
+          f"husks-{options.devices}: {options.devices} {where}; husks, peer copies, peer and kept MB: per call of husks-{options.devices} "
+          f"(kept: not sent, held from an earlier run); fresh MB: husks-{options.devices}-fresh's peer MB")
     print("\n".join(lines))
     if options.json is not None and not write_report(options.json, report, "husks"):
         return 2

@@ -23,6 +23,7 @@ from soacc.runtime.errors import ExecutionError, SoaccError
 from soacc.runtime.interp import new_interpreter
 from soacc.runtime.interp.fork import start_threads
 from soacc.runtime.interp.husk import end_call
+from soacc.runtime.husk_residency import residency_wanted
 from soacc.runtime.interp.mem import Block
 from soacc.runtime.statistics import Statistics
 
@@ -106,6 +107,9 @@ class ReferenceExecutor:
         if isinstance(devices, bool) or not isinstance(devices, int) or devices < 1:
             raise SoaccError(f"devices={devices!r}: husks run on a whole number of devices, at least 1")
         self.devices = devices
+        self.resident = residency_wanted()
+        """Husk devices keep what they were sent and computed from one run to the next
+        (runtime/husk_residency.py; decided when the executor is made, as the GPU's)."""
         self.fork_seed = fork_seed
         self.module = module
         self.kernels_source = kernels_source
@@ -145,7 +149,8 @@ class ReferenceExecutor:
         tracker = _OpTracker()
         statistics = Statistics()
         interpreter = new_interpreter(
-            self.module, statistics, captured_cache=self._captured_cache, kernels_source=self.kernels_source, devices=self.devices
+            self.module, statistics, captured_cache=self._captured_cache, kernels_source=self.kernels_source, devices=self.devices,
+            resident=self.resident,
         )
         interpreter.listeners += (tracker, _DropDeadValues(interpreter, self._last_uses))
         threads = start_threads(interpreter, self.fork_seed) if self._reaches_forks(function) else None

@@ -32,11 +32,12 @@ def new_interpreter(
     captured_cache: dict | None = None,
     kernels_source: Callable[[], str] | None = None,
     devices: int = 1,
+    resident: bool = True,
 ) -> Interpreter:
     """An interpreter of `module` as the reference executor runs it: 64-bit `index`,
     every implementation registered, run counters in `statistics`, the values each
     lambda captures cached in `captured_cache` (per region, reusable across calls), husks
-    run on `devices` devices."""
+    run on `devices` devices (keeping what each device holds between runs: `resident`)."""
     from soacc.runtime.interp.lanes import LaneState
     from soacc.runtime.interp.mem import MemFunctions
 
@@ -48,5 +49,5 @@ def new_interpreter(
     if devices != 1:
         from soacc.runtime.interp.husk import set_devices
 
-        set_devices(interpreter, devices)
+        set_devices(interpreter, devices, resident)
     return interpreter

@@ -37,7 +37,7 @@ from soacc.dialects.shared.traits import OperandEffects, is_kernel
 from soacc.dialects.shared.partitions import even_partitions
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.husk_cost import bytes_moved, check_rows, choose_split
-from soacc.runtime.husk_residency import ResidentRows, residency_wanted
+from soacc.runtime.husk_residency import ResidentRows
 from soacc.runtime.interp.lanes import captured_values as region_captured_values, lanes
 from soacc.dialects.shared.utils import captured_values
 from soacc.runtime.interp.mem import MemFunctions, running_on_device, statistics
@@ -49,13 +49,13 @@ def devices_of(interpreter: Interpreter) -> int:
     return interpreter.get_data(HuskFunctions, "devices", lambda: 1)
 
 
-def set_devices(interpreter: Interpreter, devices: int) -> None:
-    """Husks run on `devices` devices; with more than one, what the devices hold is
-    followed (a listener sees host code touch device 0's arrays)."""
+def set_devices(interpreter: Interpreter, devices: int, resident: bool = True) -> None:
+    """Husks run on `devices` devices; with more than one (and `resident`), what the
+    devices hold is followed (a listener sees host code touch device 0's arrays)."""
     if devices < 1:
         raise ExecutionError(f"husks run on at least one device, not {devices}")
     interpreter.set_data(HuskFunctions, "devices", devices)  # type: ignore[arg-type]
-    if devices > 1 and residency_wanted():
+    if devices > 1 and resident:
         resident = ResidentRows()
         interpreter.set_data(HuskFunctions, "resident", resident)  # type: ignore[arg-type]
         interpreter.listeners = (*interpreter.listeners, _Touches(interpreter, resident))

@@ -22,7 +22,7 @@ PATTERNS = benchmark_programs("husks")
 def test_husks_benchmark_runs_on_the_reference_executor(capsys, tmp_path):
     module = load_benchmark("husks.py")
     out = tmp_path / "husks.json"
-    names = ["mandelbrot", "nn", "matvec", "tunnel", "lud"]
+    names = ["mandelbrot", "nn", "matvec", "tunnel", "lud", "cfd"]
     args = ["--backend", "numpy", "--small", "--repeat", "1", "--devices", "2", "--split", "always"]
     assert module.main([*args, "--programs", ",".join(names), "--json", str(out)]) == 0
     table = capsys.readouterr().out
@@ -30,9 +30,14 @@ def test_husks_benchmark_runs_on_the_reference_executor(capsys, tmp_path):
     report = json.loads(out.read_text())
     assert set(report["programs"]) == set(names)
     for entry in report["programs"].values():
-        assert entry["status"] == {"plain": "ok", "husks": "ok", "husks-2": "ok"}
-        assert entry["statistics"]["plain"]["husks"] == 0 and entry["statistics"]["husks-2"]["husks"] >= 1
+        assert entry["status"] == {"plain": "ok", "husks": "ok", "husks-2": "ok", "husks-2-fresh": "ok"}
+        statistics = entry["statistics"]
+        assert statistics["plain"]["husks"] == 0 and statistics["husks-2"]["husks"] >= 1
+        # what the devices kept is what the thesis's husks sent again
+        split, fresh = statistics["husks-2"], statistics["husks-2-fresh"]
+        assert fresh["kept_bytes"] == 0 and split["peer_bytes"] + split["kept_bytes"] == fresh["peer_bytes"]
     assert report["programs"]["matvec"]["statistics"]["husks-2"]["peer_copies"] == 3  # rows, the vector, results
+    assert report["programs"]["cfd"]["statistics"]["husks-2"]["kept_bytes"] > 0  # a loop of husks
 
 
 def test_husks_benchmark_refuses_an_unknown_program(capsys):
