@@ -10,7 +10,9 @@
   main device, with the husk's operator, so the value stays in device memory; the host
   reads it only where host code uses it (as any reduction's). The thesis reduced on
   the host, which made every reduction a synchronous read, even one device's (its NN
-  slowdown).
+  slowdown). Arrays combined by a map of a scalar operator (a histogram's bins) are
+  combined by a kernel over their elements instead, each folding its column of the
+  slots: a reduction of rows has no kernel at host level.
 - Its sources are partitioned whatever their layout: each device's rows are a view of
   the source on device 0 and a copy elsewhere (the runtime copies a strided view's rows
   as they are). The thesis partitioned only row-major sources and broadcast the rest
@@ -20,8 +22,9 @@
 from __future__ import annotations
 
 from xdsl.builder import Builder
-from xdsl.dialects.builtin import TensorType
-from xdsl.ir import Block, OpResult, Region
+from xdsl.dialects import scf
+from xdsl.dialects.builtin import IndexType, TensorType
+from xdsl.ir import Block, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import husk, mem, soac
@@ -33,6 +36,26 @@ BUILT_IN_PLACE = (
     soac.MapOp, soac.ScanOp, soac.IotaOp, soac.ReplicateOp, soac.ArrayOp, soac.ConcatOp, soac.CopyOp, soac.RedomapOp, soac.ScanomapOp,
 )
 """Ops whose array convert-soac-to-mem builds in a destination chosen ahead."""
+
+
+def _elementwise_operator(op: husk.HuskOp) -> Block | None:
+    """The scalar operator of a husk that reduces one array of scalars with a map of
+    that operator over the two arrays' elements (a histogram's husk), or None."""
+    if len(op.neutral) != 1 or not is_array(op.neutral[0].type) or op.neutral[0].type.get_num_dims() != 1:
+        return None
+    block = op.reducer.block
+    ops = list(block.ops)
+    if len(ops) != 2 or not isinstance(ops[0], soac.MapOp) or not isinstance(ops[1], husk.YieldOp):
+        return None
+    combine = ops[0]
+    if list(combine.inputs) != list(block.args) or list(ops[1].operands) != list(combine.results):
+        return None
+    lam = combine.body.block
+    if len(lam.args) != 2 or any(is_array(a.type) for a in lam.args):
+        return None
+    if any(inner.regions or inner.dialect_name() not in ("arith", "math") for inner in lam.ops if inner is not lam.last_op):
+        return None
+    return lam
 
 
 def _made_here(value, block: Block, kinds) -> bool:
@@ -88,18 +111,60 @@ class HuskConversion(ConversionBase):
             self.destination(r, op) if is_array(r.type) else self.allocate(TensorType(r.type, []), [], (r.name_hint or "red") + "_dev")
             for r in op.reduced
         ]
-        self.insert(
-            mem.ReduceOp.build(
-                operands=[self._busy_slots(run, slot_arrays, devices), [self._view_or_scalar(v) for v in op.neutral], [r.view for r in results]],
-                result_types=[[]],
-                regions=[self.operator_region(op.reducer)],
+        busy_slots = self._busy_slots(run, slot_arrays, devices)
+        neutral = [self._view_or_scalar(v) for v in op.neutral]
+        operator = _elementwise_operator(op)
+        if operator is not None:
+            self._combine_columns(busy_slots[0], neutral[0], results[0].view, operator)
+        else:
+            self.insert(
+                mem.ReduceOp.build(
+                    operands=[busy_slots, neutral, [r.view for r in results]],
+                    result_types=[[]],
+                    regions=[self.operator_region(op.reducer)],
+                )
             )
-        )
         for r, o in zip(op.reduced, results):
             if is_array(r.type):
                 self.scope[r] = o
             else:
                 self.bind_reduced(r, o.view)
+
+    def _combine_columns(self, slots: SSAValue, neutral: SSAValue, result: SSAValue, operator: Block) -> None:
+        """The devices' arrays (the rows of `slots`) combined element by element: a
+        kernel over the elements, each folding its column of the slots (one value per
+        device that had rows, in device order) into the neutral element with the scalar
+        `operator`. A reduction of rows at host level is a map of reductions of
+        columns when its operator is a map of a scalar one (a histogram's bins)."""
+        columns = self.insert(mem.TransposeOp(slots, [1, 0])).result
+        columns.name_hint = "device_columns"
+        body = Block(arg_types=mem.MapOp.lambda_params([columns.type, neutral.type], [result.type]))
+        column, start = body.args
+        column.name_hint, start.name_hint = "column", "neutral"
+        outer = self.builder
+        self.builder = Builder(InsertPoint.at_end(body))
+        self.depth += 1
+        try:
+            zero, one = self.index_constant(0), self.index_constant(1)
+            count = self.insert(mem.SizeOp(column, 0)).result
+            step = Block(arg_types=[IndexType(), start.type])
+            self.builder = Builder(InsertPoint.at_end(step))
+            value = self.insert(mem.LoadOp(column, [step.args[0]])).result
+            self.scope.layers.append({})
+            try:
+                left, right = operator.args
+                self.scope[left], self.scope[right] = step.args[1], value
+                self.convert_ops_until_yield(operator)
+                self.insert(scf.YieldOp(self._view_or_scalar(operator.last_op.operands[0])))
+            finally:
+                self.scope.layers.pop()
+            self.builder = Builder(InsertPoint.at_end(body))
+            fold = self.insert(scf.ForOp(zero, count, one, [start], Region(step)))
+            self.insert(mem.YieldOp(fold.results[0]))
+        finally:
+            self.depth -= 1
+            self.builder = outer
+        self.insert(mem.MapOp([columns, neutral], [result], Region(body)))
 
     def _whole_array(self, op: husk.HuskOp, result, yielded) -> Array:
         """A concatenated result, allocated whole: the husk's rows, each of the size of

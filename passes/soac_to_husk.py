@@ -7,9 +7,16 @@ Parallel Streams*, §3.5 and §4.2; docs/soac-to-husk.md).
   reduces: its body reduces (and maps) the partitions, and the husk combines the
   devices' values with the same operators, in device order (no commutativity needed);
   a redomap's mapped arrays are concatenated.
-- Nothing else: a scan, a scatter and a histogram run on the main device as before (the
-  thesis husks map and redomap only), and nothing inside a kernel or a husk's body (one
-  level: the thesis's E′).
+- `soac.hist` and `soac.histomap` (past the thesis, which husks map and redomap only)
+  become a husk whose body makes a histogram of its rows in bins of its own, filled
+  with the neutral element; the husk combines the devices' histograms bin by bin with
+  the operator, and a map combines the result into the destination
+  (`histograms=false`, or one device, keeps them whole: there they would only cost).
+  Bins of scalars only: the devices' bins are combined by a kernel over the bins,
+  and bins that are rows (a histogram of vectors) would need a reduction of rows at
+  host level, which has no kernel yet.
+- Nothing else: a scan and a scatter run on the main device as before, and nothing
+  inside a kernel or a husk's body (one level: the thesis's E′).
 
 Then the thesis's two rules simplify each husk:
 
@@ -46,6 +53,7 @@ from soacc.dialects.shared.traits import runs_on_device
 from soacc.dialects.shared.utils import used_values
 
 HUSKED = (soac.MapOp, soac.ReduceOp, soac.RedomapOp)
+HISTOGRAMS = (soac.HistOp, soac.HistomapOp)
 
 
 def _partition_types(types: Sequence) -> list:
@@ -121,6 +129,59 @@ def husk_of(op: Operation) -> husk.HuskOp:
     for new, old in zip(made.outputs, op.results):
         new.name_hint = old.name_hint
     return made
+
+
+def husk_of_histogram(op: soac.HistOp | soac.HistomapOp) -> tuple[husk.HuskOp, list[SSAValue]]:
+    """A husk that makes the histogram of `op`'s rows bin by bin (placed before `op`,
+    which is left alone), and what replaces `op`'s results: the destination combined
+    with the husk's histogram by a map of the operator, then the mapped arrays.
+
+    Each device's body makes a histogram of its rows in bins of its own (`soac.replicate`
+    of the neutral element); the husk combines them with a map of the operator, which
+    is associative and commutative (a histogram's), so the result is the histogram of
+    every row whatever the split, as a reduction's is."""
+    dest = op.dest
+    histogram = dest.type
+    outer = dest.type.get_shape()[0] if dest.type.get_shape() else DYNAMIC_INDEX
+    operator = op.body if isinstance(op, soac.HistOp) else op.operator
+    inputs = [op.indices, op.values] if isinstance(op, soac.HistOp) else list(op.inputs)
+    bins = soac.SizeOp(dest, 0)
+    bins.result.name_hint = "bin_count"
+    empty = soac.ReplicateOp(bins.result, op.neutral, outer)
+    empty.result.name_hint = "empty_bins"
+    rows = soac.SizeOp(inputs[0], 0)
+    rows.result.name_hint = "rows"
+    Rewriter.insert_op([bins, empty, rows], InsertPoint.before(op))
+
+    body = Block(arg_types=[IndexType(), IndexType(), *(husk.partition_type(v.type) for v in inputs)])
+    body.args[0].name_hint, body.args[1].name_hint = "offset", "size"
+    parts = body.args[2:]
+    for part, source in zip(parts, inputs):
+        if source.name_hint:
+            part.name_hint = f"{source.name_hint}_part"
+    own = soac.ReplicateOp(bins.result, op.neutral, outer)
+    own.result.name_hint = "own_bins"
+    if isinstance(op, soac.HistOp):
+        inner: IRDLOperation = soac.HistOp(own.result, parts[0], parts[1], op.neutral, operator.clone())
+    else:
+        mapped = _partition_types([r.type for r in op.outputs[1:]])
+        inner = soac.HistomapOp(own.result, parts, op.neutral, op.map_body.clone(), operator.clone(), mapped)
+    body.add_ops([own, inner, husk.YieldOp(*inner.results)])
+
+    combine = Block(arg_types=[histogram, histogram])
+    combine.args[0].name_hint, combine.args[1].name_hint = "left", "right"  # (in device order)
+    combined = soac.MapOp(list(combine.args), [histogram], operator.clone())
+    combine.add_ops([combined, husk.YieldOp(combined.results[0])])
+    results = list(op.results)
+    made = husk.HuskOp(rows.result, inputs, [empty.result], [r.type for r in results], Region(body), Region(combine))
+    for new, old in zip(made.outputs[1:], results[1:]):
+        new.name_hint = old.name_hint
+    made.outputs[0].name_hint = "histogram"
+    Rewriter.insert_op(made, InsertPoint.before(op))
+    into = soac.MapOp([dest, made.outputs[0]], [dest.type], operator.clone())
+    into.results[0].name_hint = results[0].name_hint
+    Rewriter.insert_op(into, InsertPoint.before(op))
+    return made, [into.results[0], *made.outputs[1:]]
 
 
 def _drop_unread_rows(made: husk.HuskOp) -> None:
@@ -222,12 +283,14 @@ def simplify(made: husk.HuskOp) -> tuple[list[int], list[int]]:
     return sorted(dropped), sorted(internalised)
 
 
-def candidates(function: func.FuncOp) -> list[Operation]:
+def candidates(function: func.FuncOp, histograms: bool = True) -> list[Operation]:
     """The combinators of `function`'s host code that become husks."""
+    kinds = HUSKED + HISTOGRAMS if histograms else HUSKED
     return [
         op
         for op in function.walk()
-        if isinstance(op, HUSKED) and not runs_on_device(op) and husk.enclosing_husk(op) is None
+        if isinstance(op, kinds) and not runs_on_device(op) and husk.enclosing_husk(op) is None
+        and (not isinstance(op, HISTOGRAMS) or op.dest.type.get_num_dims() == 1)
     ]
 
 
@@ -240,12 +303,20 @@ class SoacToHuskPass(ModulePass):
     report: bool = False
     """Print each husk made: its combinator, partitioned and broadcast arrays."""
 
+    histograms: bool = True
+    """Split histograms (soac.hist, soac.histomap) too: bins of each device's own,
+    combined (the pipeline turns it off for one device, where it would only cost)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:  # (found before anything changes)
-            for combinator in candidates(function):
-                made = husk_of(combinator)
-                Rewriter.insert_op(made, InsertPoint.before(combinator))
-                Rewriter.replace_op(combinator, [], made.outputs)
+            for combinator in candidates(function, self.histograms):
+                if isinstance(combinator, HISTOGRAMS):
+                    made, replacements = husk_of_histogram(combinator)
+                else:
+                    made = husk_of(combinator)
+                    Rewriter.insert_op(made, InsertPoint.before(combinator))
+                    replacements = list(made.outputs)
+                Rewriter.replace_op(combinator, [], replacements)
                 dropped, internalised = simplify(made)
                 made.attributes[WORK_PER_ROW] = IntegerAttr(work_per_row(made), i64)
                 if self.report:
@@ -257,7 +328,7 @@ class SoacToHuskPass(ModulePass):
         broadcast = [
             f"%{v.name_hint}" if v.name_hint else "(unnamed)"
             for v in used_values(made)
-            if isinstance(v.type, TensorType) and v not in made.sources
+            if isinstance(v.type, TensorType) and v not in made.sources and v not in made.neutral
         ]
         what = ", ".join(f"%{r.name_hint}" for r in made.outputs if r.name_hint) or "no named result"
         notes = []

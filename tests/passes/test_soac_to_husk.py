@@ -40,7 +40,7 @@ def split_over_every_device(monkeypatch):
 
 LEVEL1 = "soac-to-husk"
 LEVEL2 = "soac-to-husk,convert-soac-to-mem"
-PIPELINE = SoaccPipelinePass(husks=True).level2_stages()
+PIPELINE = SoaccPipelinePass(devices=2).level2_stages()  # (histograms split too: not for one device)
 DEVICES = (1, 2, 3, 4)
 
 
@@ -537,6 +537,87 @@ func.func @main(%xs: tensor<?xi64>) -> tensor<?xi64> {
   func.return %r : tensor<?xi64>
 }
 """
+
+
+# --- histograms (past the study) ----------------------------------------------------------
+
+HIST_MAX = """
+func.func @main(%bins: tensor<?xi32>, %is: tensor<?xindex>, %vs: tensor<?xi32>) -> tensor<?xi32> {
+  %low = arith.constant -2147483648 : i32
+  %h = soac.hist %bins[%is], %vs neutral(%low : i32) : tensor<?xi32>, tensor<?xindex>, tensor<?xi32> {
+  ^bb0(%a: i32, %b: i32):
+    %m = arith.maxsi %a, %b : i32
+    soac.yield %m : i32
+  }
+  func.return %h : tensor<?xi32>
+}
+"""
+
+HISTOMAP_COUNT = """
+func.func @main(%bins: tensor<7xi64>, %xs: tensor<?xi64>) -> (tensor<7xi64>, tensor<?xi64>) {
+  %zero = arith.constant 0 : i64
+  %one = arith.constant 1 : i64
+  %seven = arith.constant 7 : i64
+  %h, %twice = soac.histomap %bins(%xs) : tensor<7xi64>, (tensor<?xi64>) -> (tensor<7xi64>, tensor<?xi64>) map {
+  ^bb0(%x: i64):
+    %b = arith.remsi %x, %seven : i64
+    %i = arith.index_cast %b : i64 to index
+    %t = arith.addi %x, %x : i64
+    soac.yield %i, %one, %t : index, i64, i64
+  } hist(%zero : i64) {
+  ^bb0(%l: i64, %r: i64):
+    %s = arith.addi %l, %r : i64
+    soac.yield %s : i64
+  }
+  func.return %h, %twice : tensor<7xi64>, tensor<?xi64>
+}
+"""
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 37])
+def test_a_histogram_is_each_devices_bins_combined(n):
+    """Each device makes the histogram of its rows in bins of its own; the bins are
+    combined bin by bin and then into the destination: the histogram of every row,
+    out-of-range indices ignored, on 1-4 devices."""
+    rng = np.random.default_rng(n)
+    bins = rng.integers(-50, 50, 6).astype(np.int32)
+    indices = rng.integers(-2, 9, n).astype(np.int64)  # some outside [0, 6)
+    values = rng.integers(-1000, 1000, n).astype(np.int32)
+    want = bins.copy()
+    inside = (indices >= 0) & (indices < 6)
+    np.maximum.at(want, indices[inside], values[inside])
+    for devices in DEVICES:
+        (got,), stats = run(HIST_MAX, PIPELINE, devices, bins, indices, values)
+        np.testing.assert_array_equal(got, want)
+        (made,) = stats.husks
+        assert made.partitions == even_partitions(n, devices)
+        if devices == 2 and n == 37:
+            # device 1: its 18 indices and values there, its 6 bins back
+            assert stats.copies["peer"].count == 3
+            assert stats.copies["peer"].bytes == 18 * (8 + 4) + 6 * 4
+
+
+def test_a_fused_histogram_splits_with_its_mapped_array():
+    xs = np.arange(-20, 23, dtype=np.int64)
+    bins = np.full(7, 100, np.int64)
+    want = bins.copy()
+    buckets = np.remainder(xs, 7) * (np.sign(xs) >= 0) + (np.fmod(xs, 7)) * (np.sign(xs) < 0)
+    inside = (buckets >= 0) & (buckets < 7)
+    np.add.at(want, buckets[inside], 1)
+    for devices in DEVICES:
+        (got, twice), stats = run(HISTOMAP_COUNT, PIPELINE, devices, bins, xs)
+        np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(twice, 2 * xs)
+        assert len(stats.husks) == 1
+
+
+def test_one_device_keeps_its_histograms_whole():
+    module = parse_program(HIST_MAX)
+    apply_pipeline(module, SoaccPipelinePass(husks=True).level2_stages())
+    assert "husk.run" not in str(module)
+    module = parse_program(HIST_MAX)
+    apply_pipeline(module, "soac-to-husk{histograms=false}")
+    assert "husk.husk" not in str(module)
 
 
 # --- what is not husked (T17) and the API -------------------------------------------------

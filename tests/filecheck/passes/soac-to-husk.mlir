@@ -4,7 +4,7 @@
 // soac-to-husk: the combinators of host code that the thesis husks (map, reduce and
 // the fused map-reduce) become husks, then its two simplification rules. One chunk per
 // case of the study (Larsen, Multi-GPU Futhark Using Parallel Streams): T1-T3, T5-T9
-// and T17, by the numbering of the project's digest.
+// and T17, by the numbering of the project's digest; then histograms, past the study.
 
 // T1 (Listing 21): a map becomes a husk that concatenates; its body maps the
 // partition, and it has nothing to reduce.
@@ -237,4 +237,48 @@ func.func @t17_unsupported(%xs: tensor<?xi32>, %xss: tensor<?x4xi32>) -> (tensor
     soac.yield %d : tensor<4xi32>
   }
   func.return %sc, %mapped, %inner : tensor<?xi32>, tensor<?x4xi32>, tensor<?x4xi32>
+}
+
+// -----
+
+// Past the study: a histogram splits. Each device's body makes the histogram of its
+// rows in bins of its own (the neutral element replicated); the husk combines the
+// devices' bins with a map of the operator, and a map combines them into the
+// destination. A histogram of rows (bins that are vectors) stays whole.
+// REPORT: soac-to-husk: @histograms: soac.hist (%histogram): partitions %is, %vs; broadcast none; ~{{[0-9]+}} op(s) per row
+// CHECK-LABEL: func.func @histograms
+// CHECK:         %bin_count = soac.size %bins[0] : tensor<?xi32>
+// CHECK-NEXT:    %empty_bins = soac.replicate %bin_count, %low : i32 -> tensor<?xi32>
+// CHECK-NEXT:    %rows = soac.size %is[0] : tensor<?xindex>
+// CHECK-NEXT:    %histogram = husk.husk size(%rows) (%is, %vs : tensor<?xindex>, tensor<?xi32>) neutral(%empty_bins : tensor<?xi32>) -> (tensor<?xi32>)
+// CHECK-NEXT:    ^bb0(%offset: index, %size: index, %is_part: tensor<?xindex>, %vs_part: tensor<?xi32>):
+// CHECK-NEXT:      %own_bins = soac.replicate %bin_count, %low : i32 -> tensor<?xi32>
+// CHECK-NEXT:      %[[H:.*]] = soac.hist %own_bins[%is_part], %vs_part neutral(%low : i32)
+// CHECK:           husk.yield %[[H]] : tensor<?xi32>
+// CHECK-NEXT:    } reduce {
+// CHECK-NEXT:    ^bb0(%left: tensor<?xi32>, %right: tensor<?xi32>):
+// CHECK-NEXT:      %[[C:.*]] = soac.map(%left, %right)
+// CHECK:             arith.maxsi
+// CHECK:           husk.yield %[[C]] : tensor<?xi32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %h = soac.map(%bins, %histogram)
+// CHECK:         %vectors = soac.hist %vbins[%is], %rows_of neutral(%zrow : tensor<2xf32>)
+// CHECK:         func.return %h, %vectors
+func.func @histograms(%bins: tensor<?xi32>, %is: tensor<?xindex>, %vs: tensor<?xi32>, %vbins: tensor<?x2xf32>, %rows_of: tensor<?x2xf32>, %zrow: tensor<2xf32>) -> (tensor<?xi32>, tensor<?x2xf32>) {
+  %low = arith.constant -2147483648 : i32
+  %h = soac.hist %bins[%is], %vs neutral(%low : i32) : tensor<?xi32>, tensor<?xindex>, tensor<?xi32> {
+  ^bb0(%a: i32, %b: i32):
+    %m = arith.maxsi %a, %b : i32
+    soac.yield %m : i32
+  }
+  %vectors = soac.hist %vbins[%is], %rows_of neutral(%zrow : tensor<2xf32>) : tensor<?x2xf32>, tensor<?xindex>, tensor<?x2xf32> {
+  ^bb0(%x: tensor<2xf32>, %y: tensor<2xf32>):
+    %s = soac.map(%x, %y) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32> {
+    ^bb1(%p: f32, %q: f32):
+      %r = arith.addf %p, %q : f32
+      soac.yield %r : f32
+    }
+    soac.yield %s : tensor<2xf32>
+  }
+  func.return %h, %vectors : tensor<?xi32>, tensor<?x2xf32>
 }
