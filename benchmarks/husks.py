@@ -12,7 +12,10 @@ alternating round by round (paired_timing.py):
   copies and the one host thread cost, not a speedup;
 - `husks-N-fresh`: the same with every run sending each device everything afresh
   (SOACC_HUSK_RESIDENT=off, the thesis's husks): what keeping partitions and
-  broadcasts resident from one run to the next saves.
+  broadcasts resident from one run to the next saves;
+- `husks-N-threads` (cuda only): the same with a host thread per device past the
+  first issuing its share (SOACC_HUSK_THREADS=1, the thesis's design) instead of one
+  thread issuing every device's: which of the two the runtime should use.
 
 Programs: the thesis's patterns in benchmarks/husks/ (Mandelbrot at several sizes and
 iteration limits, NN, CFD, matrix-vector, Tunnel) and LocVolCalib and LUD from
@@ -83,27 +86,36 @@ def compile_all(case: Case, backend: str, devices: int) -> dict:
     import soacc
     from soacc.pipeline import SoaccPipelinePass
 
+    from soacc.runtime.gpu.husks import THREADS_ENVIRONMENT
     from soacc.runtime.husk_residency import RESIDENT_ENVIRONMENT
 
     compiled = {}
-    for name in configuration_names(devices):
+    for name in configuration_names(devices, backend):
         husks, count = name != "plain", (devices if name.startswith(f"husks-{devices}") else 1)
-        passes = SoaccPipelinePass(husks=husks)
+        passes = SoaccPipelinePass(husks=husks, devices=count)
         pipeline = str(passes.pipeline_pass_spec()) if backend == "cuda" else passes.level2_stages()
-        saved = os.environ.get(RESIDENT_ENVIRONMENT)
-        os.environ[RESIDENT_ENVIRONMENT] = "off" if name.endswith("-fresh") else "on"  # (read as the executor is made)
+        settings = {  # (read as the executor is made)
+            RESIDENT_ENVIRONMENT: "off" if name.endswith("-fresh") else "on",
+            THREADS_ENVIRONMENT: "1" if name.endswith("-threads") else "0",
+        }
+        saved = {k: os.environ.get(k) for k in settings}
+        os.environ.update(settings)
         try:
             compiled[name] = soacc.compile(case.example.program_path, backend=backend, pipeline=pipeline, devices=count)
         finally:
-            if saved is None:
-                os.environ.pop(RESIDENT_ENVIRONMENT, None)
-            else:
-                os.environ[RESIDENT_ENVIRONMENT] = saved
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
     return compiled
 
 
-def configuration_names(devices: int) -> list[str]:
-    return ["plain", "husks"] + ([f"husks-{devices}", f"husks-{devices}-fresh"] if devices > 1 else [])
+def configuration_names(devices: int, backend: str) -> list[str]:
+    if devices == 1:
+        return ["plain", "husks"]
+    split = [f"husks-{devices}", f"husks-{devices}-fresh"]
+    return ["plain", "husks", *split, *([f"husks-{devices}-threads"] if backend == "cuda" else [])]
 
 
 def copy_bandwidth(devices: int) -> dict:
@@ -188,7 +200,7 @@ def _run(options, parser) -> int:
         if unknown:
             parser.error(f"no program {', '.join(sorted(unknown))}; there are {', '.join(sorted({c.example.name for c in chosen}))}")
         chosen = [c for c in chosen if c.example.name in names]
-    configurations = configuration_names(options.devices)
+    configurations = configuration_names(options.devices, options.backend)
     report: dict = {
         "backend": options.backend, "repeat": options.repeat, "devices": options.devices, "virtual": options.virtual,
         "split": options.split, "programs": {},

@@ -26,6 +26,7 @@ copies.
 from __future__ import annotations
 
 import os
+import threading
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -73,6 +74,7 @@ class ResidentRows:
         self._entries: dict[int, list[Entry]] = {}
         self._finalizers: dict[int, weakref.finalize] = {}
         self._paused = 0
+        self._lock = threading.RLock()  # (devices' threads may ask and keep at once)
         self.kept_bytes = 0
         """Bytes that husk runs did not send because the device held them."""
 
@@ -83,35 +85,37 @@ class ResidentRows:
 
     def held(self, device: int, block: object, start: int, nbytes: int) -> Segment | None:
         """One piece of `device`'s that holds every byte of the range, if any."""
-        for entry in self._entries.get(id(block), ()):
-            if entry.device == device and entry.start <= start and start + nbytes <= entry.end:
-                return Segment(0, nbytes, entry.piece, start - entry.start)
-        return None
+        with self._lock:
+            for entry in self._entries.get(id(block), ()):
+                if entry.device == device and entry.start <= start and start + nbytes <= entry.end:
+                    return Segment(0, nbytes, entry.piece, start - entry.start)
+            return None
 
     def segments(self, device: int, block: object, start: int, nbytes: int) -> list[Segment]:
         """The range cut into what `device` holds (pieces) and what it lacks (gaps), in
         order; one gap where it holds nothing of it."""
-        end = start + nbytes
-        mine = sorted(
-            (e for e in self._entries.get(id(block), ()) if e.device == device and e.start < end and start < e.end),
-            key=lambda e: e.start,
-        )
-        out: list[Segment] = []
-        at = start
-        for entry in mine:
-            if entry.end <= at:
-                continue
-            if entry.start > at:
-                out.append(Segment(at - start, entry.start - at))
-                at = entry.start
-            upto = min(entry.end, end)
-            out.append(Segment(at - start, upto - at, entry.piece, at - entry.start))
-            at = upto
-            if at >= end:
-                break
-        if at < end:
-            out.append(Segment(at - start, end - at))
-        return out
+        with self._lock:
+            end = start + nbytes
+            mine = sorted(
+                (e for e in self._entries.get(id(block), ()) if e.device == device and e.start < end and start < e.end),
+                key=lambda e: e.start,
+            )
+            out: list[Segment] = []
+            at = start
+            for entry in mine:
+                if entry.end <= at:
+                    continue
+                if entry.start > at:
+                    out.append(Segment(at - start, entry.start - at))
+                    at = entry.start
+                upto = min(entry.end, end)
+                out.append(Segment(at - start, upto - at, entry.piece, at - entry.start))
+                at = upto
+                if at >= end:
+                    break
+            if at < end:
+                out.append(Segment(at - start, end - at))
+            return out
 
     def missing(self, device: int, block: object | None, start: int, nbytes: int) -> tuple[int, int]:
         """The bytes and copies it takes to give `device` the range (the cost model's
@@ -139,29 +143,31 @@ class ResidentRows:
     def keep(self, device: int, block: object, start: int, nbytes: int, piece: Any) -> None:
         """`device` holds the range in `piece` from now on (earlier pieces of it it held
         are dropped: they may differ from now on)."""
-        if device == 0 or nbytes == 0:
-            return
-        key = id(block)
-        entries = self._entries.get(key)
-        if entries is None:
-            entries = self._entries[key] = []
-            self._finalizers[key] = weakref.finalize(block, self._drop, key)
-        end = start + nbytes
-        entries[:] = [e for e in entries if not (e.device == device and e.start < end and start < e.end)]
-        entries.append(Entry(device, start, nbytes, piece))
+        with self._lock:
+            if device == 0 or nbytes == 0:
+                return
+            key = id(block)
+            entries = self._entries.get(key)
+            if entries is None:
+                entries = self._entries[key] = []
+                self._finalizers[key] = weakref.finalize(block, self._drop, key)
+            end = start + nbytes
+            entries[:] = [e for e in entries if not (e.device == device and e.start < end and start < e.end)]
+            entries.append(Entry(device, start, nbytes, piece))
 
     def written(self, block: object, start: int = 0, nbytes: int | None = None) -> None:
         """Bytes of `block` have changed on device 0 (all of it where `nbytes` is None):
         no device holds them any more."""
-        key = id(block)
-        entries = self._entries.get(key)
-        if entries is None:
-            return
-        if nbytes is not None:
-            end = start + nbytes
-            entries[:] = [e for e in entries if not (e.start < end and start < e.end)]
-        if nbytes is None or not entries:
-            self._drop(key)
+        with self._lock:
+            key = id(block)
+            entries = self._entries.get(key)
+            if entries is None:
+                return
+            if nbytes is not None:
+                end = start + nbytes
+                entries[:] = [e for e in entries if not (e.start < end and start < e.end)]
+            if nbytes is None or not entries:
+                self._drop(key)
 
     def touched(self, *blocks: object) -> None:
         """Host code outside a husk gave these blocks to an operation."""
@@ -184,8 +190,14 @@ class ResidentRows:
         for key in list(self._entries):
             self._drop(key)
 
+    def count_kept(self, nbytes: int) -> None:
+        """A run did not send `nbytes`: the device held them."""
+        with self._lock:
+            self.kept_bytes += nbytes
+
     def _drop(self, key: int) -> None:
-        self._entries.pop(key, None)
-        finalizer = self._finalizers.pop(key, None)
+        with self._lock:
+            self._entries.pop(key, None)
+            finalizer = self._finalizers.pop(key, None)
         if finalizer is not None:
             finalizer.detach()

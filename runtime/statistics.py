@@ -9,8 +9,13 @@ was profiled, each kernel's device time and launches.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+_COUNTING = threading.Lock()
+"""Blocks and copies may be counted from a husk device's own host thread
+(runtime/gpu/husks.py, SOACC_HUSK_THREADS=1) and freed from any thread."""
 
 
 @dataclass
@@ -115,14 +120,16 @@ class Statistics:
         return counters
 
     def allocated(self, space: str, nbytes: int) -> None:
-        s = self.space(space)
-        s.allocations += 1
-        s.bytes_allocated += nbytes
-        s.live_bytes += nbytes
-        s.peak_bytes = max(s.peak_bytes, s.live_bytes)
+        with _COUNTING:
+            s = self.space(space)
+            s.allocations += 1
+            s.bytes_allocated += nbytes
+            s.live_bytes += nbytes
+            s.peak_bytes = max(s.peak_bytes, s.live_bytes)
 
     def freed(self, space: str, nbytes: int) -> None:
-        self.space(space).live_bytes -= nbytes
+        with _COUNTING:
+            self.space(space).live_bytes -= nbytes
 
     def copied(self, source_space: str, dest_space: str, nbytes: int) -> None:
         direction = _DIRECTION.get((source_space, dest_space))
@@ -130,8 +137,21 @@ class Statistics:
             peer = source_space != dest_space and _kind(source_space) == _kind(dest_space) == "device"
             direction = "peer" if peer else f"{_kind(source_space)}->{_kind(dest_space)}"
         c = self.copies[direction]
-        c.count += 1
-        c.bytes += nbytes
+        with _COUNTING:
+            c.count += 1
+            c.bytes += nbytes
+
+    def add_counts(self, other: Statistics) -> None:
+        """Adds `other`'s copies, reads, writes and launches to these (a husk device's
+        thread counted them apart; its blocks count themselves in the shared spaces)."""
+        for direction, c in other.copies.items():
+            mine = self.copies[direction]
+            mine.count += c.count
+            mine.bytes += c.bytes
+        self.sync_reads += other.sync_reads
+        self.scalar_writes += other.scalar_writes
+        self.kernel_launches += other.kernel_launches
+        self.host_kernels += other.host_kernels
 
     def as_dict(self) -> dict:
         return {

@@ -19,7 +19,7 @@ import numpy as np
 
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.gpu.arrays import DeviceBlock, HostBlock, View, dense_strides, is_borrowed
-from soacc.runtime.gpu.husks import run_husk
+from soacc.runtime.gpu.husks import run_husk, threads_wanted
 from soacc.runtime.husk_residency import ResidentRows
 from soacc.runtime.statistics import Statistics
 
@@ -107,6 +107,9 @@ class HostRuntime:
         self.device_model = None
         """What the husks' cost model assumes of these devices (runtime/husk_cost.py;
         None: its defaults)."""
+        self.threads_per_device = threads_wanted()
+        """Husk runs issue each other device's share from a host thread of its own
+        (SOACC_HUSK_THREADS=1, for measuring; runtime/gpu/husks.py)."""
         self.resident: ResidentRows | None = None
         """What the devices past the first hold of this device's arrays from earlier
         husk runs (runtime/husk_residency.py); None with one device. Host code that

@@ -12,7 +12,9 @@ that device's runtime (its context, module, memory pool and stream), over its ro
   and the order between devices through events: device i starts after what device 0
   did before the husk; device 0's body starts once every device has its copies, since
   its outs may share memory with what they were sent; and device 0 goes on after what
-  every device did), so the devices overlap without threads. A body that reads a device value on the host waits
+  every device did), so the devices overlap without threads. `SOACC_HUSK_THREADS=1`
+  gives each device past the first a host thread of its own instead (the thesis's
+  design), for measuring one against the other. A body that reads a device value on the host waits
   for its own device only. With one device the body is simply called: no copy, no
   event, no thread.
 
@@ -23,7 +25,9 @@ only, whatever the source's layout.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import contextmanager
 
 import numpy as np
@@ -31,7 +35,7 @@ import numpy as np
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.gpu.arrays import View, dense_strides
 from soacc.runtime.husk_cost import bytes_moved, check_rows, choose_split
-from soacc.runtime.statistics import HuskRun
+from soacc.runtime.statistics import HuskRun, Statistics
 
 
 def run_husk(
@@ -83,29 +87,43 @@ def run_husk(
     dense_sources = [_dense(home, v) for v in sources]
     dense_broadcast = [_dense(home, v) for v in broadcast]
     ready = home.memory.record()
-    finished, pending, sent, computed = [], [], [], []
-    for device in range(1, busy):
+    shared = [_index(sources, o) for o in outs]
+
+    def issue(device: int) -> _Issued:
+        """Device `device`'s share, issued on its stream: its copies there, its body,
+        its rows back."""
         offset, size = table[device]
         peer = devices[device]
-        peer.statistics = home.statistics
+        issued = _Issued()
         with peer.memory.current(), _on_device(device, n):
             peer.memory.wait_for(ready)
             parts = [_obtain(home, peer, device, d.slice([(offset, size)]), d is v) for d, v in zip(dense_sources, sources)]
             # an out of a source's elements: its rows are the ones just sent
-            shared = [_index(sources, o) for o in outs]
             out_rows = [parts[j] if j is not None else _fresh(peer, (size, *o.shape[1:]), o.dtype) for j, o in zip(shared, outs)]
             slot_rows = [_fresh(peer, s.shape[1:], s.dtype) for s in slots]
             copies = [_obtain(home, peer, device, d, d is v) for d, v in zip(dense_broadcast, broadcast)]
-            sent.append(peer.memory.record())
+            issued.sent = peer.memory.record()
             body(peer, np.int64(device), np.int64(offset), np.int64(size), *parts, *out_rows, *slot_rows, *copies)
             for out, piece in zip(outs, out_rows):
                 rows_there = out.slice([(offset, size)])
-                pending += _receive(home, peer, piece, rows_there)
-                computed.append((device, piece, rows_there))
+                issued.pending += _receive(home, peer, piece, rows_there)
+                issued.computed.append((device, piece, rows_there))
             for slot_array, piece in zip(slots, slot_rows):
-                pending += _receive(home, peer, piece, slot_array.slice([device]))
-            finished.append(peer.memory.record())
+                issued.pending += _receive(home, peer, piece, slot_array.slice([device]))
+            issued.finished = peer.memory.record()
             del parts, out_rows, slot_rows, copies  # freed in the device's stream order
+        return issued
+
+    if home.threads_per_device:
+        every = _issue_in_threads(home, issue, range(1, busy))
+    else:
+        for device in range(1, busy):
+            devices[device].statistics = home.statistics
+        every = [issue(device) for device in range(1, busy)]
+    sent = [i.sent for i in every]
+    finished = [i.finished for i in every]
+    pending = [p for i in every for p in i.pending]
+    computed = [c for i in every for c in i.computed]
     # device 0 writes its outs in place only once every device has its copies: an out
     # may share memory with what the others were sent (an array updated in place)
     for event in sent:
@@ -130,6 +148,49 @@ def run_husk(
                 resident.keep(device, rows_there.block, rows_there.byte_offset, rows_there.nbytes, piece)
         run.kept = resident.kept_bytes - kept_before
     return np.int64(busy)
+
+
+THREADS_ENVIRONMENT = "SOACC_HUSK_THREADS"
+"""`1`: each device past the first has a host thread of its own that issues its share
+of every husk run (the thesis's design), instead of one thread issuing every device's
+(the default); for measuring the two against each other. Read when a runtime is made
+(HostRuntime.threads_per_device)."""
+
+
+def threads_wanted() -> bool:
+    return os.environ.get(THREADS_ENVIRONMENT, "0") == "1"
+
+
+class _Issued:
+    """What a device's share left to wait for: the events after its copies there and
+    after its rows back, rows staged on device 0, and the rows it computed."""
+
+    __slots__ = ("sent", "finished", "pending", "computed")
+
+    def __init__(self) -> None:
+        self.sent = self.finished = None
+        self.pending: list = []
+        self.computed: list = []
+
+
+def _issue_in_threads(home, issue: Callable[[int], _Issued], devices: range) -> list[_Issued]:
+    """Each device's share issued by a host thread of its own (one per device, kept
+    by `home` from run to run), in parallel; each counts its copies and launches
+    apart, added to the run's when all are done. The first error of a device is
+    raised once every thread has finished (nothing is left running)."""
+    pool = getattr(home, "_husk_threads", None)
+    if pool is None:
+        pool = home._husk_threads = ThreadPoolExecutor(max_workers=len(home.peers) - 1, thread_name_prefix="husk-device")
+    counts = {}
+    for device in devices:
+        peer = home.peers[device]
+        counts[device] = peer.statistics = Statistics(spaces=home.statistics.spaces)
+    futures = [pool.submit(issue, device) for device in devices]
+    wait(futures)
+    for device in devices:
+        home.statistics.add_counts(counts[device])
+        home.peers[device].statistics = home.statistics
+    return [future.result() for future in futures]
 
 
 @contextmanager
@@ -196,18 +257,18 @@ def _obtain(home, peer, device: int, view: View, keyed: bool) -> View:
     start, nbytes = view.byte_offset, view.nbytes
     held = resident.held(device, block, start, nbytes)
     if held is not None:
-        resident.kept_bytes += nbytes
+        resident.count_kept(nbytes)
         piece = held.piece
         return View(piece.block, piece.byte_offset + held.piece_offset, view.shape, dense_strides(view.shape), view.dtype)
     copy = _fresh(peer, view.shape, view.dtype)
     for segment in resident.segments(device, block, start, nbytes):
         if segment.piece is None:
             peer.memory.peer_copy(peer.memory, copy.address + segment.offset, home.memory, view.address + segment.offset, segment.nbytes)
-            home.statistics.copied(home.space, peer.space, segment.nbytes)
+            peer.statistics.copied(home.space, peer.space, segment.nbytes)
         else:
             peer.memory.copy(copy.address + segment.offset, segment.piece.address + segment.piece_offset, segment.nbytes)
-            home.statistics.copied(peer.space, peer.space, segment.nbytes)
-            resident.kept_bytes += segment.nbytes
+            peer.statistics.copied(peer.space, peer.space, segment.nbytes)
+            resident.count_kept(segment.nbytes)
     resident.keep(device, block, start, nbytes, copy)
     return copy
 
@@ -217,7 +278,7 @@ def _send(home, peer, view: View) -> View:
     copy = _fresh(peer, view.shape, view.dtype)
     if view.count:
         peer.memory.peer_copy(peer.memory, copy.address, home.memory, view.address, view.nbytes)
-    home.statistics.copied(home.space, peer.space, view.nbytes)
+    peer.statistics.copied(home.space, peer.space, view.nbytes)
     return copy
 
 
@@ -225,7 +286,7 @@ def _receive(home, peer, piece: View, target: View) -> list[tuple[View, View]]:
     """Copies `piece` (dense, `peer`'s) into `target` (device 0's), in `peer`'s stream;
     where `target` is not dense, into dense memory of device 0's, which is moved into
     it once device 0 has waited for `peer` (returned as (staged, target))."""
-    home.statistics.copied(peer.space, home.space, piece.nbytes)
+    peer.statistics.copied(peer.space, home.space, piece.nbytes)
     if not piece.count:
         return []
     # in the device's order, after its body

@@ -284,7 +284,7 @@ def _obtain(stats: Statistics, resident: ResidentRows | None, device: int, array
         return _copied(stats, array, space)
     held = resident.held(device, block, start, array.nbytes)
     if held is not None:
-        resident.kept_bytes += array.nbytes
+        resident.count_kept(array.nbytes)
         return _bytes_of(held.piece)[held.piece_offset : held.piece_offset + array.nbytes].view(array.dtype).reshape(array.shape)
     copy = _fresh(stats, array.shape, array.dtype, space)
     target, source = _bytes_of(copy), _bytes_of(array)
@@ -296,7 +296,7 @@ def _obtain(stats: Statistics, resident: ResidentRows | None, device: int, array
         else:  # (within the device)
             into[...] = _bytes_of(segment.piece)[segment.piece_offset : segment.piece_offset + segment.nbytes]
             stats.copied(space, space, segment.nbytes)
-            resident.kept_bytes += segment.nbytes
+            resident.count_kept(segment.nbytes)
     resident.keep(device, block, start, array.nbytes, copy)
     return copy
 

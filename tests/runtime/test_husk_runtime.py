@@ -15,6 +15,7 @@ from soacc.runtime.gpu.arrays import HostBlock, View, dense_strides
 from soacc.runtime.gpu.host_runtime import HostRuntime
 from soacc.runtime import husk_cost
 from soacc.runtime.husk_cost import ALWAYS, SPLIT_ENVIRONMENT, DeviceModel, measured_model
+from soacc.runtime.gpu.husks import THREADS_ENVIRONMENT
 from soacc.runtime.husk_residency import ResidentRows
 
 from tests.support.simulated_device import SimulatedDevice
@@ -241,3 +242,37 @@ def test_an_out_written_again_is_held_as_the_run_computed_it():
     # device 1, which held 5-9 from before (its own earlier values): sent afresh
     home.husk_run(copy_rows, np.int64(8), (xs.slice([(0, 8)]),), (ys.slice([(0, 8)]),), (), ())
     np.testing.assert_array_equal(read(home, ys)[:8], np.r_[np.arange(4), np.arange(4, 5) + 100, np.arange(5, 8) + 300])
+
+
+# --- a host thread per device (SOACC_HUSK_THREADS=1, for measuring) ------------------------
+
+
+@pytest.mark.parametrize("devices", [2, 3, 4])
+def test_threads_per_device_give_the_same_rows_and_counts(monkeypatch, devices):
+    monkeypatch.setenv(THREADS_ENVIRONMENT, "1")
+    home = runtimes(devices)
+    xs = on_device(home, np.arange(10, dtype=np.int32))
+    ys = on_device(home, np.zeros(10, np.int32))
+    for _ in range(3):
+        home.husk_run(copy_rows, np.int64(10), (xs,), (ys,), (), ())
+    run = home.statistics.husks[0]
+    want = np.concatenate([np.arange(o, o + s) + 100 * d for d, (o, s) in enumerate(run.partitions)])
+    np.testing.assert_array_equal(read(home, ys), want)
+    # the first run sends each device its rows; every run sends their rows back
+    assert home.statistics.copies["peer"].count == (devices - 1) * (1 + 3)
+    assert all(p.statistics is home.statistics for p in home.peers)
+    assert home._husk_threads is not None
+
+
+def test_an_error_in_a_devices_thread_names_it(monkeypatch):
+    monkeypatch.setenv(THREADS_ENVIRONMENT, "1")
+    home = runtimes(3)
+    xs = on_device(home, np.arange(6, dtype=np.int32))
+
+    def fails_on_device_2(rt, device, offset, size, part):
+        if int(device) == 2:
+            raise ExecutionError("out of memory")
+
+    with pytest.raises(ExecutionError, match="on husk device 2 of 3: out of memory"):
+        home.husk_run(fails_on_device_2, np.int64(6), (xs,), (), (), ())
+    assert all(p.statistics is home.statistics for p in home.peers)
