@@ -38,6 +38,7 @@ from soacc.passes.analysis.device_loops import reads_only_its_condition
 from soacc.dialects import fork, husk, mem
 from soacc.dialects.soac import SliceSpec
 from soacc.lowering.emit_cuda import EmissionError
+from soacc.passes.analysis.kernel_writes import written_parameters
 from soacc.passes.analysis.liveness import LastUses, last_uses, scope_end_uses
 from soacc.dialects.shared.host_abi import is_cast, scalar_function
 from soacc.dialects.shared.traits import is_host_kernel, is_kernel
@@ -147,8 +148,11 @@ class _ModuleEmitter:
     """Python names of every function: no local may take one."""
     uses: LastUses = field(default_factory=LastUses)
     touches: bool = False
-    """Each launch names its arrays to the runtime first (a program with husks: what
-    other devices hold of them is gone, runtime/husk_residency.py)."""
+    """Each launch names the arrays its kernel may write to the runtime first (a
+    program with husks: what other devices hold of them is gone,
+    runtime/husk_residency.py)."""
+    kernel_writes: dict[str, frozenset[int]] = field(default_factory=dict)
+    """Per kernel, the parameters it may write (where `touches`)."""
     indent: int = 0
     # per function
     names: dict[SSAValue, str] = field(default_factory=dict)
@@ -249,6 +253,8 @@ class _ModuleEmitter:
                 args = op.body.block.args
                 self.kernel_formats[name] = kernel_argument_format([a.type for a in args])
                 self.kernel_params[name] = [a.name_hint or f"arg{i}" for i, a in enumerate(args)]
+                if self.touches:
+                    self.kernel_writes[name] = written_parameters(op)
 
     def emit_header(self) -> None:
         self.lines += [
@@ -610,7 +616,8 @@ def _launch(e: _ModuleEmitter, op: gpu.LaunchFuncOp) -> None:
     grid = _tuple([_launch_dimension(e, v) for v in (op.gridSizeX, op.gridSizeY, op.gridSizeZ)])
     block = _tuple([_launch_dimension(e, v) for v in (op.blockSizeX, op.blockSizeY, op.blockSizeZ)])
     shared = f", shared={_launch_dimension(e, op.dynamicSharedMemorySize)}" if op.dynamicSharedMemorySize is not None else ""
-    if e.touches and (arrays := [e.name(v) for v in operands if isinstance(v.type, MemRefType)]):
+    written = e.kernel_writes.get(name, ())
+    if e.touches and (arrays := [e.name(v) for i, v in enumerate(operands) if i in written]):
         e.line(f"rt.touch({', '.join(arrays)})", op)
     e.line(f"rt.launch({name!r}, {grid}, {block}, {', '.join(args)}{shared})", op)
 

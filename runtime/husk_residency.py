@@ -8,10 +8,9 @@ bytes [start, start + nbytes) of a block of device 0's, as they are now. Entries
 made by the husk runs themselves (what they sent a device, and the rows it computed
 and sent back) and die:
 
-- when anything outside a husk **touches** the block (host code's copy, load, store
-  or kernel given the array, whether it reads or writes it: the runtime cannot tell
-  a kernel's reads from its writes, and the reference executor counts as the GPU
-  runtime does);
+- when host code outside a husk may **write** the block (a copy into it, a store, an
+  array literal, a kernel that may write it: passes/analysis/kernel_writes.py, the
+  same in the reference executor and in the GPU runtime's emitted host code);
 - when a husk run writes bytes of the block (its outs and slots, on every device):
   the runs record their out rows again afterwards;
 - when the block dies (its bytes may be another array's next);
@@ -170,7 +169,7 @@ class ResidentRows:
                 self._drop(key)
 
     def touched(self, *blocks: object) -> None:
-        """Host code outside a husk gave these blocks to an operation."""
+        """Host code outside a husk may have written these blocks."""
         if self._paused or not self._entries:
             return
         for block in blocks:

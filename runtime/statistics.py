@@ -181,7 +181,8 @@ class Statistics:
         if self.host_kernels:
             lines.append(f"kernels run on the host: {self.host_kernels}")
         if self.husks:
-            lines.append(f"husks run: {len(self.husks)}")
+            kept = sum(run.kept for run in self.husks)
+            lines.append(f"husks run: {len(self.husks)}" + (f" ({kept} bytes not sent: devices held them)" if kept else ""))
             shown = self.husks if len(self.husks) <= 4 else [*self.husks[:3], self.husks[-1]]
             for run in shown:
                 lines.append(f"  rows per device {[size for _, size in run.partitions]}" + (f": {run.reason}" if run.reason else ""))

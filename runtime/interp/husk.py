@@ -14,8 +14,9 @@ rows (dialects/shared/partitions.py). The number of devices is the executor's
 
 What a device was sent or computed stays there for later runs while device 0's
 copy is untouched (runtime/husk_residency.py): a run sends a device only the bytes it
-lacks. Host code outside husks touching an array (any op that declares what it reads
-and writes, and any kernel launch, given the array) ends that, as on the GPU.
+lacks. Host code outside husks that may write an array ends that, by the GPU
+runtime's rule (`_Touches`): a kernel that may write it, or an op that declares it
+writes it.
 
 Each run is recorded in the run's Statistics (`husks`): the partition table and, at
 level 1, each device's reduced values, which the tests compare with the study's tables.
@@ -26,15 +27,16 @@ from __future__ import annotations
 import numpy as np
 import weakref
 
+from xdsl.dialects import gpu
 from xdsl.dialects.builtin import MemRefType
 from xdsl.interpreter import Interpreter, InterpreterFunctions, ReturnedValues, impl, impl_terminator, register_impls
-
-from xdsl.dialects import gpu
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
+from xdsl.traits import SymbolTable
 
 from soacc.dialects import husk
 from soacc.dialects.shared.traits import OperandEffects, is_kernel
 from soacc.dialects.shared.partitions import even_partitions
+from soacc.passes.analysis.kernel_writes import written_arrays, written_parameters
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.husk_cost import bytes_moved, check_rows, choose_split
 from soacc.runtime.husk_residency import ResidentRows
@@ -74,44 +76,51 @@ def end_call(interpreter: Interpreter) -> None:
 
 
 class _Touches(Interpreter.Listener):
-    """Host code (not a kernel's lanes, not a husk) that may change device 0's arrays
-    ends what the other devices hold of them, by the GPU runtime's rule: a kernel (a
-    launch there) touches every array it is given or captures, whether it reads or
-    writes it (the GPU runtime cannot tell); any other op that declares its effects
-    (a copy, a store, an array literal) the arrays it writes; a load nothing."""
+    """Host code (not a kernel's lanes, not a husk) that may write device 0's arrays
+    ends what the other devices hold of them, by the GPU runtime's rule: a kernel ends
+    it for the arrays it may write (passes/analysis/kernel_writes.py: those it declares
+    it writes, and those it is given or captures that its body stores to), any other
+    op for those it declares it writes (a copy, a store, an array literal); a load for
+    none."""
 
     def __init__(self, interpreter: Interpreter, resident: ResidentRows):
         self.interpreter = interpreter
         self.resident = resident
-        self._written: dict[Operation, tuple[int, ...] | None] = {}
+        self._written: dict[Operation, tuple[tuple[int, ...], tuple[SSAValue, ...]]] = {}
 
     def will_interpret_op(self, op: Operation, args) -> None:
         if not self.resident or lanes(self.interpreter).depth:
             return
-        positions = self._written.get(op, ())
-        if positions == ():
-            positions = self._written[op] = _written_positions(op)
-        if positions is None:  # a kernel: all of them
-            arrays = [a for a in args if isinstance(a, np.ndarray)]
-            for region in op.regions:
-                captured = [v for v in region_captured_values(self.interpreter, region) if isinstance(v.type, MemRefType)]
-                arrays += [a for a in self.interpreter.get_values(captured) if isinstance(a, np.ndarray)]
-        else:
-            arrays = [args[i] for i in positions if isinstance(args[i], np.ndarray)]
+        found = self._written.get(op)
+        if found is None:
+            found = self._written[op] = _written_by(op, self.interpreter)
+        positions, captured = found
+        arrays = [args[i] for i in positions if isinstance(args[i], np.ndarray)]
+        if captured:
+            arrays += [a for a in self.interpreter.get_values(captured) if isinstance(a, np.ndarray)]
         if arrays:
             self.resident.touched(*(_root(a) for a in arrays))
 
 
-def _written_positions(op: Operation) -> tuple[int, ...] | None:
-    """The operands of `op` that may change device memory as the GPU runtime sees it
-    (None: every array it uses, a kernel's)."""
-    if isinstance(op, gpu.LaunchFuncOp) or (is_kernel(op) and not isinstance(op, husk.RunOp)):
-        return None
+def _written_by(op: Operation, interpreter: Interpreter) -> tuple[tuple[int, ...], tuple[SSAValue, ...]]:
+    """The operands (positions) and the captured values that `op`, run as host code,
+    may write."""
+    if isinstance(op, husk.RunOp):
+        return (), ()
+    if isinstance(op, gpu.LaunchFuncOp):
+        kernel = SymbolTable.lookup_symbol(op, op.kernel)
+        written = written_parameters(kernel) if kernel is not None else frozenset(range(len(op.kernelOperands)))
+        arrays = {v for i, v in enumerate(op.kernelOperands) if i in written}
+        return tuple(i for i, v in enumerate(op.operands) if v in arrays), ()
     effects = op.get_trait(OperandEffects)
-    if effects is None or isinstance(op, husk.RunOp):
-        return ()
-    written = set(effects.views(op, effects.writes + effects.creates))
-    return tuple(i for i, v in enumerate(op.operands) if v in written)
+    declared = set(effects.views(op, effects.writes + effects.creates)) if effects is not None else set()
+    positions = tuple(i for i, v in enumerate(op.operands) if v in declared)
+    if not is_kernel(op):
+        return positions, ()
+    captured = [v for region in op.regions for v in region_captured_values(interpreter, region) if isinstance(v.type, MemRefType)]
+    captured = list(dict.fromkeys(captured))
+    stored = written_arrays(captured, op.regions)
+    return positions, tuple(v for v in captured if v in stored)
 
 
 @register_impls

@@ -484,16 +484,52 @@ func.func @main(%xs: tensor<?xi64>, %n: index, %k: index) -> (tensor<?xi64>, i64
 """
 
 
-def test_a_kernel_given_the_rows_between_two_husks_makes_the_next_send_them_again():
+def test_a_kernel_that_only_reads_the_rows_between_two_husks_leaves_them_held():
     """The element each iteration adds up is read by a kernel on device 0 (its
-    addition stays on the device), which the runtime cannot tell from one that writes
-    the array: the next iteration sends device 1 its rows again."""
+    addition stays on the device); the kernel stores nothing into the array
+    (passes/analysis/kernel_writes.py), so device 1 keeps its rows: its partition is
+    sent once, its rows come back each iteration."""
     xs = np.arange(10, dtype=np.int64)
     (got, total), stats = run(HOST_READ_LOOP, PIPELINE, 2, xs, 3, 1)
     np.testing.assert_array_equal(got, xs + 3)
     assert total == 2 + 3 + 4
+    assert [h.kept for h in stats.husks] == [0, 40, 40]
+    assert stats.copies["peer"].count == 1 + 3
+
+
+HOST_WRITE_LOOP = """
+func.func @main(%xs: tensor<?xi64>, %n: index, %k: index) -> tensor<?xi64> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1 : i64
+  %seven = arith.constant 7 : i64
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%ys = %xs) -> (tensor<?xi64>) {
+    %zs = soac.map(%ys) : (tensor<?xi64>) -> tensor<?xi64> {
+    ^bb0(%x: i64):
+      %a = arith.addi %x, %one : i64
+      soac.yield %a : i64
+    }
+    %us = soac.update %zs[%k] = %seven : tensor<?xi64>, i64
+    scf.yield %us : tensor<?xi64>
+  }
+  func.return %r : tensor<?xi64>
+}
+"""
+
+
+@pytest.mark.parametrize("k", [1, 8])
+def test_host_code_writing_the_rows_between_two_husks_makes_the_next_send_them_again(k):
+    """Each iteration writes one element of the array the next husk splits: whichever
+    device's rows it lands in, no device keeps the array's rows (the write ends what
+    every device holds of the array), and the result is the same as without husks."""
+    xs = np.arange(10, dtype=np.int64)
+    want = xs.copy()
+    for _ in range(3):
+        want = want + 1
+        want[k] = 7
+    (got,), stats = run(HOST_WRITE_LOOP, PIPELINE, 2, xs, 3, k)
+    np.testing.assert_array_equal(got, want)
     assert [h.kept for h in stats.husks] == [0, 0, 0]
-    assert stats.copies["peer"].count == 6
 
 
 def test_the_cfd_pattern_sends_each_step_what_a_device_lacks(monkeypatch):
