@@ -148,8 +148,9 @@ class _ModuleEmitter:
     """Python names of every function: no local may take one."""
     uses: LastUses = field(default_factory=LastUses)
     touches: bool = False
-    """Each launch names the arrays its kernel may write to the runtime first (a
-    program with husks: what other devices hold of them is gone,
+    """Each launch names its arrays to the runtime first, those its kernel only reads
+    and those it may write (a program with husks: what other devices computed of them
+    comes back, and what they hold of the written ones is gone,
     runtime/husk_residency.py)."""
     kernel_writes: dict[str, frozenset[int]] = field(default_factory=dict)
     """Per kernel, the parameters it may write (where `touches`)."""
@@ -616,9 +617,13 @@ def _launch(e: _ModuleEmitter, op: gpu.LaunchFuncOp) -> None:
     grid = _tuple([_launch_dimension(e, v) for v in (op.gridSizeX, op.gridSizeY, op.gridSizeZ)])
     block = _tuple([_launch_dimension(e, v) for v in (op.blockSizeX, op.blockSizeY, op.blockSizeZ)])
     shared = f", shared={_launch_dimension(e, op.dynamicSharedMemorySize)}" if op.dynamicSharedMemorySize is not None else ""
-    written = e.kernel_writes.get(name, ())
-    if e.touches and (arrays := [e.name(v) for i, v in enumerate(operands) if i in written]):
-        e.line(f"rt.touch({', '.join(arrays)})", op)
+    if e.touches:  # (in order: a kernel reads what it writes, too)
+        written = e.kernel_writes.get(name, ())
+        arrays = [(i, e.name(v)) for i, v in enumerate(operands) if isinstance(v.type, MemRefType)]
+        if read := [v for i, v in arrays if i not in written]:
+            e.line(f"rt.reads({', '.join(read)})", op)
+        if changed := [v for i, v in arrays if i in written]:
+            e.line(f"rt.touch({', '.join(changed)})", op)
     e.line(f"rt.launch({name!r}, {grid}, {block}, {', '.join(args)}{shared})", op)
 
 

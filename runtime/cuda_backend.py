@@ -26,6 +26,7 @@ from soacc.runtime.device_arrays import LEGACY_DEFAULT_STREAM, DeviceArray, Fore
 from soacc.runtime.gpu.arrays import BorrowedMemory, DeviceBlock, HostBlock, OutOfBounds, View, dense_strides, is_borrowed
 from soacc.runtime.gpu.host_runtime import DeviceMemory, HostRuntime, overlap as _overlap
 from soacc.runtime.host_kernels import HostKernels
+from soacc.runtime.gpu.husks import send_back
 from soacc.runtime.husk_residency import ResidentRows, residency_wanted
 from soacc.runtime.gpu.task_graphs import TaskGraphs
 from soacc.dialects.fork import forked_variant_of
@@ -130,8 +131,13 @@ class HostCodeExecutor:
             if reset_forks is not None:
                 reset_forks()
             raise self._located(error, function) from None
-        if self.runtime.resident is not None:  # (what the devices held is the call's)
-            self.runtime.resident.clear()
+        resident = self.runtime.resident
+        if resident is not None:  # (what the devices held is the call's)
+            try:
+                # results left on the device: what other devices computed of them comes back
+                resident.reading(*(v.block for v in results if isinstance(v, View) and v.on_device))
+            finally:
+                resident.clear()
         if layout is not None:
             try:
                 results = self._results(results, layout.scalar_results)
@@ -278,7 +284,8 @@ class CudaExecutor(HostCodeExecutor):
             if key not in _DEVICE_MODELS:
                 _DEVICE_MODELS[key] = measured_model(self.runtime)
             self.runtime.device_model = _DEVICE_MODELS[key]
-            self.runtime.resident = ResidentRows() if residency_wanted() else None
+            runtime = self.runtime
+            self.runtime.resident = ResidentRows(lambda block, entry: send_back(runtime, block, entry)) if residency_wanted() else None
 
 
 def _kernels(cache, cuda_source: str, host, memory) -> dict[str, object]:

@@ -27,9 +27,9 @@ from __future__ import annotations
 import os
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 
@@ -49,6 +49,9 @@ class Entry:
     nbytes: int
     piece: Any
     """The device's copy (dense; its byte 0 is byte `start` of the block)."""
+    dirty: bool = False
+    """Device 0's bytes are older: the device computed these (a husk's rows) and has
+    not sent them back yet."""
 
     @property
     def end(self) -> int:
@@ -69,8 +72,12 @@ class Segment:
 class ResidentRows:
     """The directory of a program's devices past the first (see the module)."""
 
-    def __init__(self) -> None:
+    def __init__(self, send_back: Callable[[object, Entry], None] | None = None) -> None:
+        self._send_back = send_back
+        """The runtime's copy of a dirty entry's piece into device 0's block (given the
+        block and the entry)."""
         self._entries: dict[int, list[Entry]] = {}
+        self._blocks: dict[int, weakref.ref] = {}
         self._finalizers: dict[int, weakref.finalize] = {}
         self._paused = 0
         self._lock = threading.RLock()  # (devices' threads may ask and keep at once)
@@ -139,9 +146,10 @@ class ResidentRows:
 
     # --- recording ----------------------------------------------------------------------
 
-    def keep(self, device: int, block: object, start: int, nbytes: int, piece: Any) -> None:
+    def keep(self, device: int, block: object, start: int, nbytes: int, piece: Any, dirty: bool = False) -> None:
         """`device` holds the range in `piece` from now on (earlier pieces of it it held
-        are dropped: they may differ from now on)."""
+        are dropped: they may differ from now on); `dirty`: only there (device 0's
+        bytes are older)."""
         with self._lock:
             if device == 0 or nbytes == 0:
                 return
@@ -149,10 +157,39 @@ class ResidentRows:
             entries = self._entries.get(key)
             if entries is None:
                 entries = self._entries[key] = []
+                self._blocks[key] = weakref.ref(block)
                 self._finalizers[key] = weakref.finalize(block, self._drop, key)
             end = start + nbytes
             entries[:] = [e for e in entries if not (e.device == device and e.start < end and start < e.end)]
-            entries.append(Entry(device, start, nbytes, piece))
+            entries.append(Entry(device, start, nbytes, piece, dirty))
+
+    def send_back(self, block: object, start: int = 0, nbytes: int | None = None, but: int | None = None, outside: bool = False) -> None:
+        """Makes device 0's bytes of the range (all of the block where `nbytes` is None)
+        current: every dirty piece overlapping it (but device `but`'s) is sent back and
+        stays held, clean. `outside`: only pieces that reach past the range (the run
+        about to write the range overwrites the rest)."""
+        with self._lock:
+            entries = self._entries.get(id(block))
+            if not entries:
+                return
+            end = start + nbytes if nbytes is not None else None
+            for i, e in enumerate(entries):
+                if not e.dirty or e.device == but:
+                    continue
+                if end is not None and not (e.start < end and start < e.end):
+                    continue
+                if outside and end is not None and start <= e.start and e.end <= end:
+                    continue
+                self._send_back(block, e)
+                entries[i] = replace(e, dirty=False)
+
+    def send_back_all(self) -> None:
+        """Every dirty piece sent back (a call's end: its results are device 0's)."""
+        with self._lock:
+            for key in list(self._entries):
+                block = self._blocks[key]()
+                if block is not None:
+                    self.send_back(block)
 
     def written(self, block: object, start: int = 0, nbytes: int | None = None) -> None:
         """Bytes of `block` have changed on device 0 (all of it where `nbytes` is None):
@@ -162,19 +199,30 @@ class ResidentRows:
             entries = self._entries.get(key)
             if entries is None:
                 return
-            if nbytes is not None:
+            if nbytes is not None:  # (dirty pieces in it: the write supersedes them)
                 end = start + nbytes
                 entries[:] = [e for e in entries if not (e.start < end and start < e.end)]
             if nbytes is None or not entries:
                 self._drop(key)
 
     def touched(self, *blocks: object) -> None:
-        """Host code outside a husk may have written these blocks."""
+        """Host code outside a husk is about to write these blocks: what devices computed
+        of them is sent back first, then no device holds them."""
         if self._paused or not self._entries:
             return
         for block in blocks:
             if id(block) in self._entries:
+                self.send_back(block)
                 self._drop(id(block))
+
+    def reading(self, *blocks: object) -> None:
+        """Host code outside a husk is about to read these blocks: what devices computed
+        of them is sent back first (and stays held)."""
+        if self._paused or not self._entries:
+            return
+        for block in blocks:
+            if id(block) in self._entries:
+                self.send_back(block)
 
     @contextmanager
     def in_husk(self) -> Iterator[None]:
@@ -197,6 +245,7 @@ class ResidentRows:
     def _drop(self, key: int) -> None:
         with self._lock:
             self._entries.pop(key, None)
+            self._blocks.pop(key, None)
             finalizer = self._finalizers.pop(key, None)
         if finalizer is not None:
             finalizer.detach()

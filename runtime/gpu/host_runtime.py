@@ -110,6 +110,9 @@ class HostRuntime:
         self.threads_per_device = threads_wanted()
         """Husk runs issue each other device's share from a host thread of its own
         (SOACC_HUSK_THREADS=1, for measuring; runtime/gpu/husks.py)."""
+        self.sent_back: list = []
+        """The events after the copies that sent devices' rows back during a husk run
+        (runtime/gpu/husks.py)."""
         self.resident: ResidentRows | None = None
         """What the devices past the first hold of this device's arrays from earlier
         husk runs (runtime/husk_residency.py); None with one device. Host code that
@@ -130,13 +133,21 @@ class HostRuntime:
             return run_husk(self, body, rows, sources, outs, slots, broadcast, work_per_row)
 
     def touch(self, *views) -> None:
-        """Host code gives these arrays to a kernel (emitted before each launch of a
-        program with husks), which may write them: what other devices held of them is
-        gone. (Copies, stores and array literals end it for what they write; a load
-        reads only.)"""
+        """Host code gives these arrays to a kernel that may write them (emitted before
+        each launch of a program with husks): what devices computed of them comes back
+        first, then no device holds them. (Copies, stores and array literals do the same
+        for what they write.)"""
         resident = self.resident
         if resident:
             resident.touched(*(v.block for v in views))
+
+    def reads(self, *views) -> None:
+        """Host code gives these arrays to a kernel that only reads them (emitted before
+        each launch of a program with husks): what devices computed of them comes back
+        first. (Copies and loads do the same for what they read.)"""
+        resident = self.resident
+        if resident:
+            resident.reading(*(v.block for v in views))
 
     # --- blocks --------------------------------------------------------------------------
 
@@ -179,6 +190,7 @@ class HostRuntime:
                 f"copies an array of shape {list(source.shape)} into one of shape {list(dest.shape)}"
             )
         if self.resident:
+            self.resident.reading(source.block)
             self.resident.touched(dest.block)
         self.statistics.copied(source.block.space, dest.block.space, dest.nbytes)
         self._move(source, dest)
@@ -191,6 +203,7 @@ class HostRuntime:
         nothing is copied or counted; otherwise it is `copy`."""
         block = dest.block
         if self.resident:
+            self.resident.reading(source.block)
             self.resident.touched(block)
         if (
             is_borrowed(source.block)
@@ -214,6 +227,8 @@ class HostRuntime:
         block = view.block
         if isinstance(block, HostBlock):
             return np.ndarray((), view.dtype, buffer=block.buffer, offset=offset)[()]
+        if self.resident:
+            self.resident.reading(block)
         value = np.empty(1, view.dtype)
         self.memory.read(value, block.address + offset)
         self.statistics.sync_reads += 1
@@ -239,6 +254,7 @@ class HostRuntime:
         if len(elements) != rows:
             raise ExecutionError(f"writes {len(elements)} rows into an array of {rows} rows")
         if self.resident:
+            self.resident.reading(*(row.block for row in elements if isinstance(row, View)))
             self.resident.touched(dest.block)
         if elements and isinstance(elements[0], View):
             for i, row in enumerate(elements):

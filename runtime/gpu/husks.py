@@ -79,8 +79,13 @@ def run_husk(
     busy = sum(1 for _, size in table if size)
     run = HuskRun(table, [], busy, split.reason)
     home.statistics.husks.append(run)
+    if resident is not None:
+        home.sent_back = []
+        _make_current(resident, table[0], sources, outs, broadcast)
     if busy <= 1:  # all rows on device 0 (or none): nothing to send
         on_device_0(*table[0])
+        if resident is not None:
+            _written(resident, outs, slots, [])
         return np.int64(busy)
     kept_before = resident.kept_bytes if resident is not None else 0
     # device 0's stream: dense copies of what is not, then an event every device waits for
@@ -106,8 +111,10 @@ def run_husk(
             body(peer, np.int64(device), np.int64(offset), np.int64(size), *parts, *out_rows, *slot_rows, *copies)
             for out, piece in zip(outs, out_rows):
                 rows_there = out.slice([(offset, size)])
-                issued.pending += _receive(home, peer, piece, rows_there)
-                issued.computed.append((device, piece, rows_there))
+                if resident is not None and _key(rows_there) is not None:
+                    issued.computed.append((device, piece, rows_there))  # sent back when needed
+                else:
+                    issued.pending += _receive(home, peer, piece, rows_there)
             for slot_array, piece in zip(slots, slot_rows):
                 issued.pending += _receive(home, peer, piece, slot_array.slice([device]))
             issued.finished = peer.memory.record()
@@ -134,18 +141,7 @@ def run_husk(
     for staged, target in pending:  # rows that landed in dense memory of device 0's
         home._move(staged, target)
     if resident is not None:
-        # the run wrote its outs and slots on every device: what the devices held of
-        # them is gone, but for the rows each computed, which it now holds
-        for view in (*outs, *slots):
-            if not view.count:
-                continue
-            if view.is_dense():
-                resident.written(view.block, view.byte_offset, view.nbytes)
-            else:
-                resident.written(view.block)
-        for device, piece, rows_there in computed:
-            if rows_there.count and rows_there.is_dense():
-                resident.keep(device, rows_there.block, rows_there.byte_offset, rows_there.nbytes, piece)
+        _written(resident, outs, slots, computed)
         run.kept = resident.kept_bytes - kept_before
     return np.int64(busy)
 
@@ -239,6 +235,55 @@ def _dense(home, view: View) -> View:
     return copy
 
 
+def _make_current(resident, rows_of_0: tuple[int, int], sources, outs, broadcast) -> None:
+    """Before a run: device 0's bytes that its own body reads (its rows of the sources,
+    the broadcasts, and whatever is gathered into dense memory) are made current, and so
+    are those of dirty pieces an out only partly covers (the run overwrites the rest)."""
+    offset, size = rows_of_0
+    for view in outs:
+        if view.count:
+            if view.is_dense():
+                resident.send_back(view.block, view.byte_offset, view.nbytes, outside=True)
+            else:
+                resident.send_back(view.block)
+    for view in [v.slice([(offset, size)]) for v in sources] + list(broadcast):
+        if view.count:
+            if view.is_dense():
+                resident.send_back(view.block, view.byte_offset, view.nbytes)
+            else:
+                resident.send_back(view.block)
+    for view in (*sources, *broadcast):
+        if view.count and not view.is_dense():  # (gathered whole on device 0)
+            resident.send_back(view.block)
+
+
+def _written(resident, outs, slots, computed) -> None:
+    """After a run: it wrote its outs and slots on every device, so what the devices
+    held of them is gone, but for the rows each computed, which it now holds, and only
+    it (device 0 gets them where host code or another run needs them)."""
+    for view in (*outs, *slots):
+        if not view.count:
+            continue
+        if view.is_dense():
+            resident.written(view.block, view.byte_offset, view.nbytes)
+        else:
+            resident.written(view.block)
+    for device, piece, rows_there in computed:
+        resident.keep(device, rows_there.block, rows_there.byte_offset, rows_there.nbytes, piece, dirty=True)
+
+
+def send_back(home, block, entry) -> None:
+    """A device's dirty piece copied into device 0's block, in the device's stream
+    after what wrote it; device 0 waits for it (the directory's `send_back`)."""
+    peer = home.peers[entry.device]
+    with peer.memory.current():
+        peer.memory.peer_copy(home.memory, block.address + entry.start, peer.memory, entry.piece.address, entry.nbytes)
+        done = peer.memory.record()
+    home.memory.wait_for(done)
+    home.sent_back.append(done)
+    peer.statistics.copied(peer.space, home.space, entry.nbytes)
+
+
 def _key(view: View):
     """The block a dense, non-empty view of device memory is in (what a device may hold
     a copy of); None for any other."""
@@ -263,6 +308,10 @@ def _obtain(home, peer, device: int, view: View, keyed: bool) -> View:
     copy = _fresh(peer, view.shape, view.dtype)
     for segment in resident.segments(device, block, start, nbytes):
         if segment.piece is None:
+            came_back = len(home.sent_back)
+            resident.send_back(block, start + segment.offset, segment.nbytes, but=device)
+            for event in home.sent_back[came_back:]:  # (what other devices sent back lands first)
+                peer.memory.wait_for(event)
             peer.memory.peer_copy(peer.memory, copy.address + segment.offset, home.memory, view.address + segment.offset, segment.nbytes)
             peer.statistics.copied(home.space, peer.space, segment.nbytes)
         else:

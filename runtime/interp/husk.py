@@ -24,6 +24,8 @@ level 1, each device's reduced values, which the tests compare with the study's 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import weakref
 
@@ -58,7 +60,7 @@ def set_devices(interpreter: Interpreter, devices: int, resident: bool = True) -
         raise ExecutionError(f"husks run on at least one device, not {devices}")
     interpreter.set_data(HuskFunctions, "devices", devices)  # type: ignore[arg-type]
     if devices > 1 and resident:
-        resident = ResidentRows()
+        resident = ResidentRows(lambda block, entry: _send_back(interpreter, block, entry))
         interpreter.set_data(HuskFunctions, "resident", resident)  # type: ignore[arg-type]
         interpreter.listeners = (*interpreter.listeners, _Touches(interpreter, resident))
 
@@ -69,58 +71,76 @@ def resident_rows(interpreter: Interpreter) -> ResidentRows | None:
 
 
 def end_call(interpreter: Interpreter) -> None:
-    """At a call's end, the devices give back what they held."""
+    """At a call's end, the devices give back what they held (the results are in host
+    memory: what they computed of them came back as they were copied there)."""
     resident = resident_rows(interpreter)
     if resident is not None:
         resident.clear()
 
 
 class _Touches(Interpreter.Listener):
-    """Host code (not a kernel's lanes, not a husk) that may write device 0's arrays
-    ends what the other devices hold of them, by the GPU runtime's rule: a kernel ends
-    it for the arrays it may write (passes/analysis/kernel_writes.py: those it declares
-    it writes, and those it is given or captures that its body stores to), any other
-    op for those it declares it writes (a copy, a store, an array literal); a load for
-    none."""
+    """Host code (not a kernel's lanes, not a husk) that reads device 0's arrays gets
+    back first what other devices computed of them; host code that may write them
+    also ends what the devices hold. By the GPU runtime's rule: a kernel reads every
+    array it is given or captures and writes those it may write
+    (passes/analysis/kernel_writes.py: those it declares it writes, and those its body
+    stores to); any other op reads and writes what it declares (a copy, a load, a
+    store, an array literal)."""
 
     def __init__(self, interpreter: Interpreter, resident: ResidentRows):
         self.interpreter = interpreter
         self.resident = resident
-        self._written: dict[Operation, tuple[tuple[int, ...], tuple[SSAValue, ...]]] = {}
+        self._accesses: dict[Operation, _Accesses] = {}
 
     def will_interpret_op(self, op: Operation, args) -> None:
         if not self.resident or lanes(self.interpreter).depth:
             return
-        found = self._written.get(op)
+        found = self._accesses.get(op)
         if found is None:
-            found = self._written[op] = _written_by(op, self.interpreter)
-        positions, captured = found
-        arrays = [args[i] for i in positions if isinstance(args[i], np.ndarray)]
-        if captured:
-            arrays += [a for a in self.interpreter.get_values(captured) if isinstance(a, np.ndarray)]
-        if arrays:
-            self.resident.touched(*(_root(a) for a in arrays))
+            found = self._accesses[op] = _accesses(op, self.interpreter)
+        for positions, captured, act in (
+            (found.read, found.read_captured, self.resident.reading),
+            (found.written, found.written_captured, self.resident.touched),
+        ):
+            arrays = [args[i] for i in positions if isinstance(args[i], np.ndarray)]
+            if captured:
+                arrays += [a for a in self.interpreter.get_values(captured) if isinstance(a, np.ndarray)]
+            if arrays:
+                act(*(_root(a) for a in arrays))
 
 
-def _written_by(op: Operation, interpreter: Interpreter) -> tuple[tuple[int, ...], tuple[SSAValue, ...]]:
-    """The operands (positions) and the captured values that `op`, run as host code,
-    may write."""
+@dataclass(frozen=True)
+class _Accesses:
+    """The operands (positions) and captured values an op run as host code may read
+    and may write."""
+
+    read: tuple[int, ...] = ()
+    written: tuple[int, ...] = ()
+    read_captured: tuple[SSAValue, ...] = ()
+    written_captured: tuple[SSAValue, ...] = ()
+
+
+def _accesses(op: Operation, interpreter: Interpreter) -> _Accesses:
     if isinstance(op, husk.RunOp):
-        return (), ()
+        return _Accesses()
+    arrays = [i for i, v in enumerate(op.operands) if isinstance(v.type, MemRefType)]
     if isinstance(op, gpu.LaunchFuncOp):
         kernel = SymbolTable.lookup_symbol(op, op.kernel)
         written = written_parameters(kernel) if kernel is not None else frozenset(range(len(op.kernelOperands)))
-        arrays = {v for i, v in enumerate(op.kernelOperands) if i in written}
-        return tuple(i for i, v in enumerate(op.operands) if v in arrays), ()
+        changed = {v for i, v in enumerate(op.kernelOperands) if i in written}
+        return _Accesses(tuple(arrays), tuple(i for i in arrays if op.operands[i] in changed))
     effects = op.get_trait(OperandEffects)
-    declared = set(effects.views(op, effects.writes + effects.creates)) if effects is not None else set()
-    positions = tuple(i for i, v in enumerate(op.operands) if v in declared)
+    if effects is None:
+        return _Accesses()
+    declared_reads = set(effects.views(op, effects.reads))
+    declared_writes = set(effects.views(op, effects.writes + effects.creates))
+    written = tuple(i for i in arrays if op.operands[i] in declared_writes)
     if not is_kernel(op):
-        return positions, ()
+        return _Accesses(tuple(i for i in arrays if op.operands[i] in declared_reads), written)
     captured = [v for region in op.regions for v in region_captured_values(interpreter, region) if isinstance(v.type, MemRefType)]
     captured = list(dict.fromkeys(captured))
     stored = written_arrays(captured, op.regions)
-    return positions, tuple(v for v in captured if v in stored)
+    return _Accesses(tuple(arrays), written, tuple(captured), tuple(v for v in captured if v in stored))
 
 
 @register_impls
@@ -208,6 +228,8 @@ class HuskFunctions(InterpreterFunctions):
         )
         table = split.partitions
         stats = statistics(interpreter)
+        if resident is not None:
+            _make_current(resident, table[0], sources, outs, sent)
         kept_before = resident.kept_bytes if resident is not None else 0
         computed: list[tuple[int, np.ndarray, np.ndarray]] = []  # (device, out rows there, the out's rows)
         for device, (offset, size) in enumerate(table):
@@ -242,15 +264,19 @@ class HuskFunctions(InterpreterFunctions):
             finally:
                 interpreter.pop_scope()
             for out, piece in zip(outs, out_rows):
-                out[offset : offset + size] = piece
+                rows_there = out[offset : offset + size]
+                if resident is not None and _block_of(rows_there)[0] is not None:
+                    computed.append((device, piece, rows_there))  # sent back when needed
+                    continue
+                rows_there[...] = piece
                 stats.copied(space, "device", piece.nbytes)
-                computed.append((device, piece, out[offset : offset + size]))
             for slot_array, value in zip(slots, slot_rows):
                 slot_array[device] = value
                 stats.copied(space, "device", value.nbytes)
         if resident is not None:
             # the run wrote its outs and slots on every device: what the devices held of
-            # them is gone, but for the rows each computed, which it now holds
+            # them is gone, but for the rows each computed, which it now holds, and
+            # only it (device 0 gets them where host code or another run needs them)
             for array in (*outs, *slots):
                 block, start = _block_of(array)
                 if not array.nbytes:
@@ -261,8 +287,7 @@ class HuskFunctions(InterpreterFunctions):
                     resident.written(block, start, array.nbytes)
             for device, piece, rows_there in computed:
                 block, start = _block_of(rows_there)
-                if block is not None:
-                    resident.keep(device, block, start, rows_there.nbytes, piece)
+                resident.keep(device, block, start, rows_there.nbytes, piece, dirty=True)
         busy = sum(1 for _, size in table if size)
         kept = resident.kept_bytes - kept_before if resident is not None else 0
         stats.husks.append(HuskRun(table, [], busy, split.reason, kept))
@@ -285,11 +310,41 @@ def _block_of(array: np.ndarray) -> tuple[np.ndarray | None, int]:
     return root, array.__array_interface__["data"][0] - root.__array_interface__["data"][0]
 
 
+def _make_current(resident: ResidentRows, rows_of_0: tuple[int, int], sources, outs, sent) -> None:
+    """Before a run: device 0's bytes that its own body reads (its rows of the sources,
+    the broadcasts) are made current, and so are those of dirty pieces an out only
+    partly covers (the run overwrites the rest)."""
+    offset, size = rows_of_0
+    for array in outs:
+        if array.nbytes:
+            block, start = _block_of(array)
+            if block is None:
+                resident.send_back(_root(array))
+            else:
+                resident.send_back(block, start, array.nbytes, outside=True)
+    for array in [a[offset : offset + size] for a in sources] + list(sent):
+        if array.nbytes:
+            block, start = _block_of(array)
+            if block is None:
+                resident.send_back(_root(array))
+            else:
+                resident.send_back(block, start, array.nbytes)
+
+
+def _send_back(interpreter: Interpreter, block: np.ndarray, entry) -> None:
+    """A device's dirty piece copied into device 0's block (a peer copy)."""
+    _bytes_of(block)[entry.start : entry.end] = _bytes_of(entry.piece)
+    statistics(interpreter).copied(f"device {entry.device}", "device", entry.nbytes)
+
+
 def _obtain(stats: Statistics, resident: ResidentRows | None, device: int, array: np.ndarray, space: str) -> np.ndarray:
     """Device `device`'s copy of `array` (device 0's): the piece it holds of it, else
-    new memory of `space` with what it holds of it copied there and the rest sent."""
+    new memory of `space` with what it holds of it copied there and the rest sent
+    (made current on device 0 first)."""
     block, start = _block_of(array) if resident is not None else (None, 0)
     if block is None:
+        if resident is not None and array.nbytes:
+            resident.send_back(_root(array))
         return _copied(stats, array, space)
     held = resident.held(device, block, start, array.nbytes)
     if held is not None:
@@ -300,6 +355,7 @@ def _obtain(stats: Statistics, resident: ResidentRows | None, device: int, array
     for segment in resident.segments(device, block, start, array.nbytes):
         into = target[segment.offset : segment.offset + segment.nbytes]
         if segment.piece is None:
+            resident.send_back(block, start + segment.offset, segment.nbytes, but=device)
             into[...] = source[segment.offset : segment.offset + segment.nbytes]
             stats.copied("device", space, segment.nbytes)
         else:  # (within the device)

@@ -82,3 +82,47 @@ def test_a_block_that_dies_takes_its_pieces_along():
     del block
     gc.collect()
     assert not resident
+
+
+def recorder():
+    sent = []
+    return sent, ResidentRows(lambda block, entry: sent.append((entry.device, entry.start, entry.nbytes)))
+
+
+def test_dirty_pieces_come_back_when_host_code_reads_or_writes_their_block():
+    sent, resident = recorder()
+    block = Block()
+    resident.keep(1, block, 0, 8, "device 1's rows", dirty=True)
+    resident.keep(2, block, 8, 8, "device 2's rows", dirty=True)
+    resident.reading(block)  # both come back, and stay held (clean)
+    assert sent == [(1, 0, 8), (2, 8, 8)]
+    assert resident.held(1, block, 0, 8) is not None
+    resident.reading(block)
+    assert len(sent) == 2  # (clean now: nothing more)
+    resident.keep(1, block, 0, 8, "device 1's next rows", dirty=True)
+    resident.touched(block)  # back first, then held by no device
+    assert sent[-1] == (1, 0, 8) and not resident
+
+
+def test_a_run_brings_back_what_it_reads_and_what_its_out_only_partly_covers():
+    sent, resident = recorder()
+    block = Block()
+    resident.keep(1, block, 0, 16, "a", dirty=True)
+    resident.keep(2, block, 16, 8, "b", dirty=True)
+    # an out over [0, 20): "a" lies inside it (overwritten: not sent), "b" reaches past
+    resident.send_back(block, 0, 20, outside=True)
+    assert sent == [(2, 16, 8)]
+    # device 1 needs [16, 24) from device 0: device 2's piece is clean now; device 1's
+    # own dirty piece is not sent back for it
+    resident.send_back(block, 0, 24, but=1)
+    assert sent == [(2, 16, 8)]
+    resident.send_back_all()
+    assert sent == [(2, 16, 8), (1, 0, 16)]
+
+
+def test_a_write_of_a_run_supersedes_the_dirty_pieces_inside_it():
+    sent, resident = recorder()
+    block = Block()
+    resident.keep(1, block, 0, 8, "old", dirty=True)
+    resident.written(block, 0, 8)
+    assert not resident and sent == []

@@ -15,7 +15,7 @@ from soacc.runtime.gpu.arrays import HostBlock, View, dense_strides
 from soacc.runtime.gpu.host_runtime import HostRuntime
 from soacc.runtime import husk_cost
 from soacc.runtime.husk_cost import ALWAYS, SPLIT_ENVIRONMENT, DeviceModel, measured_model
-from soacc.runtime.gpu.husks import THREADS_ENVIRONMENT
+from soacc.runtime.gpu.husks import THREADS_ENVIRONMENT, send_back
 from soacc.runtime.husk_residency import ResidentRows
 
 from tests.support.simulated_device import SimulatedDevice
@@ -33,7 +33,7 @@ def runtimes(devices: int) -> HostRuntime:
         peer.space = f"device {i}"
         home.peers.append(peer)
     if devices > 1:  # (as the cuda backend sets them up)
-        home.resident = ResidentRows()
+        home.resident = ResidentRows(lambda block, entry: send_back(home, block, entry))
     return home
 
 
@@ -176,11 +176,14 @@ def test_a_second_run_over_the_same_rows_sends_nothing_there():
     xs = on_device(home, np.arange(10, dtype=np.int32))
     ys, zs = on_device(home, np.zeros(10, np.int32)), on_device(home, np.zeros(10, np.int32))
     home.husk_run(copy_rows, np.int64(10), (xs,), (ys,), (), ())
-    assert peer_counts(home) == (2, 40)  # rows 5-9 there and back
+    assert peer_counts(home) == (1, 20)  # rows 5-9 there; device 1's rows of ys stay there
     home.husk_run(copy_rows, np.int64(10), (xs,), (zs,), (), ())
-    assert peer_counts(home) == (3, 60)  # only back: device 1 holds rows 5-9 of xs
+    assert peer_counts(home) == (1, 20)  # device 1 holds rows 5-9 of xs
     assert home.statistics.husks[1].kept == 20
     np.testing.assert_array_equal(read(home, zs), np.arange(10) + np.repeat([0, 100], 5))
+    assert peer_counts(home) == (2, 40)  # reading zs brought device 1's rows back
+    np.testing.assert_array_equal(read(home, ys), np.arange(10) + np.repeat([0, 100], 5))
+    assert peer_counts(home) == (3, 60)
 
 
 def test_rows_a_device_computed_are_what_the_next_run_reads_there():
@@ -190,7 +193,7 @@ def test_rows_a_device_computed_are_what_the_next_run_reads_there():
     home.husk_run(copy_rows, np.int64(9), (xs,), (ys,), (), ())
     before = peer_counts(home)
     home.husk_run(copy_rows, np.int64(9), (ys,), (zs,), (), ())
-    assert peer_counts(home)[0] - before[0] == 2  # rows back from devices 1 and 2 only
+    assert peer_counts(home) == before  # every device reads the rows of ys it computed
     np.testing.assert_array_equal(read(home, zs), np.arange(9) + 2 * np.repeat([0, 100, 200], 3))
 
 
@@ -258,8 +261,8 @@ def test_threads_per_device_give_the_same_rows_and_counts(monkeypatch, devices):
     run = home.statistics.husks[0]
     want = np.concatenate([np.arange(o, o + s) + 100 * d for d, (o, s) in enumerate(run.partitions)])
     np.testing.assert_array_equal(read(home, ys), want)
-    # the first run sends each device its rows; every run sends their rows back
-    assert home.statistics.copies["peer"].count == (devices - 1) * (1 + 3)
+    # the first run sends each device its rows; their rows of ys come back when read
+    assert home.statistics.copies["peer"].count == (devices - 1) * 2
     assert all(p.statistics is home.statistics for p in home.peers)
     assert home._husk_threads is not None
 
