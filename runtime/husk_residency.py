@@ -79,6 +79,9 @@ class ResidentRows:
         self._entries: dict[int, list[Entry]] = {}
         self._blocks: dict[int, weakref.ref] = {}
         self._finalizers: dict[int, weakref.finalize] = {}
+        self._dead: list[int] = []
+        """Blocks that died (their finalizers only note it, taking no lock: a block may
+        die in any thread, inside any lock); forgotten before the next question."""
         self._paused = 0
         self._lock = threading.RLock()  # (devices' threads may ask and keep at once)
         self.kept_bytes = 0
@@ -92,6 +95,7 @@ class ResidentRows:
     def held(self, device: int, block: object, start: int, nbytes: int) -> Segment | None:
         """One piece of `device`'s that holds every byte of the range, if any."""
         with self._lock:
+            self._forget_dead()
             for entry in self._entries.get(id(block), ()):
                 if entry.device == device and entry.start <= start and start + nbytes <= entry.end:
                     return Segment(0, nbytes, entry.piece, start - entry.start)
@@ -101,6 +105,7 @@ class ResidentRows:
         """The range cut into what `device` holds (pieces) and what it lacks (gaps), in
         order; one gap where it holds nothing of it."""
         with self._lock:
+            self._forget_dead()
             end = start + nbytes
             mine = sorted(
                 (e for e in self._entries.get(id(block), ()) if e.device == device and e.start < end and start < e.end),
@@ -151,6 +156,7 @@ class ResidentRows:
         are dropped: they may differ from now on); `dirty`: only there (device 0's
         bytes are older)."""
         with self._lock:
+            self._forget_dead()
             if device == 0 or nbytes == 0:
                 return
             key = id(block)
@@ -158,7 +164,7 @@ class ResidentRows:
             if entries is None:
                 entries = self._entries[key] = []
                 self._blocks[key] = weakref.ref(block)
-                self._finalizers[key] = weakref.finalize(block, self._drop, key)
+                self._finalizers[key] = weakref.finalize(block, self._dead.append, key)
             end = start + nbytes
             entries[:] = [e for e in entries if not (e.device == device and e.start < end and start < e.end)]
             entries.append(Entry(device, start, nbytes, piece, dirty))
@@ -169,6 +175,7 @@ class ResidentRows:
         stays held, clean. `outside`: only pieces that reach past the range (the run
         about to write the range overwrites the rest)."""
         with self._lock:
+            self._forget_dead()
             entries = self._entries.get(id(block))
             if not entries:
                 return
@@ -195,6 +202,7 @@ class ResidentRows:
         """Bytes of `block` have changed on device 0 (all of it where `nbytes` is None):
         no device holds them any more."""
         with self._lock:
+            self._forget_dead()
             key = id(block)
             entries = self._entries.get(key)
             if entries is None:
@@ -210,19 +218,23 @@ class ResidentRows:
         of them is sent back first, then no device holds them."""
         if self._paused or not self._entries:
             return
-        for block in blocks:
-            if id(block) in self._entries:
-                self.send_back(block)
-                self._drop(id(block))
+        with self._lock:
+            self._forget_dead()
+            for block in blocks:
+                if id(block) in self._entries:
+                    self.send_back(block)
+                    self._drop(id(block))
 
     def reading(self, *blocks: object) -> None:
         """Host code outside a husk is about to read these blocks: what devices computed
         of them is sent back first (and stays held)."""
         if self._paused or not self._entries:
             return
-        for block in blocks:
-            if id(block) in self._entries:
-                self.send_back(block)
+        with self._lock:
+            self._forget_dead()
+            for block in blocks:
+                if id(block) in self._entries:
+                    self.send_back(block)
 
     @contextmanager
     def in_husk(self) -> Iterator[None]:
@@ -234,13 +246,19 @@ class ResidentRows:
             self._paused -= 1
 
     def clear(self) -> None:
-        for key in list(self._entries):
-            self._drop(key)
+        with self._lock:
+            self._dead.clear()
+            for key in list(self._entries):
+                self._drop(key)
 
     def count_kept(self, nbytes: int) -> None:
         """A run did not send `nbytes`: the device held them."""
         with self._lock:
             self.kept_bytes += nbytes
+
+    def _forget_dead(self) -> None:
+        while self._dead:
+            self._drop(self._dead.pop())
 
     def _drop(self, key: int) -> None:
         with self._lock:

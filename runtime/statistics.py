@@ -13,9 +13,10 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-_COUNTING = threading.Lock()
+_COUNTING = threading.RLock()
 """Blocks and copies may be counted from a husk device's own host thread
-(runtime/gpu/husks.py, SOACC_HUSK_THREADS=1) and freed from any thread."""
+(runtime/gpu/husks.py, SOACC_HUSK_THREADS=1) and freed from any thread. Re-entrant:
+a block's finalizer may run (and count it freed) while its thread holds the lock."""
 
 
 @dataclass
