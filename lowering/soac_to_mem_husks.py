@@ -22,7 +22,7 @@
 from __future__ import annotations
 
 from xdsl.builder import Builder
-from xdsl.dialects import scf
+from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, TensorType
 from xdsl.ir import Block, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
@@ -133,8 +133,8 @@ class HuskConversion(ConversionBase):
     def _combine_columns(self, slots: SSAValue, neutral: SSAValue, result: SSAValue, operator: Block) -> None:
         """The devices' arrays (the rows of `slots`) combined element by element: a
         kernel over the elements, each folding its column of the slots (one value per
-        device that had rows, in device order) into the neutral element with the scalar
-        `operator`. A reduction of rows at host level is a map of reductions of
+        device that had rows, in device order) with the scalar `operator`, from the
+        first device's value (the neutral element where none had rows). A reduction of rows at host level is a map of reductions of
         columns when its operator is a map of a scalar one (a histogram's bins)."""
         columns = self.insert(mem.TransposeOp(slots, [1, 0])).result
         columns.name_hint = "device_columns"
@@ -159,7 +159,15 @@ class HuskConversion(ConversionBase):
             finally:
                 self.scope.layers.pop()
             self.builder = Builder(InsertPoint.at_end(body))
-            fold = self.insert(scf.ForOp(zero, count, one, [start], Region(step)))
+            # the first device's value, the neutral element only where no device had
+            # rows (as the reduction without the husk, which never uses it otherwise)
+            any_device = self.insert(arith.CmpiOp(count, zero, "ugt")).result
+            first, none = Block(), Block()
+            first_value = mem.LoadOp(column, [zero])
+            first.add_ops([first_value, scf.YieldOp(first_value.results[0])])
+            none.add_op(scf.YieldOp(start))
+            initial = self.insert(scf.IfOp(any_device, [start.type], Region(first), Region(none)))
+            fold = self.insert(scf.ForOp(one, count, one, [initial.results[0]], Region(step)))
             self.insert(mem.YieldOp(fold.results[0]))
         finally:
             self.depth -= 1

@@ -154,7 +154,9 @@ class ResidentRows:
     def keep(self, device: int, block: object, start: int, nbytes: int, piece: Any, dirty: bool = False) -> None:
         """`device` holds the range in `piece` from now on (earlier pieces of it it held
         are dropped: they may differ from now on); `dirty`: only there (device 0's
-        bytes are older)."""
+        bytes are older). The piece is made of what the device held of the range (as
+        `segments` gave it), so a dirty piece inside it makes it dirty, and a dirty
+        piece reaching past it is sent back first."""
         with self._lock:
             self._forget_dead()
             if device == 0 or nbytes == 0:
@@ -166,7 +168,13 @@ class ResidentRows:
                 self._blocks[key] = weakref.ref(block)
                 self._finalizers[key] = weakref.finalize(block, self._dead.append, key)
             end = start + nbytes
-            entries[:] = [e for e in entries if not (e.device == device and e.start < end and start < e.end)]
+            mine = [e for e in entries if e.device == device and e.start < end and start < e.end]
+            for e in mine:
+                if e.dirty and start <= e.start and e.end <= end:
+                    dirty = True  # (its bytes are in the new piece, which takes them over)
+                elif e.dirty:  # (bytes past the new piece: back to device 0 first)
+                    self._send_back(block, e)
+            entries[:] = [e for e in entries if not any(e is m for m in mine)]
             entries.append(Entry(device, start, nbytes, piece, dirty))
 
     def send_back(self, block: object, start: int = 0, nbytes: int | None = None, but: int | None = None, outside: bool = False) -> None:

@@ -732,6 +732,68 @@ def test_random_programs_with_husks_give_the_programs_results(family, seed, with
             assert all(_same(a, b) for a, b in zip(want, got)), f"n={n} devices={devices}"
 
 
+@pytest.mark.parametrize("family", ["host", "memory", "fusion", "nested"])
+@pytest.mark.parametrize("seed", [*range(6), 13, 20])  # (nested 13, 20: a row reduction whose "neutral" is not)
+def test_random_programs_with_a_random_split_per_run(monkeypatch, family, seed):
+    """What devices hold and the rows they alone have computed are right whatever each
+    run chooses: every husk run here uses a random number of the devices (so the same
+    array is split one way, then another), against the program without husks."""
+    import random
+
+    from soacc.runtime.interp import husk as husk_interp
+
+    chooser = random.Random(seed)
+
+    def random_split(rows, devices, work_per_row, moved, model=None, mode=None):
+        k = chooser.randint(1, devices)
+        table = even_partitions(rows, k) + [(rows, 0)] * (devices - k)
+        moved(table)  # (what the cost model asks of the directory, asked too)
+        return husk_cost.Split(k, table, f"{k} at random")
+
+    monkeypatch.setattr(husk_interp, "choose_split", random_split)
+    generated = random_program(family, seed)
+    program = soacc.compile(generated.source, backend="numpy", pipeline=PIPELINE)
+    plain = soacc.compile(generated.source, backend="numpy", pipeline=SoaccPipelinePass().level2_stages())
+    for n in (1, 5, 13):
+        args = generated.inputs(n)
+        try:
+            want = plain.main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
+        except soacc.ExecutionError:
+            continue
+        want = want if isinstance(want, tuple) else (want,)
+        for devices in (2, 3, 4):
+            program.executor.devices = devices
+            got = program.main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
+            got = got if isinstance(got, tuple) else (got,)
+            assert all(_same(a, b) for a, b in zip(want, got)), f"n={n} devices={devices}"
+
+
+@pytest.mark.parametrize("name", ["cfd", "nn", "lud", "locvolcalib"])
+def test_loops_of_husks_with_a_random_split_per_run(monkeypatch, name):
+    import random
+
+    from soacc.runtime.interp import husk as husk_interp
+
+    chooser = random.Random(name)
+
+    def random_split(rows, devices, work_per_row, moved, model=None, mode=None):
+        k = chooser.randint(1, devices)
+        return husk_cost.Split(k, even_partitions(rows, k) + [(rows, 0)] * (devices - k), "random")
+
+    monkeypatch.setattr(husk_interp, "choose_split", random_split)
+    example = next(e for e in PROGRAMS if e.name == name)
+    size = getattr(example.definition, "SMALL_SIZE", 7)
+    args = example.make_inputs(np.random.default_rng(3), size)
+    want = soacc.compile(example.program_path, backend="numpy").main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
+    program = soacc.compile(example.program_path, backend="numpy", pipeline=PIPELINE)
+    for devices in (2, 3, 4):
+        program.executor.devices = devices
+        got = program.main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
+        why = mismatch(got, want, rtol=1e-4, atol=1e-5)
+        assert why is None, f"devices={devices}: {why}"
+        assert len({h.used for h in program.statistics.husks}) > 1 or len(program.statistics.husks) < 3
+
+
 # --- every example and benchmark program ---------------------------------------------------
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -128,3 +128,18 @@ def test_a_write_of_a_run_supersedes_the_dirty_pieces_inside_it():
     resident.keep(1, block, 0, 8, "old", dirty=True)
     resident.written(block, 0, 8)
     assert not resident and sent == []
+
+
+def test_a_piece_made_of_a_dirty_one_takes_it_over_or_sends_it_back_first():
+    sent, resident = recorder()
+    block = Block()
+    resident.keep(1, block, 8, 8, "rows 8-16, computed there", dirty=True)
+    # a piece over [0, 24) made of what device 1 held of it: dirty in turn, nothing sent
+    resident.keep(1, block, 0, 24, "rows 0-24")
+    assert sent == [] and resident.segments(1, block, 0, 24) == [Segment(0, 24, "rows 0-24", 0)]
+    resident.reading(block)
+    assert sent == [(1, 0, 24)]
+    # a piece over [0, 8) of a device whose dirty piece reaches past it: that one first
+    resident.keep(2, block, 0, 16, "device 2's", dirty=True)
+    resident.keep(2, block, 0, 8, "part of it")
+    assert sent[-1] == (2, 0, 16)
