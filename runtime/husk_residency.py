@@ -4,9 +4,14 @@ again (past Larsen, *Multi-GPU Futhark Using Parallel Streams*, whose husks sent
 partition and broadcast afresh each time: its CFD, 36,002 peer copies, ran at 0.22x).
 
 An entry says: device `d` holds, in `piece` (its own memory, dense), a copy of the
-bytes [start, start + nbytes) of a block of device 0's, as they are now. Entries are
-made by the husk runs themselves (what they sent a device, and the rows it computed
-and sent back) and die:
+bytes [start, start + nbytes) of a block of device 0's, as they are now; or, *dirty*,
+the only current copy of them (rows the device computed, not yet sent back: device
+0's bytes are older). Entries are made by the husk runs themselves (what they sent a
+device, and the rows it computed). A dirty piece is sent back (`send_back`, the
+runtime's copy) before anything on device 0 reads or partly overwrites those bytes:
+host code reading or writing the block (`reading`, `touched`), a run reading them on
+device 0 or sending them to another device, a run whose out covers them in part.
+Entries die:
 
 - when host code outside a husk may **write** the block (a copy into it, a store, an
   array literal, a kernel that may write it: passes/analysis/kernel_writes.py, the
