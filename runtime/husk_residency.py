@@ -229,18 +229,14 @@ class ResidentRows:
     def touched(self, *blocks: object) -> None:
         """Host code outside a husk is about to write these blocks: what devices computed
         of them is sent back first, then no device holds them."""
-        if self._paused or not self._entries:
-            return
-        with self._lock:
-            self._forget_dead()
-            for block in blocks:
-                if id(block) in self._entries:
-                    self.send_back(block)
-                    self._drop(id(block))
+        self._before_host_code(blocks, forget=True)
 
     def reading(self, *blocks: object) -> None:
         """Host code outside a husk is about to read these blocks: what devices computed
         of them is sent back first (and stays held)."""
+        self._before_host_code(blocks, forget=False)
+
+    def _before_host_code(self, blocks, forget: bool) -> None:
         if self._paused or not self._entries:
             return
         with self._lock:
@@ -248,6 +244,8 @@ class ResidentRows:
             for block in blocks:
                 if id(block) in self._entries:
                     self.send_back(block)
+                    if forget:
+                        self._drop(id(block))
 
     @contextmanager
     def in_husk(self) -> Iterator[None]:

@@ -732,12 +732,9 @@ def test_random_programs_with_husks_give_the_programs_results(family, seed, with
             assert all(_same(a, b) for a, b in zip(want, got)), f"n={n} devices={devices}"
 
 
-@pytest.mark.parametrize("family", ["host", "memory", "fusion", "nested"])
-@pytest.mark.parametrize("seed", [*range(6), 13, 20])  # (nested 13, 20: a row reduction whose "neutral" is not)
-def test_random_programs_with_a_random_split_per_run(monkeypatch, family, seed):
-    """What devices hold and the rows they alone have computed are right whatever each
-    run chooses: every husk run here uses a random number of the devices (so the same
-    array is split one way, then another), against the program without husks."""
+def split_at_random(monkeypatch, seed) -> None:
+    """Every husk run of the reference executor uses a random number of the devices
+    (its partition table asked of the directory too, as the cost model asks it)."""
     import random
 
     from soacc.runtime.interp import husk as husk_interp
@@ -747,10 +744,19 @@ def test_random_programs_with_a_random_split_per_run(monkeypatch, family, seed):
     def random_split(rows, devices, work_per_row, moved, model=None, mode=None):
         k = chooser.randint(1, devices)
         table = even_partitions(rows, k) + [(rows, 0)] * (devices - k)
-        moved(table)  # (what the cost model asks of the directory, asked too)
+        moved(table)
         return husk_cost.Split(k, table, f"{k} at random")
 
     monkeypatch.setattr(husk_interp, "choose_split", random_split)
+
+
+@pytest.mark.parametrize("family", ["host", "memory", "fusion", "nested"])
+@pytest.mark.parametrize("seed", [*range(6), 13, 20])  # (nested 13, 20: a row reduction whose "neutral" is not)
+def test_random_programs_with_a_random_split_per_run(monkeypatch, family, seed):
+    """What devices hold and the rows they alone have computed are right whatever each
+    run chooses: every husk run here uses a random number of the devices (so the same
+    array is split one way, then another), against the program without husks."""
+    split_at_random(monkeypatch, seed)
     generated = random_program(family, seed)
     program = soacc.compile(generated.source, backend="numpy", pipeline=PIPELINE)
     plain = soacc.compile(generated.source, backend="numpy", pipeline=SoaccPipelinePass().level2_stages())
@@ -770,17 +776,7 @@ def test_random_programs_with_a_random_split_per_run(monkeypatch, family, seed):
 
 @pytest.mark.parametrize("name", ["cfd", "nn", "lud", "locvolcalib"])
 def test_loops_of_husks_with_a_random_split_per_run(monkeypatch, name):
-    import random
-
-    from soacc.runtime.interp import husk as husk_interp
-
-    chooser = random.Random(name)
-
-    def random_split(rows, devices, work_per_row, moved, model=None, mode=None):
-        k = chooser.randint(1, devices)
-        return husk_cost.Split(k, even_partitions(rows, k) + [(rows, 0)] * (devices - k), "random")
-
-    monkeypatch.setattr(husk_interp, "choose_split", random_split)
+    split_at_random(monkeypatch, name)
     example = next(e for e in PROGRAMS if e.name == name)
     size = getattr(example.definition, "SMALL_SIZE", 7)
     args = example.make_inputs(np.random.default_rng(3), size)
