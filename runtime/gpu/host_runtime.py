@@ -116,7 +116,9 @@ class HostRuntime:
         self.resident: ResidentRows | None = None
         """What the devices past the first hold of this device's arrays from earlier
         husk runs (runtime/husk_residency.py); None with one device. Host code that
-        touches an array (a copy, load, store or launch given it) ends it."""
+        reads an array (copy, load, a launch's `reads`) gets back what devices computed
+        of it; host code that writes it (copy, store, array, a launch's `touch`) also
+        ends what they hold of it."""
 
     # --- several devices (runtime/gpu/husks.py) ------------------------------------------
 
@@ -202,9 +204,6 @@ class HostRuntime:
         memory (every view of it follows: they find its address through it) and
         nothing is copied or counted; otherwise it is `copy`."""
         block = dest.block
-        if self.resident:
-            self.resident.reading(source.block)
-            self.resident.touched(block)
         if (
             is_borrowed(source.block)
             and isinstance(block, DeviceBlock)
@@ -216,6 +215,8 @@ class HostRuntime:
             and dest.is_dense()
             and dest._kernel_args is None
         ):
+            if self.resident:  # (`copy` does this for the other path)
+                self.resident.touched(block)
             block.buffer = source.block.buffer  # (the pool's buffer goes back to the pool)
             block.address = source.address
             return
