@@ -36,6 +36,12 @@ rows go where its partition came from).
   arrays (%m rows each).
 - `reduce` is the operator over the reduced values: 2k parameters (the left values,
   then the right ones), k results. A husk without reduced values has an empty `reduce`.
+- A **scan** husk (`scan`, past the thesis) reduces nothing: its body yields the
+  inclusive scans of its rows (one array of scalars per neutral element, of its type)
+  and then any other arrays to concatenate, and the husk completes the scans across
+  devices: device i's rows are combined, on the left, with the operator's fold of the
+  last scanned rows of the devices before it (in device order; nothing for the first
+  device). Its results are the scanned arrays, then the other concatenated ones.
 - One level: a husk's body never holds a husk, and a husk is host code (never inside a
   kernel).
 
@@ -49,7 +55,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType, StridedLayoutAttr, TensorType
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, MemRefType, StridedLayoutAttr, TensorType, UnitAttr
 from xdsl.ir import Attribute, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -57,6 +63,8 @@ from xdsl.irdl import (
     irdl_op_definition,
     lazy_traits_def,
     operand_def,
+    opt_operand_def,
+    opt_prop_def,
     region_def,
     result_def,
     traits_def,
@@ -108,11 +116,12 @@ class HuskOp(IRDLOperation):
     outputs = var_result_def()
     body = region_def("single_block")
     reducer = region_def()
+    scan = opt_prop_def(UnitAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(RecursiveMemoryEffect())
     assembly_format = (
         "`size` `(` $size `)` `(` ($sources^ `:` type($sources))? `)` "
-        "(`neutral` `(` $neutral^ `:` type($neutral) `)`)? "
+        "(`neutral` `(` $neutral^ `:` type($neutral) `)`)? (`scan` $scan^)? "
         "`->` `(` type($outputs) `)` attr-dict-with-keyword $body `reduce` $reducer"
     )
 
@@ -124,9 +133,11 @@ class HuskOp(IRDLOperation):
         result_types: Sequence[Attribute],
         body: Region,
         reducer: Region,
+        scan: bool = False,
     ):
         super().__init__(
-            operands=[size, sources, neutral], result_types=[result_types], regions=[body, reducer]
+            operands=[size, sources, neutral], result_types=[result_types], regions=[body, reducer],
+            properties={"scan": UnitAttr()} if scan else {},
         )
 
     # the body's parameters -----------------------------------------------------------
@@ -144,12 +155,23 @@ class HuskOp(IRDLOperation):
         return self.body.block.args[2:]
 
     @property
+    def is_scan(self) -> bool:
+        return self.scan is not None
+
+    @property
     def reduced(self) -> Sequence[SSAValue]:
-        return self.outputs[: len(self.neutral)]
+        """The reduced values (none for a scan husk): the body yields them first."""
+        return () if self.is_scan else self.outputs[: len(self.neutral)]
 
     @property
     def concatenated(self) -> Sequence[SSAValue]:
-        return self.outputs[len(self.neutral) :]
+        """The arrays of the husk's rows (a scan husk's scanned arrays first)."""
+        return self.outputs[len(self.reduced) :]
+
+    @property
+    def scanned(self) -> Sequence[SSAValue]:
+        """A scan husk's scanned arrays (one per neutral element), else none."""
+        return self.outputs[: len(self.neutral)] if self.is_scan else ()
 
     def verify_(self) -> None:
         if enclosing_husk(self) is not None:
@@ -177,19 +199,21 @@ class HuskOp(IRDLOperation):
                 f"(offset: index, size: index, then a partition of each source: "
                 f"{', '.join(map(str, params[2:])) or 'none'})"
             )
-        k = len(self.neutral)
+        k = len(self.reduced)
         neutral_types = [n.type for n in self.neutral]
         yielded = self._yield_types(self.body, "body")
+        if self.is_scan:
+            self._verify_scans(neutral_types, yielded)
         if len(yielded) < k:
             raise VerifyException(
                 f"husk.husk body yields {len(yielded)} value(s); expected its {k} reduced value(s) first"
             )
-        if yielded[:k] != neutral_types:
+        if yielded[:k] != neutral_types[:k]:
             raise VerifyException(
                 f"husk.husk body's reduced values are ({', '.join(map(str, yielded[:k]))}); "
                 f"expected the neutral elements' types ({', '.join(map(str, neutral_types))})"
             )
-        expected_results = list(neutral_types)
+        expected_results = list(neutral_types[:k])
         for j, t in enumerate(yielded[k:]):
             if not isinstance(t, TensorType) or t.get_num_dims() < 1 or t.get_shape()[0] != DYNAMIC_INDEX:
                 raise VerifyException(
@@ -207,13 +231,14 @@ class HuskOp(IRDLOperation):
                 f"values, then the concatenated arrays of the husk's rows "
                 f"({', '.join(map(str, expected_results))})"
             )
-        if k == 0:
+        if not neutral_types:
             if self.reducer.blocks:
                 raise VerifyException("husk.husk has no neutral elements, so its reduce region must be empty")
             return
         if len(self.reducer.blocks) != 1:
             raise VerifyException(
-                f"husk.husk reduces {k} value(s), so its reduce region is one block: the operator"
+                f"husk.husk {'scans' if self.is_scan else 'reduces'} {len(neutral_types)} value(s), "
+                "so its reduce region is one block: the operator"
             )
         found = [a.type for a in self.reducer.block.args]
         if found != neutral_types * 2:
@@ -227,6 +252,21 @@ class HuskOp(IRDLOperation):
                 f"husk.husk reduce yields ({', '.join(map(str, combined))}); expected "
                 f"({', '.join(map(str, neutral_types))})"
             )
+
+    def _verify_scans(self, neutral_types: list[Attribute], yielded: list[Attribute]) -> None:
+        """A scan husk scans arrays of scalars: its body yields one per neutral element
+        (of its type) first."""
+        if not neutral_types:
+            raise VerifyException("husk.husk scan has no neutral elements: it scans at least one array")
+        for j, t in enumerate(neutral_types):
+            if isinstance(t, TensorType | MemRefType):
+                raise VerifyException(f"husk.husk scan neutral element {j} is {t}; a scan husk scans arrays of scalars")
+            found = yielded[j] if j < len(yielded) else None
+            if found != TensorType(t, (DYNAMIC_INDEX,)):
+                raise VerifyException(
+                    f"husk.husk scan body yields {found if found is not None else 'nothing'} as scanned array {j}; "
+                    f"expected its rows' scan, {TensorType(t, (DYNAMIC_INDEX,))}"
+                )
 
     def _yield_types(self, region: Region, what: str) -> list[Attribute]:
         last = region.block.last_op
@@ -309,10 +349,15 @@ class RunOp(IRDLOperation):
     so their slots are the first `%busy` rows of each slot array). How many it uses is
     the runtime's choice (runtime/husk_cost.py), from the sizes and the body's
     `work_per_row` attribute (soac-to-husk's estimate); a device past them runs nothing.
+    A run given `devices(%k)` (a run that continues another over the same rows, as a
+    scan husk's second run: `%k` the first's `%busy`) uses the first `%k` devices
+    instead (one where `%k` is 0), whatever the cost: the same partitions as that run,
+    since even partitions over its busy devices are its own.
     """
 
     name = "husk.run"
     size = operand_def(IndexType)
+    used = opt_operand_def(IndexType)
     sources = var_operand_def(MemRefType)
     outs = var_operand_def(MemRefType)
     slots = var_operand_def(MemRefType)
@@ -323,7 +368,7 @@ class RunOp(IRDLOperation):
     # sources and writes its outs and slots whole (every row by one device)
     traits = traits_def(OperandEffects(reads=("sources",), creates=("outs", "slots")))
     assembly_format = (
-        "`size` `(` $size `)` `(` ($sources^ `:` type($sources))? `)` "
+        "`size` `(` $size `)` (`devices` `(` $used^ `)`)? `(` ($sources^ `:` type($sources))? `)` "
         "(`outs` `(` $outs^ `:` type($outs) `)`)? (`slots` `(` $slots^ `:` type($slots) `)`)? "
         "`->` type($busy) attr-dict-with-keyword $body"
     )
@@ -335,8 +380,12 @@ class RunOp(IRDLOperation):
         outs: Sequence[SSAValue | Operation],
         slots: Sequence[SSAValue | Operation],
         body: Region,
+        used: SSAValue | Operation | None = None,
     ):
-        super().__init__(operands=[size, sources, outs, slots], result_types=[IndexType()], regions=[body])
+        super().__init__(
+            operands=[size, [used] if used is not None else [], sources, outs, slots],
+            result_types=[IndexType()], regions=[body],
+        )
 
     @staticmethod
     def body_types(sources: Sequence[Attribute], outs: Sequence[Attribute], slots: Sequence[Attribute]) -> list[Attribute]:

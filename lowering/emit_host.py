@@ -696,7 +696,8 @@ def _husk_run(e: _ModuleEmitter, op: husk.RunOp) -> None:
     e.names.update(outer)
     groups = [_tuple(e.operands(g)) if g else "()" for g in (op.sources, op.outs, op.slots)]
     here = _tuple([outer[v] for v in broadcast]) if broadcast else "()"
-    call = f"rt.husk_run({function}, {e.name(op.size)}, {', '.join(groups)}, {here}, {op.work_per_row})"
+    used = f", used={e.name(op.used)}" if op.used is not None else ""
+    call = f"rt.husk_run({function}, {e.name(op.size)}, {', '.join(groups)}, {here}, {op.work_per_row}{used})"
     if op.busy.uses:
         e.assign(op.busy, call, op)
     else:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, TensorType
+from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType, i64
 from xdsl.ir import Block, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -73,7 +73,7 @@ class HuskConversion(ConversionBase):
     def convert_husk(self, op: husk.HuskOp) -> None:
         if self.depth:
             raise CannotBufferise(op, "a husk inside a kernel cannot be bufferised (a husk is host code)")
-        k = len(op.neutral)
+        k = len(op.reduced)
         sources = [self.array(v).view for v in op.sources]
         # the whole arrays' sizes are those of the body on device 0 with every row (as
         # without the husk): its offset 0, its size the husk's, its partitions the
@@ -89,13 +89,15 @@ class HuskConversion(ConversionBase):
             self.scope.layers.pop()
         slot_arrays: list[Array] = []
         devices = None
-        if k:
+        if op.neutral:
             devices = self.insert(husk.DevicesOp()).result
             devices.name_hint = "devices"
-            for v, r in zip(op.neutral, op.reduced):
-                # one row per device, a row as the value (a scalar, or an array)
+            # one row per device, a row as the value (a scalar, or an array): a
+            # reduction's value, or the last row of a scan's
+            for v, r in zip(op.neutral, op.reduced or op.scanned):
                 shape = [devices, *(self.shape_of(v, op) if is_array(v.type) else [])]
-                slot_arrays.append(self.allocate(array_of(v.type), shape, (r.name_hint or "reduced") + "_slots"))
+                what = "_totals" if op.is_scan else "_slots"
+                slot_arrays.append(self.allocate(array_of(v.type), shape, (r.name_hint or "reduced") + what))
         types = husk.RunOp.body_types([v.type for v in sources], [o.view.type for o in outs], [a.view.type for a in slot_arrays])
         body = Block(arg_types=types)
         run = husk.RunOp(self.scope[op.size], sources, [o.view for o in outs], [a.view for a in slot_arrays], Region(body))
@@ -105,6 +107,9 @@ class HuskConversion(ConversionBase):
         self.insert(run)
         for r, o in zip(op.concatenated, outs):
             self.scope[r] = o
+        if op.is_scan:
+            self._complete_scans(op, run, outs[: len(op.scanned)], slot_arrays, devices)
+            return
         if not k:
             return
         results = [
@@ -174,6 +179,106 @@ class HuskConversion(ConversionBase):
             self.builder = outer
         self.insert(mem.MapOp([columns, neutral], [result], Region(body)))
 
+    def _leave_totals(self, run: husk.RunOp, scanned_rows, slots) -> None:
+        """In a scan husk's first run: the device's total of each scan (its scan's last
+        row) into its slot, where it has rows (a device without runs nothing, but
+        device 0 runs when there are none)."""
+        zero, one = self.index_constant(0), self.index_constant(1)
+        has_rows = self.insert(arith.CmpiOp(run.size_arg, zero, "ugt")).result
+        copy = Block()
+        outer = self.builder
+        self.builder = Builder(InsertPoint.at_end(copy))
+        try:
+            last = self.insert(arith.SubiOp(run.size_arg, one)).result
+            for rows, slot in zip(scanned_rows, slots):
+                row = self.insert(mem.SliceOp(rows, [soac.SliceSpec.FIXED], [last], slot.type)).result
+                self.insert(mem.CopyOp(row, slot))
+            self.insert(scf.YieldOp())
+        finally:
+            self.builder = outer
+        self.insert(scf.IfOp(has_rows, [], Region(copy), Region(Block([scf.YieldOp()]))))
+
+    def _complete_scans(self, op: husk.HuskOp, first: husk.RunOp, scanned: list[Array], totals: list[Array], devices) -> None:
+        """After a scan husk's first run (each device's scan of its rows, and its total
+        in its slot): on device 0, the inclusive scan of the busy devices' totals (the
+        carries), then a second run over the same partitions (`devices(%busy)`) in which
+        each device but the first combines its rows, on the left, with the carry of the
+        devices before it. The rows are where the first run left them (each on its
+        device, runtime/husk_residency.py): the second run moves only the carries."""
+        busy_totals = self._busy_slots(first, totals, devices)
+        neutral = [self._view_or_scalar(v) for v in op.neutral]
+        carries = [self.allocate(array_of(v.type), [devices], (r.name_hint or "scanned") + "_carries") for v, r in zip(op.neutral, op.scanned)]
+        # (where one device had every row, its scan is the result: nothing to carry)
+        split = self.insert(arith.CmpiOp(first.busy, self.index_constant(1), "ugt")).result
+        split.name_hint = "split"
+        carry = Block()
+        outer = self.builder
+        self.builder = Builder(InsertPoint.at_end(carry))
+        try:
+            zero = self.index_constant(0)
+            busy_carries = [
+                self.insert(mem.SliceOp(c.view, [soac.SliceSpec.RANGE], [zero, first.busy], c.view.type)).result for c in carries
+            ]
+            self.insert(
+                mem.ScanOp.build(operands=[busy_totals, neutral, busy_carries], regions=[self.operator_region(op.reducer)])
+            )
+            self._second_run(op, first, [a.view for a in scanned], [c.view for c in carries])
+            self.insert(scf.YieldOp())
+        finally:
+            self.builder = outer
+        self.insert(scf.IfOp(split, [], Region(carry), Region(Block([scf.YieldOp()]))))
+
+    def _second_run(self, op: husk.HuskOp, first: husk.RunOp, views: list, carries: list) -> None:
+        """The run over `first`'s devices that combines each device's rows but the
+        first's with the carry of the devices before it, in place."""
+        body = Block(arg_types=husk.RunOp.body_types([v.type for v in views], [v.type for v in views], []))
+        second = husk.RunOp(self.scope[op.size], views, views, [], Region(body), used=first.busy)
+        second.attributes[husk.WORK_PER_ROW] = IntegerAttr(len(op.reducer.block.ops), i64)
+        for arg, name in zip(body.args, ("device", "offset", "size")):
+            arg.name_hint = name
+        rows = list(second.parts("sources"))
+        for new, r in zip(rows, op.scanned):
+            self._name(new, r, "_rows")
+        outer = self.builder
+        self.builder = Builder(InsertPoint.at_end(body))
+        try:
+            zero, one = self.index_constant(0), self.index_constant(1)
+            later = self.insert(arith.CmpiOp(second.device_arg, zero, "ugt")).result
+            carry_block = Block()
+            self.builder = Builder(InsertPoint.at_end(carry_block))
+            before = self.insert(arith.SubiOp(second.device_arg, one)).result
+            before.name_hint = "devices_before"
+            self._carry_map(op.reducer.block, rows, carries, before)
+            self.insert(scf.YieldOp())
+            self.builder = Builder(InsertPoint.at_end(body))
+            self.insert(scf.IfOp(later, [], Region(carry_block), Region(Block([scf.YieldOp()]))))
+            self.insert(husk.YieldOp())
+        finally:
+            self.builder = outer
+        self.insert(second)
+
+    def _carry_map(self, operator: Block, rows: list, carries: list, before: SSAValue) -> None:
+        """A kernel over a device's rows, in place: each row combined, on the left, with
+        the carry (row `before` of each carries array)."""
+        types = [r.type for r in rows]
+        body = Block(arg_types=mem.MapOp.lambda_params(types, types))
+        k = len(rows)
+        outer = self.builder
+        self.builder = Builder(InsertPoint.at_end(body))
+        self.depth += 1
+        self.scope.layers.append({})
+        try:
+            left = [self.insert(mem.LoadOp(c, [before])).result for c in carries]
+            for param, value in zip(operator.args, [*left, *body.args[:k]]):
+                self.scope[param] = value
+            self.convert_ops_until_yield(operator)
+            self.insert(mem.YieldOp(*(self._view_or_scalar(v) for v in operator.last_op.operands)))
+        finally:
+            self.scope.layers.pop()
+            self.depth -= 1
+            self.builder = outer
+        self.insert(mem.MapOp(rows, rows, Region(body)))
+
     def _whole_array(self, op: husk.HuskOp, result, yielded) -> Array:
         """A concatenated result, allocated whole: the husk's rows, each of the size of
         the rows of the body's array (as the combinator that makes it in the body sizes
@@ -203,7 +308,7 @@ class HuskConversion(ConversionBase):
         slots."""
         old = op.body.block
         body = run.body.block
-        k = len(op.neutral)
+        k = len(op.reduced)
         for arg, name in zip(body.args, ("device", "offset", "size")):
             arg.name_hint = name
         out_rows, slots = run.parts("outs"), run.parts("slots")
@@ -211,8 +316,8 @@ class HuskConversion(ConversionBase):
             self._name(new, old_part)
         for new, r in zip(out_rows, op.concatenated):
             self._name(new, r, "_rows")
-        for new, r in zip(slots, op.reduced):
-            self._name(new, r, "_slot")
+        for new, r in zip(slots, op.reduced or op.scanned):
+            self._name(new, r, "_total" if op.is_scan else "_slot")
         yields = list(old.last_op.operands)
         outer = self.builder
         self.builder = Builder(InsertPoint.at_end(body))
@@ -248,6 +353,8 @@ class HuskConversion(ConversionBase):
             for y, row in zip(yields[k:], out_rows):
                 if self.array(y).view is not row:
                     self.insert(mem.CopyOp(self.array(y).view, row))
+            if op.is_scan:
+                self._leave_totals(run, out_rows[: len(op.scanned)], slots)
             self.insert(husk.YieldOp())
         finally:
             self.scope.layers.pop()

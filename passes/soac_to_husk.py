@@ -15,8 +15,15 @@ Parallel Streams*, §3.5 and §4.2; docs/soac-to-husk.md).
   Bins of scalars only: the devices' bins are combined by a kernel over the bins,
   and bins that are rows (a histogram of vectors) would need a reduction of rows at
   host level, which has no kernel yet.
-- Nothing else: a scan and a scatter run on the main device as before, and nothing
-  inside a kernel or a husk's body (one level: the thesis's E′).
+- `soac.scan` and `soac.scanomap` (past the thesis) over scalars become a **scan
+  husk**: each device scans its rows, and the husk completes the scans across devices
+  with the operator (each device's rows combined with the fold of the totals of the
+  devices before it). A scanomap's post lambda becomes a map after the husk, itself a
+  husk (`scans=false`, or one device, keeps them whole: two passes over the rows
+  there would only cost). A scan of rows (arrays) stays whole, as histograms of rows
+  do.
+- Nothing else: a scatter runs on the main device as before, and nothing inside a
+  kernel or a husk's body (one level: the thesis's E′).
 
 Then the thesis's two rules simplify each husk:
 
@@ -54,6 +61,7 @@ from soacc.dialects.shared.utils import used_values
 
 HUSKED = (soac.MapOp, soac.ReduceOp, soac.RedomapOp)
 HISTOGRAMS = (soac.HistOp, soac.HistomapOp)
+SCANS = (soac.ScanOp, soac.ScanomapOp)
 
 
 def _partition_types(types: Sequence) -> list:
@@ -77,7 +85,7 @@ def _reducer(op: Operation) -> Region:
     for a redomap) on its own values, in one region of 2K parameters."""
     if isinstance(op, soac.MapOp) or not op.neutral:
         return Region()
-    regions = [op.body] if isinstance(op, soac.ReduceOp) else list(op.operators)
+    regions = [op.body] if isinstance(op, soac.ReduceOp | soac.ScanOp) else list(op.operators)
     types = [v.type for v in op.neutral]
     block = Block(arg_types=[*types, *types])
     k = len(types)
@@ -184,6 +192,50 @@ def husk_of_histogram(op: soac.HistOp | soac.HistomapOp) -> tuple[husk.HuskOp, l
     return made, [into.results[0], *made.outputs[1:]]
 
 
+def husk_of_scan(op: soac.ScanOp | soac.ScanomapOp) -> tuple[husk.HuskOp, list[SSAValue]]:
+    """A scan husk equal to `op` (placed before it; `op` is left alone), and what
+    replaces `op`'s results: the husk's, or, for a scanomap with a post lambda, those
+    of a map of the post lambda over them (also placed before `op`; the caller makes
+    it a husk)."""
+    inputs = list(op.inputs)
+    size = soac.SizeOp(inputs[0], 0)
+    size.result.name_hint = "rows"
+    Rewriter.insert_op(size, InsertPoint.before(op))
+    body = Block(arg_types=[IndexType(), IndexType(), *(husk.partition_type(v.type) for v in inputs)])
+    body.args[0].name_hint, body.args[1].name_hint = "offset", "size"
+    parts = body.args[2:]
+    for part, source in zip(parts, inputs):
+        if source.name_hint:
+            part.name_hint = f"{source.name_hint}_part"
+    if isinstance(op, soac.ScanOp):
+        whole = [r.type for r in op.results]
+        inner: IRDLOperation = soac.ScanOp(parts, op.neutral, op.body.clone(), op.commutative is not None)
+    else:
+        outer = inputs[0].type.get_shape()[0]
+        whole = [soac.array_of(v.type, outer) for v in op.map_body.block.last_op.operands]
+        inner = soac.ScanomapOp(
+            parts, op.neutral, op.map_body.clone(), [r.clone() for r in op.operators],
+            [bool(f) for f in op.commutative.get_values()], _partition_types(whole),
+        )
+    body.add_ops([inner, husk.YieldOp(*inner.results)])
+    made = husk.HuskOp(size, inputs, op.neutral, whole, Region(body), _reducer(op), scan=True)
+    post = op.post if isinstance(op, soac.ScanomapOp) else None
+    if post is None:
+        for new, old in zip(made.outputs, op.results):
+            new.name_hint = old.name_hint
+    else:  # (the post lambda's map makes the results)
+        for j, new in enumerate(made.outputs):
+            new.name_hint = "scanned" if j < len(op.neutral) else "mapped"
+    Rewriter.insert_op(made, InsertPoint.before(op))
+    if post is None:
+        return made, list(made.outputs)
+    after = soac.MapOp(list(made.outputs), [r.type for r in op.results], post.clone())
+    for new, old in zip(after.results, op.results):
+        new.name_hint = old.name_hint
+    Rewriter.insert_op(after, InsertPoint.before(op))
+    return made, list(after.results)
+
+
 def _drop_unread_rows(made: husk.HuskOp) -> None:
     """A map (or redomap) of the body whose lambda never reads the rows of a partition
     stops taking it (Futhark's simplifier drops such map inputs before the thesis's
@@ -283,20 +335,22 @@ def simplify(made: husk.HuskOp) -> tuple[list[int], list[int]]:
     return sorted(dropped), sorted(internalised)
 
 
-def candidates(function: func.FuncOp, histograms: bool = True) -> list[Operation]:
+def candidates(function: func.FuncOp, histograms: bool = True, scans: bool = True) -> list[Operation]:
     """The combinators of `function`'s host code that become husks."""
-    kinds = HUSKED + HISTOGRAMS if histograms else HUSKED
+    kinds = HUSKED + (HISTOGRAMS if histograms else ()) + (SCANS if scans else ())
     return [
         op
         for op in function.walk()
         if isinstance(op, kinds) and not runs_on_device(op) and husk.enclosing_husk(op) is None
         and (not isinstance(op, HISTOGRAMS) or op.dest.type.get_num_dims() == 1)
+        and (not isinstance(op, SCANS) or not any(isinstance(v.type, TensorType) for v in op.neutral))
     ]
 
 
 @dataclass(frozen=True)
 class SoacToHuskPass(ModulePass):
-    """map, reduce and redomap in host code become husks (module docstring)."""
+    """map, reduce, redomap, histograms and scans in host code become husks (module
+    docstring)."""
 
     name = "soac-to-husk"
 
@@ -307,20 +361,35 @@ class SoacToHuskPass(ModulePass):
     """Split histograms (soac.hist, soac.histomap) too: bins of each device's own,
     combined (the pipeline turns it off for one device, where it would only cost)."""
 
+    scans: bool = True
+    """Split scans (soac.scan, soac.scanomap) too: each device's scan of its rows,
+    completed across devices (the pipeline turns it off for one device)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:  # (found before anything changes)
-            for combinator in candidates(function, self.histograms):
+            for combinator in candidates(function, self.histograms, self.scans):
+                made_here: list[tuple[Operation, husk.HuskOp]] = []
                 if isinstance(combinator, HISTOGRAMS):
                     made, replacements = husk_of_histogram(combinator)
+                elif isinstance(combinator, SCANS):
+                    made, replacements = husk_of_scan(combinator)
+                    after = replacements[0].owner
+                    if isinstance(after, soac.MapOp):  # a scanomap's post lambda: a map, husked too
+                        post = husk_of(after)
+                        Rewriter.insert_op(post, InsertPoint.before(after))
+                        Rewriter.replace_op(after, [], list(post.outputs))
+                        replacements = list(post.outputs)
+                        made_here.append((after, post))
                 else:
                     made = husk_of(combinator)
                     Rewriter.insert_op(made, InsertPoint.before(combinator))
                     replacements = list(made.outputs)
                 Rewriter.replace_op(combinator, [], replacements)
-                dropped, internalised = simplify(made)
-                made.attributes[WORK_PER_ROW] = IntegerAttr(work_per_row(made), i64)
-                if self.report:
-                    self._report(function, combinator, made, dropped, internalised)
+                for what, husked in [(combinator, made), *made_here]:
+                    dropped, internalised = simplify(husked)
+                    husked.attributes[WORK_PER_ROW] = IntegerAttr(work_per_row(husked), i64)
+                    if self.report:
+                        self._report(function, what, husked, dropped, internalised)
 
     @staticmethod
     def _report(function: func.FuncOp, combinator: Operation, made: husk.HuskOp, dropped, internalised) -> None:

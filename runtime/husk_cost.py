@@ -127,6 +127,19 @@ def choose_split(
     return Split(k, table, reason)
 
 
+def continued_split(rows: int, devices: int, used: int) -> Split:
+    """The split of a run that continues another over the same rows (`husk.run
+    devices(%k)`, `used` the other's busy devices): the first `used` devices (one
+    where it had none), whatever the cost. Even partitions over the busy devices of a
+    split are that split's own (dialects/shared/partitions.py), so each device gets
+    the rows it had, which it may still hold."""
+    if not 0 <= used <= devices:
+        raise ExecutionError(f"husk.run continues a run on {used} device(s), but there are {devices}")
+    k = max(used, 1)
+    table = even_partitions(rows, k) + [(rows, 0)] * (devices - k)
+    return Split(k, table, f"{k} device(s): as the run it continues" if devices > 1 else "one device")
+
+
 def bytes_moved(
     table: list[tuple[int, int]],
     source_row_bytes: list[int],

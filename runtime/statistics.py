@@ -40,7 +40,9 @@ DIRECTIONS = ("host->device", "device->host", "device->device", "host->host", "p
 @dataclass
 class HuskRun:
     """One run of a husk: each device's (offset, size) of the rows, in device order,
-    and each device's reduced values (before they were combined)."""
+    and each device's reduced values (before they were combined); for a scan husk at
+    level 1, the carry each device's rows were combined with (None where none was:
+    the first device with rows, and those before it)."""
 
     partitions: list[tuple[int, int]]
     partials: list[tuple]

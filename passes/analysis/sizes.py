@@ -339,7 +339,7 @@ class ArraySizes(Sizes):
             case soac.GpuBodyOp():
                 return ONE if axis == 0 else dim(yielded(op.body), axis - 1)
             case husk.HuskOp():
-                if index < len(op.neutral):  # a reduced array: as its neutral element
+                if index < len(op.reduced):  # a reduced array: as its neutral element
                     return dim(op.neutral[index], axis)
                 # a concatenated array: the husk's rows, each as the body's
                 return self.atom(op.size) if axis == 0 else dim(yielded(op.body), axis)

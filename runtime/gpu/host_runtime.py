@@ -126,13 +126,15 @@ class HostRuntime:
         """husk.devices: the number of devices husks run on."""
         return np.int64(len(self.peers))
 
-    def husk_run(self, body, rows, sources: tuple, outs: tuple, slots: tuple, broadcast: tuple, work_per_row: int = 1) -> np.int64:
-        """husk.run: `body` once per device that gets rows (runtime/gpu/husks.py);
-        returns how many did."""
+    def husk_run(
+        self, body, rows, sources: tuple, outs: tuple, slots: tuple, broadcast: tuple, work_per_row: int = 1, used=None,
+    ) -> np.int64:
+        """husk.run: `body` once per device that gets rows (runtime/gpu/husks.py; the
+        first `used` where the run continues another); returns how many did."""
         if self.resident is None:
-            return run_husk(self, body, rows, sources, outs, slots, broadcast, work_per_row)
+            return run_husk(self, body, rows, sources, outs, slots, broadcast, work_per_row, used)
         with self.resident.in_husk():
-            return run_husk(self, body, rows, sources, outs, slots, broadcast, work_per_row)
+            return run_husk(self, body, rows, sources, outs, slots, broadcast, work_per_row, used)
 
     def touch(self, *views) -> None:
         """Host code gives these arrays to a kernel that may write them (emitted before

@@ -34,17 +34,18 @@ import numpy as np
 
 from soacc.runtime.errors import ExecutionError
 from soacc.runtime.gpu.arrays import View, dense_strides
-from soacc.runtime.husk_cost import bytes_moved, check_rows, choose_split
+from soacc.runtime.husk_cost import bytes_moved, check_rows, choose_split, continued_split
 from soacc.runtime.statistics import HuskRun, Statistics
 
 
 def run_husk(
     home, body: Callable, rows, sources: Sequence[View], outs: Sequence[View], slots: Sequence[View],
-    broadcast: Sequence[View], work_per_row: int = 1,
+    broadcast: Sequence[View], work_per_row: int = 1, used=None,
 ) -> np.int64:
     """Runs `body(rt, device, offset, size, *parts, *out_rows, *slot_rows, *broadcast)`
     once per device of `home` (a HostRuntime; `home.peers[i]` is device i's) that the
-    cost model gives rows (runtime/husk_cost.py); returns how many had rows."""
+    cost model gives rows (runtime/husk_cost.py), or the first `used` devices (a run
+    that continues another, `husk.run devices(%k)`); returns how many had rows."""
     devices = home.peers
     n = len(devices)
     rows = int(rows)
@@ -70,11 +71,14 @@ def run_husk(
         wanted = [v.slice([(offset, size)]) for v in sources] + list(broadcast)
         return resident.held_bytes(device, [(_key(v), v.byte_offset, v.nbytes) for v in wanted])
 
-    split = choose_split(
-        rows, n, int(work_per_row),
-        lambda t: bytes_moved(t, [_row_bytes(v) for v in sources], [_row_bytes(v) for v in outs], [v.nbytes for v in broadcast], [_row_bytes(v) for v in slots], held),
-        home.device_model,
-    )
+    if used is not None:
+        split = continued_split(rows, n, int(used))
+    else:
+        split = choose_split(
+            rows, n, int(work_per_row),
+            lambda t: bytes_moved(t, [_row_bytes(v) for v in sources], [_row_bytes(v) for v in outs], [v.nbytes for v in broadcast], [_row_bytes(v) for v in slots], held),
+            home.device_model,
+        )
     table = split.partitions
     busy = sum(1 for _, size in table if size)
     run = HuskRun(table, [], busy, split.reason)

@@ -40,7 +40,7 @@ from soacc.dialects.shared.traits import OperandEffects, is_kernel
 from soacc.dialects.shared.partitions import even_partitions
 from soacc.passes.analysis.kernel_writes import written_arrays, written_parameters
 from soacc.runtime.errors import ExecutionError
-from soacc.runtime.husk_cost import bytes_moved, check_rows, choose_split
+from soacc.runtime.husk_cost import bytes_moved, check_rows, choose_split, continued_split
 from soacc.runtime.husk_residency import ResidentRows
 from soacc.runtime.interp.lanes import captured_values as region_captured_values, lanes
 from soacc.dialects.shared.utils import captured_values
@@ -165,7 +165,7 @@ class HuskFunctions(InterpreterFunctions):
                     f"husk.husk source {j} has {source.shape[0]} rows, but the husk splits {rows}"
                 )
         table = even_partitions(rows, devices_of(interpreter))
-        k = len(op.neutral)
+        k = len(op.reduced)
         partials: list[tuple] = []
         pieces: list[list[np.ndarray]] = [[] for _ in op.concatenated]
         for offset, size in table:
@@ -182,6 +182,11 @@ class HuskFunctions(InterpreterFunctions):
                         f"[{offset}, {offset + size}) has {array.shape[0]} rows; expected {size}"
                     )
                 pieces[j].append(array)
+        statistics: Statistics = interpreter.get_data(MemFunctions, "statistics", Statistics)  # type: ignore[assignment]
+        if op.is_scan:
+            carries = _complete_scans(interpreter, op, pieces[: len(op.neutral)])
+            statistics.husks.append(HuskRun(table, carries, sum(1 for _, size in table if size), "every device (level 1: the study's even split)"))
+            return tuple(np.concatenate(p, axis=0) for p in pieces)
         # in device order (the operator need not commute), the devices that had rows
         # only: the reduction of rows never uses the neutral element, so neither does
         # this (a program whose "neutral" element is not gets what it got without husks)
@@ -189,7 +194,6 @@ class HuskFunctions(InterpreterFunctions):
         reduced = busy[0] if busy else neutral
         for partial in busy[1:]:
             reduced = tuple(interpreter.run_ssacfg_region(op.reducer, (*reduced, *partial), "husk.reduce"))
-        statistics: Statistics = interpreter.get_data(MemFunctions, "statistics", Statistics)  # type: ignore[assignment]
         statistics.husks.append(HuskRun(table, partials, len(busy), "every device (level 1: the study's even split)"))
         return (*reduced, *(np.concatenate(p, axis=0) for p in pieces))
 
@@ -210,7 +214,9 @@ class HuskFunctions(InterpreterFunctions):
     def _run(self, interpreter: Interpreter, op: husk.RunOp, args, resident: ResidentRows | None):
         s, o = len(op.sources), len(op.outs)
         rows = int(args[0])
-        sources, outs, slots = args[1 : 1 + s], args[1 + s : 1 + s + o], args[1 + s + o :]
+        used = None if op.used is None else int(args[1])
+        args = args[1:] if op.used is None else args[2:]
+        sources, outs, slots = args[:s], args[s : s + o], args[s + o :]
         devices = devices_of(interpreter)
         check_rows(rows, devices, *([np.shape(a)[0] for a in group] for group in (sources, outs, slots)))
         broadcast = [v for v in captured_values(op) if isinstance(v.type, MemRefType) and getattr(v.type.memory_space, "is_device", False)]
@@ -222,10 +228,13 @@ class HuskFunctions(InterpreterFunctions):
             wanted = [a[offset : offset + size] for a in sources] + sent
             return resident.held_bytes(device, [(*_block_of(np.asarray(a)), np.asarray(a).nbytes) for a in wanted])
 
-        split = choose_split(
-            rows, devices, op.work_per_row,
-            lambda t: bytes_moved(t, [_row_bytes(a) for a in sources], [_row_bytes(a) for a in outs], [a.nbytes for a in sent], [_row_bytes(a) for a in slots], held),
-        )
+        if used is not None:
+            split = continued_split(rows, devices, used)
+        else:
+            split = choose_split(
+                rows, devices, op.work_per_row,
+                lambda t: bytes_moved(t, [_row_bytes(a) for a in sources], [_row_bytes(a) for a in outs], [a.nbytes for a in sent], [_row_bytes(a) for a in slots], held),
+            )
         table = split.partitions
         stats = statistics(interpreter)
         if resident is not None:
@@ -292,6 +301,29 @@ class HuskFunctions(InterpreterFunctions):
         kept = resident.kept_bytes - kept_before if resident is not None else 0
         stats.husks.append(HuskRun(table, [], busy, split.reason, kept))
         return (np.int64(busy),)
+
+
+def _complete_scans(interpreter: Interpreter, op: husk.HuskOp, scans: list[list[np.ndarray]]) -> list[tuple]:
+    """A scan husk's devices' local scans (`scans[j][i]`: device i's scan of array j)
+    completed in place: each row of a device after the first combined, on the left,
+    with the carry of the devices before it (the operator's fold of their last rows, in
+    device order). Returns each device's carry (None for the first with rows)."""
+    carries: list[tuple] = []
+    carry: tuple | None = None
+    for device in range(len(scans[0])):
+        local = [np.array(scans[j][device]) for j in range(len(scans))]
+        for j, a in enumerate(local):
+            scans[j][device] = a
+        carries.append(carry)
+        if not local[0].shape[0]:
+            continue
+        if carry is not None:
+            for r in range(local[0].shape[0]):
+                row = tuple(a[r] for a in local)
+                for a, v in zip(local, interpreter.run_ssacfg_region(op.reducer, (*carry, *row), "husk.reduce")):
+                    a[r] = v
+        carry = tuple(a[-1] for a in local)
+    return carries
 
 
 def _root(array: np.ndarray) -> np.ndarray:

@@ -231,6 +231,10 @@ class MemFunctions(InterpreterFunctions):
         state = lanes(interpreter)
         kinds = op.kinds.get_values()
         result = _sliced(state, op, view, kinds, spec)
+        if not isinstance(result, np.ndarray):
+            # every dimension fixed, outside lanes: NumPy gives the element; a view is
+            # a 0-d array of it (what a copy into or out of it needs)
+            result = view[_slice_index(state, op, view, kinds, spec) + (Ellipsis,)]
         check_static_shape(op, op.result.type, np.shape(result)[state.depth :])
         if result.size and not np.shares_memory(result, view):
             # a lane-dependent slice is gathered: keep where it came from for writes

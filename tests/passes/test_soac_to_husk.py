@@ -660,20 +660,164 @@ def test_one_device_keeps_its_histograms_whole():
 # --- what is not husked (T17) and the API -------------------------------------------------
 
 
-def test_t17_scan_runs_without_a_husk():
+SCAN_ADD = """
+func.func @main(%xs: tensor<?xi32>) -> tensor<?xi32> {
+  %zero = arith.constant 0 : i32
+  %s = soac.scan(%xs) neutral(%zero : i32) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%a: i32, %b: i32):
+    %t = arith.addi %a, %b : i32
+    soac.yield %t : i32
+  }
+  func.return %s : tensor<?xi32>
+}
+"""
+
+
+def test_t17_with_scans_off_a_scan_runs_without_a_husk():
+    """The study's T17: its husks leave a scan alone (`scans=false` keeps that)."""
+    (got,), stats = run(SCAN_ADD, "soac-to-husk{scans=false},convert-soac-to-mem", 3, np.arange(6, dtype=np.int32))
+    np.testing.assert_array_equal(got, np.cumsum(np.arange(6)))
+    assert stats.husks == []
+
+
+# --- scans (past the study) -----------------------------------------------------------------
+
+# a linear recurrence y[i] = a[i] * y[i-1] + b[i]: the scan of affine maps composed in
+# order, associative and not commutative (T4's operator, scanned)
+AFFINE_SCAN = """
+func.func @main(%as: tensor<?xi64>, %bs: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
+  %one = arith.constant 1 : i64
+  %zero = arith.constant 0 : i64
+  %a, %b = soac.scan(%as, %bs) neutral(%one, %zero : i64, i64) : (tensor<?xi64>, tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
+  ^bb0(%a1: i64, %b1: i64, %a2: i64, %b2: i64):
+    %a12 = arith.muli %a1, %a2 : i64
+    %b1a2 = arith.muli %b1, %a2 : i64
+    %b12 = arith.addi %b1a2, %b2 : i64
+    soac.yield %a12, %b12 : i64, i64
+  }
+  func.return %a, %b : tensor<?xi64>, tensor<?xi64>
+}
+"""
+
+# an exclusive scan of squares: a scanomap with a post lambda
+EXCLUSIVE_SQUARES = """
+func.func @main(%xs: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) {
+  %zero = arith.constant 0 : i64
+  %incl, %excl = soac.scanomap(%xs) : (tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) map {
+  ^bb0(%x: i64):
+    %sq = arith.muli %x, %x : i64
+    soac.yield %sq, %sq : i64, i64
+  } scan(%zero : i64) {
+  ^bb0(%l: i64, %r: i64):
+    %s = arith.addi %l, %r : i64
+    soac.yield %s : i64
+  } post {
+  ^bb0(%s: i64, %sq: i64):
+    %e = arith.subi %s, %sq : i64
+    soac.yield %s, %e : i64, i64
+  }
+  func.return %incl, %excl : tensor<?xi64>, tensor<?xi64>
+}
+"""
+
+
+def _affine_scan(as_, bs):
+    a, b, out_a, out_b = 1, 0, [], []
+    for x, y in zip(as_, bs):
+        a, b = a * x, b * x + y
+        out_a.append(a)
+        out_b.append(b)
+    return np.array(out_a, np.int64), np.array(out_b, np.int64)
+
+
+@pytest.mark.parametrize("pipeline", [LEVEL1, LEVEL2, PIPELINE], ids=["level1", "level2", "pipeline"])
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 37])
+def test_a_scan_is_each_devices_scan_completed_with_the_totals_before_it(pipeline, n):
+    xs = (np.arange(n, dtype=np.int32) * 7) % 11 - 5
+    for devices in DEVICES:
+        (got,), stats = run(SCAN_ADD, pipeline, devices, xs)
+        np.testing.assert_array_equal(got, np.cumsum(xs).astype(np.int32))
+        if pipeline == LEVEL1:
+            (made,) = stats.husks
+            assert made.partitions == even_partitions(n, devices)
+        else:
+            # the devices' scans, then the carries on the same partitions (where
+            # more than one device had rows)
+            first, *second = stats.husks
+            assert first.partitions == even_partitions(n, devices)
+            assert len(second) == (first.used > 1)
+            assert all(s.partitions == first.partitions and s.used == first.used for s in second)
+
+
+@pytest.mark.parametrize("devices", DEVICES)
+def test_a_non_commutative_scan_combines_in_device_order(devices):
+    as_ = np.array([2, 1, 3, 1, 2, 1, 3], np.int64)
+    bs = np.array([1, 3, 0, -2, 5, 1, 2], np.int64)
+    want = _affine_scan(as_, bs)
+    for pipeline in (LEVEL1, PIPELINE):
+        got, stats = run(AFFINE_SCAN, pipeline, devices, as_, bs)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g, w)
+    (got_a, got_b), stats = run(AFFINE_SCAN, LEVEL1, devices, as_, bs)
+    # each device's carry is the composition of every row before its rows
+    carries = stats.husks[0].partials
+    assert carries[0] is None
+    for (offset, size), carry in zip(stats.husks[0].partitions[1:], carries[1:]):
+        if size:
+            assert tuple(int(c) for c in carry) == (int(got_a[offset - 1]), int(got_b[offset - 1]))
+
+
+@pytest.mark.parametrize("n", [0, 3, 37])
+def test_a_fused_scan_with_a_post_lambda_splits(n):
+    xs = np.arange(n, dtype=np.int64) - 4
+    squares = xs * xs
+    for devices in DEVICES:
+        for pipeline in (LEVEL1, PIPELINE):
+            (incl, excl), stats = run(EXCLUSIVE_SQUARES, pipeline, devices, xs)
+            np.testing.assert_array_equal(incl, np.cumsum(squares))
+            np.testing.assert_array_equal(excl, np.cumsum(squares) - squares)
+
+
+def test_a_scans_rows_stay_on_their_devices_between_its_two_runs(monkeypatch):
+    """The second run (the carries) moves no rows: each device holds the rows it
+    scanned, and they come back once, when the result is downloaded."""
+    xs = np.arange(37, dtype=np.int32)
+    (got,), stats = run(SCAN_ADD, PIPELINE, 2, xs)
+    np.testing.assert_array_equal(got, np.cumsum(xs))
+    # device 1: its 18 rows there, its total back, the carries there, its rows back
+    assert (stats.copies["peer"].count, stats.copies["peer"].bytes) == (4, 18 * 4 + 4 + 2 * 4 + 18 * 4)
+    assert stats.husks[1].kept == 18 * 4
+    monkeypatch.setenv(RESIDENT_ENVIRONMENT, "off")
+    (again,), off = run(SCAN_ADD, PIPELINE, 2, xs)
+    np.testing.assert_array_equal(again, got)
+    # the study's way: the rows back after each run, and there again for the second
+    assert (off.copies["peer"].count, off.copies["peer"].bytes) == (6, 3 * 18 * 4 + 4 + 2 * 4 + 18 * 4)
+
+
+def test_one_device_keeps_its_scans_whole():
+    module = parse_program(SCAN_ADD)
+    apply_pipeline(module, SoaccPipelinePass(husks=True).level2_stages())
+    assert "husk.run" not in str(module)
+
+
+def test_a_scan_of_rows_stays_whole():
     source = """
-    func.func @main(%xs: tensor<?xi32>) -> tensor<?xi32> {
-      %zero = arith.constant 0 : i32
-      %s = soac.scan(%xs) neutral(%zero : i32) : (tensor<?xi32>) -> tensor<?xi32> {
-      ^bb0(%a: i32, %b: i32):
-        %t = arith.addi %a, %b : i32
-        soac.yield %t : i32
+    func.func @main(%ws: tensor<?x2xf32>, %zrow: tensor<2xf32>) -> tensor<?x2xf32> {
+      %rows = soac.scan(%ws) neutral(%zrow : tensor<2xf32>) : (tensor<?x2xf32>) -> tensor<?x2xf32> {
+      ^bb0(%p: tensor<2xf32>, %q: tensor<2xf32>):
+        %s = soac.map(%p, %q) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32> {
+        ^bb1(%a: f32, %b: f32):
+          %c = arith.addf %a, %b : f32
+          soac.yield %c : f32
+        }
+        soac.yield %s : tensor<2xf32>
       }
-      func.return %s : tensor<?xi32>
+      func.return %rows : tensor<?x2xf32>
     }
     """
-    (got,), stats = run(source, PIPELINE, 3, np.arange(6, dtype=np.int32))
-    np.testing.assert_array_equal(got, np.cumsum(np.arange(6)))
+    ws = np.arange(10, dtype=np.float32).reshape(5, 2)
+    (got,), stats = run(source, PIPELINE, 2, ws, np.zeros(2, np.float32))
+    np.testing.assert_array_equal(got, np.cumsum(ws, axis=0))
     assert stats.husks == []
 
 

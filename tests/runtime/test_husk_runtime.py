@@ -197,6 +197,43 @@ def test_rows_a_device_computed_are_what_the_next_run_reads_there():
     np.testing.assert_array_equal(read(home, zs), np.arange(9) + 2 * np.repeat([0, 100, 200], 3))
 
 
+def add_device_in_place(rt, device, offset, size, part, rows, *rest):
+    """A body that updates its rows in place (a scan husk's second run): each plus the
+    device's number times 1000."""
+    rt.copy(on_device(rt, read(rt, part) + int(device) * 1000), part)
+
+
+@pytest.mark.parametrize("devices", [2, 3, 4])
+def test_a_run_that_continues_another_uses_its_devices_and_moves_no_rows(devices):
+    """`husk.run devices(%k)`: the first run's busy devices, its partitions, whatever
+    the cost; the rows each computed are where it updates them."""
+    home = runtimes(devices)
+    xs = on_device(home, np.arange(11, dtype=np.int64))
+    ys = on_device(home, np.zeros(11, np.int64))
+    busy = home.husk_run(copy_rows, np.int64(11), (xs,), (ys,), (), ())
+    before = peer_counts(home)
+    assert home.husk_run(add_device_in_place, np.int64(11), (ys,), (ys,), (), (), 1, used=busy) == busy
+    assert peer_counts(home) == before
+    first, second = home.statistics.husks
+    assert second.partitions == first.partitions
+    table = first.partitions
+    want = np.concatenate([np.arange(o, o + s) + d * 1100 for d, (o, s) in enumerate(table)])
+    np.testing.assert_array_equal(read(home, ys), want)
+
+
+def test_a_continued_run_on_fewer_devices_gets_the_rows_it_lacks():
+    home = runtimes(3)
+    xs = on_device(home, np.arange(9, dtype=np.int64))
+    ys = on_device(home, np.zeros(9, np.int64))
+    home.husk_run(copy_rows, np.int64(9), (xs,), (ys,), (), ())
+    assert home.husk_run(add_device_in_place, np.int64(9), (ys,), (ys,), (), (), 1, used=2) == 2
+    assert home.statistics.husks[1].partitions == [(0, 5), (5, 4), (9, 0)]
+    made = np.arange(9) + np.repeat([0, 100, 200], 3)
+    np.testing.assert_array_equal(read(home, ys), made + np.repeat([0, 1000], [5, 4]))
+    with pytest.raises(ExecutionError, match="continues a run on 4 device"):
+        home.husk_run(add_device_in_place, np.int64(9), (ys,), (ys,), (), (), 1, used=4)
+
+
 def test_host_code_touching_an_array_makes_the_next_run_send_it_again():
     home = runtimes(2)
     xs = on_device(home, np.arange(10, dtype=np.int32))

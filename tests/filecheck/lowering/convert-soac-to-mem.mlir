@@ -1085,3 +1085,56 @@ func.func @row_size_kept_by_loop(%init: tensor<?x?xf32>, %iters: index) -> tenso
   }
   func.return %final : tensor<?x?xf32>
 }
+
+// -----
+
+// A scan husk (lowering/soac_to_mem_husks.py): a first run in which each device scans
+// its rows into the result's rows and copies its last row into its slot (where it
+// has rows); then, where more than one device had rows, on device 0 the inclusive
+// scan of the busy devices' totals (the carries) and a run over the same devices
+// (devices(%busy)) in which each device but the first combines its rows in place
+// with the carry before it, in a kernel.
+// CHECK-LABEL: func.func @scan_husk(
+// CHECK:         %devices = husk.devices : index
+// CHECK:         %ys_totals = mem.view %ys_totals_mem
+// CHECK:         %busy_devices = husk.run size(%m) (%xs : {{.*}}) outs(%ys : {{.*}}) slots(%ys_totals : {{.*}}) -> index {
+// CHECK-NEXT:    ^bb0(%device: index, %offset: index, %size: index, %part: {{.*}}, %ys_rows: {{.*}}, %ys_total: memref<i32, strided<[], offset: ?>, #mem.space<device>>):
+// CHECK-NEXT:      mem.scan ins(%part : {{.*}}) neutral(%zero : i32) outs(%ys_rows : {{.*}})
+// CHECK:           [[HAS:%[0-9]+]] = arith.cmpi ugt, %size, {{%[0-9]+}} : index
+// CHECK-NEXT:      scf.if [[HAS]] {
+// CHECK-NEXT:        [[LAST:%[0-9]+]] = arith.subi %size, {{%[0-9]+}} : index
+// CHECK-NEXT:        [[ROW:%[0-9]+]] = mem.slice %ys_rows[[[LAST]]]
+// CHECK-NEXT:        mem.copy [[ROW]], %ys_total
+// CHECK:         [[BUSY_TOTALS:%[0-9]+]] = mem.slice %ys_totals[{{%[0-9]+}}:%busy_devices]
+// CHECK:         %ys_carries = mem.view %ys_carries_mem[{{%[0-9]+}}] sizes(%devices)
+// CHECK:         %split = arith.cmpi ugt, %busy_devices, {{%[0-9]+}} : index
+// CHECK-NEXT:    scf.if %split {
+// CHECK:           [[BUSY_CARRIES:%[0-9]+]] = mem.slice %ys_carries[{{%[0-9]+}}:%busy_devices]
+// CHECK-NEXT:      mem.scan ins([[BUSY_TOTALS]] : {{.*}}) neutral(%zero : i32) outs([[BUSY_CARRIES]] : {{.*}})
+// CHECK:           husk.run size(%m) devices(%busy_devices) (%ys : {{.*}}) outs(%ys : {{.*}}) -> index
+// CHECK-NEXT:      ^bb0(%device_1: index, %offset_1: index, %size_1: index, %ys_rows_1: {{.*}}, {{%[0-9]+}}: {{.*}}):
+// CHECK:           [[LATER:%[0-9]+]] = arith.cmpi ugt, %device_1, {{%[0-9]+}} : index
+// CHECK-NEXT:      scf.if [[LATER]] {
+// CHECK-NEXT:        %devices_before = arith.subi %device_1, {{%[0-9]+}} : index
+// CHECK-NEXT:        mem.map ins(%ys_rows_1 : {{.*}}) outs(%ys_rows_1 : {{.*}}) {
+// CHECK-NEXT:        ^bb0([[Y:%[0-9]+]]: i32):
+// CHECK-NEXT:          [[C:%[0-9]+]] = mem.load %ys_carries[%devices_before]
+// CHECK-NEXT:          [[T:%.*]] = arith.addi [[C]], [[Y]] : i32
+// CHECK-NEXT:          mem.yield [[T]] : i32
+func.func @scan_husk(%xs: tensor<?xi32>, %m: index) -> tensor<?xi32> {
+  %zero = arith.constant 0 : i32
+  %ys = husk.husk size(%m) (%xs : tensor<?xi32>) neutral(%zero : i32) scan -> (tensor<?xi32>) {
+  ^bb0(%offset: index, %size: index, %part: tensor<?xi32>):
+    %q = soac.scan(%part) neutral(%zero : i32) : (tensor<?xi32>) -> tensor<?xi32> {
+    ^bb2(%a: i32, %b: i32):
+      %t = arith.addi %a, %b : i32
+      soac.yield %t : i32
+    }
+    husk.yield %q : tensor<?xi32>
+  } reduce {
+  ^bb1(%a: i32, %b: i32):
+    %t = arith.addi %a, %b : i32
+    husk.yield %t : i32
+  }
+  func.return %ys : tensor<?xi32>
+}

@@ -1,10 +1,12 @@
 // RUN: soacc-opt %s --split-input-file -p soac-to-husk | filecheck %s
 // RUN: soacc-opt %s --split-input-file -p 'soac-to-husk{report=true}' -o /dev/null 2>&1 | filecheck %s --check-prefix=REPORT
+// RUN: soacc-opt %s --split-input-file -p 'soac-to-husk{scans=false}' | filecheck %s --check-prefix=STUDY
 //
 // soac-to-husk: the combinators of host code that the thesis husks (map, reduce and
 // the fused map-reduce) become husks, then its two simplification rules. One chunk per
 // case of the study (Larsen, Multi-GPU Futhark Using Parallel Streams): T1-T3, T5-T9
-// and T17, by the numbering of the project's digest; then histograms, past the study.
+// and T17, by the numbering of the project's digest; then histograms and scans, past
+// the study.
 
 // T1 (Listing 21): a map becomes a husk that concatenates; its body maps the
 // partition, and it has nothing to reduce.
@@ -200,10 +202,13 @@ func.func @t9_both(%xs: tensor<?xi32>) -> (i32, tensor<?xi32>) {
 
 // -----
 
-// T17: a scan is never a husk; a map of scans is one at the outer map only (the scan
-// runs inside the body); a map nested in a lambda is never one (one level).
+// T17: in the study a scan is never a husk (scans=false keeps that; by default it is a
+// scan husk, below); a map of scans is one at the outer map only (the scan runs
+// inside the body); a map nested in a lambda is never one (one level).
+// STUDY-LABEL: func.func @t17_unsupported
+// STUDY:         %sc = soac.scan(%xs)
 // CHECK-LABEL: func.func @t17_unsupported
-// CHECK:         %sc = soac.scan(%xs)
+// CHECK:         %sc = husk.husk size(%{{.*}}) (%xs : tensor<?xi32>) neutral(%zero : i32) scan
 // CHECK:         %mapped = husk.husk size(%{{.*}}) (%xss : tensor<?x4xi32>) -> (tensor<?x4xi32>) attributes {work_per_row = {{[0-9]+}} : i64} {
 // CHECK:             soac.scan(%row)
 // CHECK:           husk.yield
@@ -281,4 +286,57 @@ func.func @histograms(%bins: tensor<?xi32>, %is: tensor<?xindex>, %vs: tensor<?x
     soac.yield %s : tensor<2xf32>
   }
   func.return %h, %vectors : tensor<?xi32>, tensor<?x2xf32>
+}
+
+// -----
+
+// Past the study: a scan of scalars is a scan husk. Each device scans its rows; the
+// husk completes the scans with the operator (its reduce region). A scanomap's post
+// lambda is a map after it, a husk of its own. A scan of rows stays whole.
+// REPORT: soac-to-husk: @scans: soac.scanomap (%scanned, %mapped): partitions %xs; broadcast none; ~{{[0-9]+}} op(s) per row
+// REPORT: soac-to-husk: @scans: soac.map (%incl, %excl): partitions %scanned, %mapped; broadcast none; ~{{[0-9]+}} op(s) per row
+// CHECK-LABEL: func.func @scans
+// CHECK:         %rows = soac.size %xs[0] : tensor<?xi64>
+// CHECK-NEXT:    %scanned, %mapped = husk.husk size(%rows) (%xs : tensor<?xi64>) neutral(%zero : i64) scan -> (tensor<?xi64>, tensor<?xi64>)
+// CHECK-NEXT:    ^bb0(%offset: index, %size: index, %xs_part: tensor<?xi64>):
+// CHECK-NEXT:      %[[S:.*]], %[[M:.*]] = soac.scanomap(%xs_part)
+// CHECK-NOT:       post
+// CHECK:           husk.yield %[[S]], %[[M]] : tensor<?xi64>, tensor<?xi64>
+// CHECK-NEXT:    } reduce {
+// CHECK-NEXT:    ^bb0(%[[L:.*]]: i64, %[[R:.*]]: i64):
+// CHECK-NEXT:      %[[C:.*]] = arith.addi %[[L]], %[[R]] : i64
+// CHECK-NEXT:      husk.yield %[[C]] : i64
+// CHECK-NEXT:    }
+// CHECK:         %incl, %excl = husk.husk size(%{{.*}}) (%scanned, %mapped : tensor<?xi64>, tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>)
+// CHECK:           arith.subi
+// CHECK:         %by_rows = soac.scan(%ws) neutral(%zrow : tensor<2xf32>)
+// CHECK:         func.return %incl, %excl, %by_rows
+// STUDY-LABEL: func.func @scans
+// STUDY-NOT:     husk.husk
+// STUDY:         func.return
+func.func @scans(%xs: tensor<?xi64>, %ws: tensor<?x2xf32>, %zrow: tensor<2xf32>) -> (tensor<?xi64>, tensor<?xi64>, tensor<?x2xf32>) {
+  %zero = arith.constant 0 : i64
+  %incl, %excl = soac.scanomap(%xs) : (tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>) map {
+  ^bb0(%x: i64):
+    %sq = arith.muli %x, %x : i64
+    soac.yield %sq, %sq : i64, i64
+  } scan(%zero : i64) {
+  ^bb0(%l: i64, %r: i64):
+    %s = arith.addi %l, %r : i64
+    soac.yield %s : i64
+  } post {
+  ^bb0(%s: i64, %sq: i64):
+    %e = arith.subi %s, %sq : i64
+    soac.yield %s, %e : i64, i64
+  }
+  %by_rows = soac.scan(%ws) neutral(%zrow : tensor<2xf32>) : (tensor<?x2xf32>) -> tensor<?x2xf32> {
+  ^bb0(%p: tensor<2xf32>, %q: tensor<2xf32>):
+    %s = soac.map(%p, %q) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32> {
+    ^bb1(%a: f32, %b: f32):
+      %c = arith.addf %a, %b : f32
+      soac.yield %c : f32
+    }
+    soac.yield %s : tensor<2xf32>
+  }
+  func.return %incl, %excl, %by_rows : tensor<?xi64>, tensor<?xi64>, tensor<?x2xf32>
 }

@@ -191,6 +191,54 @@ func.func @operator_results(%xs: tensor<?xi32>, %m: index) -> i32 {
 
 // CHECK: husk.husk reduce yields (); expected (i32)
 
+// -----
+
+// A scan husk scans arrays of scalars: a neutral element that is an array is refused.
+func.func @scan_of_rows(%xs: tensor<?x2xi32>, %z: tensor<2xi32>, %m: index) -> tensor<?x2xi32> {
+  %ys = husk.husk size(%m) (%xs : tensor<?x2xi32>) neutral(%z : tensor<2xi32>) scan -> (tensor<?x2xi32>) {
+  ^bb0(%o: index, %n: index, %p: tensor<?x2xi32>):
+    husk.yield %p : tensor<?x2xi32>
+  } reduce {
+  ^bb1(%a: tensor<2xi32>, %b: tensor<2xi32>):
+    husk.yield %a : tensor<2xi32>
+  }
+  func.return %ys : tensor<?x2xi32>
+}
+
+// CHECK: husk.husk scan neutral element 0 is tensor<2xi32>; a scan husk scans arrays of scalars
+
+// -----
+
+// Its body yields each scan of its rows first, of the neutral element's type.
+func.func @scan_yield(%xs: tensor<?xi32>, %m: index) -> tensor<?xi64> {
+  %zero = arith.constant 0 : i32
+  %ys = husk.husk size(%m) (%xs : tensor<?xi32>) neutral(%zero : i32) scan -> (tensor<?xi64>) {
+  ^bb0(%o: index, %n: index, %p: tensor<?xi32>):
+    %q = soac.iota %n : tensor<?xi64>
+    husk.yield %q : tensor<?xi64>
+  } reduce {
+  ^bb1(%a: i32, %b: i32):
+    husk.yield %a : i32
+  }
+  func.return %ys : tensor<?xi64>
+}
+
+// CHECK: husk.husk scan body yields tensor<?xi64> as scanned array 0; expected its rows' scan, tensor<?xi32>
+
+// -----
+
+// A scan husk scans at least one array.
+func.func @scan_nothing(%xs: tensor<?xi32>, %m: index) -> tensor<?xi32> {
+  %ys = husk.husk size(%m) (%xs : tensor<?xi32>) scan -> (tensor<?xi32>) {
+  ^bb0(%o: index, %n: index, %p: tensor<?xi32>):
+    husk.yield %p : tensor<?xi32>
+  } reduce {
+  }
+  func.return %ys : tensor<?xi32>
+}
+
+// CHECK: husk.husk scan has no neutral elements: it scans at least one array
+
 // ---- husk.run
 
 // -----

@@ -60,6 +60,42 @@ func.func @no_partition(%m: index) -> tensor<?xi64> {
   func.return %zs : tensor<?xi64>
 }
 
+// A scan husk (past the thesis): the body scans its rows, and the husk completes the
+// scans across devices with the operator; it reduces nothing.
+// CHECK:      func.func @scan(%xs: tensor<?xi32>, %m: index) -> tensor<?xi32> {
+// CHECK:        %ys = husk.husk size(%m) (%xs : tensor<?xi32>) neutral(%zero : i32) scan -> (tensor<?xi32>) {
+// CHECK:          husk.yield %q : tensor<?xi32>
+// CHECK-NEXT:   } reduce {
+// CHECK-GENERIC: "husk.husk"(%m, %xs, %zero) <{scan, operandSegmentSizes = array<i32: 1, 1, 1>}> ({
+func.func @scan(%xs: tensor<?xi32>, %m: index) -> tensor<?xi32> {
+  %zero = arith.constant 0 : i32
+  %ys = husk.husk size(%m) (%xs : tensor<?xi32>) neutral(%zero : i32) scan -> (tensor<?xi32>) {
+  ^bb0(%offset: index, %size: index, %part: tensor<?xi32>):
+    %q = soac.scan(%part) neutral(%zero : i32) : (tensor<?xi32>) -> tensor<?xi32> {
+    ^bb2(%a: i32, %b: i32):
+      %t = arith.addi %a, %b : i32
+      soac.yield %t : i32
+    }
+    husk.yield %q : tensor<?xi32>
+  } reduce {
+  ^bb1(%a: i32, %b: i32):
+    %t = arith.addi %a, %b : i32
+    husk.yield %t : i32
+  }
+  func.return %ys : tensor<?xi32>
+}
+
+// A run that continues another over the same rows: the first %k devices.
+// CHECK:      %again = husk.run size(%m) devices(%k) (%xs : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) outs(%xs : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) -> index {
+// CHECK-GENERIC: %again = "husk.run"(%m, %k, %xs, %xs) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>}> ({
+func.func @continued(%xs: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %m: index, %k: index) -> index {
+  %again = husk.run size(%m) devices(%k) (%xs : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) outs(%xs : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) -> index {
+  ^bb0(%device: index, %offset: index, %size: index, %part: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %rows: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>):
+    husk.yield
+  }
+  func.return %again : index
+}
+
 // Level 2: the number of devices, and a run with a partitioned source, an out and a
 // slot array (one row per device), its estimated work per row, and the devices that
 // had rows.
@@ -70,7 +106,7 @@ func.func @no_partition(%m: index) -> tensor<?xi64> {
 // CHECK-NEXT:     mem.copy %part, %rows
 // CHECK:          husk.yield
 // CHECK-NEXT:   }
-// CHECK-GENERIC: %busy = "husk.run"(%m, %xs, %ys, %slots) <{operandSegmentSizes = array<i32: 1, 1, 1, 1>}> ({
+// CHECK-GENERIC: %busy = "husk.run"(%m, %xs, %ys, %slots) <{operandSegmentSizes = array<i32: 1, 0, 1, 1, 1>}> ({
 func.func @run(%xs: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %ys: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %slots: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %m: index) -> index {
   %n = husk.devices : index
   %busy = husk.run size(%m) (%xs : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) outs(%ys : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) slots(%slots : memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>) -> index attributes {work_per_row = 3 : i64} {
