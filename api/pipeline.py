@@ -121,7 +121,7 @@ class SoaccPipelinePass(ModulePass):
         if self.devices < 0:
             raise PassFailedException(f"soacc-pipeline: devices={self.devices}: a number of devices, or 0 for every usable GPU")
         if self.husks or self.devices != 1:
-            passes.append(SoacToHuskPass(histograms=self.devices != 1, scans=self.devices != 1))
+            passes.append(SoacToHuskPass(histograms=self.devices != 1, scans=self.devices != 1, scatters=self.devices != 1))
         passes.append(ConvertSoacToMemPass())
         if self.fusion:
             passes.append(FuseIotaPass())

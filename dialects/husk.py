@@ -42,6 +42,12 @@ rows go where its partition came from).
   devices: device i's rows are combined, on the left, with the operator's fold of the
   last scanned rows of the devices before it (in device order; nothing for the first
   device). Its results are the scanned arrays, then the other concatenated ones.
+- A **scatter** husk (`scatter(%dest)`, past the thesis) reduces nothing: its body
+  yields, for its rows, an array of indices and an array of values (a fused
+  scatter's pairs), then any arrays to concatenate; the husk writes each value into
+  the row of `%dest` its index names (indices outside `%dest` ignored; which value a
+  repeated index gets is unspecified, as soac.scatter's), consuming `%dest`. Its
+  results are the updated `%dest`, then the concatenated arrays.
 - One level: a husk's body never holds a husk, and a husk is host code (never inside a
   kernel).
 
@@ -74,8 +80,8 @@ from xdsl.irdl import (
 from xdsl.traits import HasParent, IsTerminator, Pure, RecursiveMemoryEffect
 from xdsl.utils.exceptions import VerifyException
 
-from soacc.dialects.shared.traits import OperandEffects, enclosing_kernel
-from soacc.dialects.soac import types_compatible
+from soacc.dialects.shared.traits import ConsumesOperand, OperandEffects, enclosing_kernel
+from soacc.dialects.soac import is_index_scalar, row_type, types_compatible
 
 
 WORK_PER_ROW = "work_per_row"
@@ -113,15 +119,17 @@ class HuskOp(IRDLOperation):
     size = operand_def(IndexType)
     sources = var_operand_def(TensorType)
     neutral = var_operand_def()
+    dest = opt_operand_def(TensorType)
     outputs = var_result_def()
     body = region_def("single_block")
     reducer = region_def()
     scan = opt_prop_def(UnitAttr)
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    traits = traits_def(RecursiveMemoryEffect())
+    traits = traits_def(RecursiveMemoryEffect(), ConsumesOperand("dest"))
     assembly_format = (
         "`size` `(` $size `)` `(` ($sources^ `:` type($sources))? `)` "
         "(`neutral` `(` $neutral^ `:` type($neutral) `)`)? (`scan` $scan^)? "
+        "(`scatter` `(` $dest^ `:` type($dest) `)`)? "
         "`->` `(` type($outputs) `)` attr-dict-with-keyword $body `reduce` $reducer"
     )
 
@@ -134,9 +142,11 @@ class HuskOp(IRDLOperation):
         body: Region,
         reducer: Region,
         scan: bool = False,
+        dest: SSAValue | Operation | None = None,
     ):
         super().__init__(
-            operands=[size, sources, neutral], result_types=[result_types], regions=[body, reducer],
+            operands=[size, sources, neutral, [dest] if dest is not None else []],
+            result_types=[result_types], regions=[body, reducer],
             properties={"scan": UnitAttr()} if scan else {},
         )
 
@@ -159,14 +169,31 @@ class HuskOp(IRDLOperation):
         return self.scan is not None
 
     @property
+    def is_scatter(self) -> bool:
+        return self.dest is not None
+
+    @property
     def reduced(self) -> Sequence[SSAValue]:
-        """The reduced values (none for a scan husk): the body yields them first."""
-        return () if self.is_scan else self.outputs[: len(self.neutral)]
+        """The reduced values (none for a scan or scatter husk): the body yields them
+        first."""
+        return () if self.is_scan or self.is_scatter else self.outputs[: len(self.neutral)]
+
+    @property
+    def scattered(self) -> SSAValue | None:
+        """A scatter husk's updated destination (its first result), else None."""
+        return self.outputs[0] if self.is_scatter else None
 
     @property
     def concatenated(self) -> Sequence[SSAValue]:
-        """The arrays of the husk's rows (a scan husk's scanned arrays first)."""
-        return self.outputs[len(self.reduced) :]
+        """The arrays of the husk's rows (a scan husk's scanned arrays first); the body
+        yields them after its reduced values (a scatter husk's: after its pairs)."""
+        return self.outputs[len(self.reduced) + self.is_scatter :]
+
+    @property
+    def pairs(self) -> int:
+        """How many of the body's yields after its reduced values are a scatter's
+        (indices, values), not results: 2 for a scatter husk, else 0."""
+        return 2 if self.is_scatter else 0
 
     @property
     def scanned(self) -> Sequence[SSAValue]:
@@ -204,6 +231,8 @@ class HuskOp(IRDLOperation):
         yielded = self._yield_types(self.body, "body")
         if self.is_scan:
             self._verify_scans(neutral_types, yielded)
+        if self.is_scatter:
+            yielded = self._verify_scatter(neutral_types, yielded)
         if len(yielded) < k:
             raise VerifyException(
                 f"husk.husk body yields {len(yielded)} value(s); expected its {k} reduced value(s) first"
@@ -214,6 +243,8 @@ class HuskOp(IRDLOperation):
                 f"expected the neutral elements' types ({', '.join(map(str, neutral_types))})"
             )
         expected_results = list(neutral_types[:k])
+        if self.is_scatter:
+            expected_results.append(self.dest.type)
         for j, t in enumerate(yielded[k:]):
             if not isinstance(t, TensorType) or t.get_num_dims() < 1 or t.get_shape()[0] != DYNAMIC_INDEX:
                 raise VerifyException(
@@ -267,6 +298,36 @@ class HuskOp(IRDLOperation):
                     f"husk.husk scan body yields {found if found is not None else 'nothing'} as scanned array {j}; "
                     f"expected its rows' scan, {TensorType(t, (DYNAMIC_INDEX,))}"
                 )
+
+    def _verify_scatter(self, neutral_types: list[Attribute], yielded: list[Attribute]) -> list[Attribute]:
+        """A scatter husk's body yields indices and values for its rows, then the
+        arrays it concatenates (returned, to be checked as any husk's)."""
+        if self.is_scan or neutral_types:
+            raise VerifyException("husk.husk scatter reduces and scans nothing: it has no neutral elements")
+        dest = self.dest.type
+        assert isinstance(dest, TensorType)
+        if dest.get_num_dims() < 1:
+            raise VerifyException(f"husk.husk scatter destination is {dest}; it must have rows")
+        if len(yielded) < 2:
+            raise VerifyException(
+                f"husk.husk scatter body yields {len(yielded)} value(s); expected indices and values first"
+            )
+        indices, values = yielded[:2]
+        if not (
+            isinstance(indices, TensorType) and indices.get_num_dims() == 1 and indices.get_shape()[0] == DYNAMIC_INDEX
+            and is_index_scalar(indices.element_type)
+        ):
+            raise VerifyException(
+                f"husk.husk scatter body yields {indices} as its indices; expected one index per row (tensor<?xindex>, i32 or i64)"
+            )
+        if not (
+            isinstance(values, TensorType) and values.get_num_dims() >= 1 and values.get_shape()[0] == DYNAMIC_INDEX
+            and types_compatible(row_type(values), row_type(dest))
+        ):
+            raise VerifyException(
+                f"husk.husk scatter body yields {values} as its values; expected one row of the destination ({row_type(dest)}) per row"
+            )
+        return yielded[2:]
 
     def _yield_types(self, region: Region, what: str) -> list[Attribute]:
         last = region.block.last_op

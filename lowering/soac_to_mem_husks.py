@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf
-from xdsl.dialects.builtin import IndexType, IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType, i64
 from xdsl.ir import Block, OpResult, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -58,6 +58,19 @@ def _elementwise_operator(op: husk.HuskOp) -> Block | None:
     return lam
 
 
+def _single_map(op: husk.HuskOp) -> soac.MapOp | None:
+    """The map a scatter husk's body ends with, yielding its results as they are (as
+    soac-to-husk builds it; ops before it make its inputs), or None."""
+    block = op.body.block
+    last = block.last_op
+    inner = last.prev_op if last is not None else None
+    if not isinstance(inner, soac.MapOp) or list(last.operands) != list(inner.results):
+        return None
+    if any(op.regions for op in block.ops if op is not inner and op is not last):
+        return None
+    return inner
+
+
 def _made_here(value, block: Block, kinds) -> bool:
     return (
         isinstance(value, OpResult)
@@ -84,9 +97,13 @@ class HuskConversion(ConversionBase):
             self.scope[op.size_arg] = self.scope[op.size]
             for part, source in zip(op.partitions, op.sources):
                 self.scope[part] = self.array(source)
-            outs = [self._whole_array(op, r, y) for r, y in zip(op.concatenated, op.body.block.last_op.operands[k:])]
+            yields = list(op.body.block.last_op.operands[k:])
+            # a scatter husk's pairs: arrays of the husk's rows, as its results'
+            pairs = [self._pair_array(op, y, name) for y, name in zip(yields[: op.pairs], ("indices", "values"))]
+            outs = pairs + [self._whole_array(op, r, y) for r, y in zip(op.concatenated, yields[op.pairs :])]
         finally:
             self.scope.layers.pop()
+        target = self.writable_copy(op.dest, op.scattered, op) if op.is_scatter else None
         slot_arrays: list[Array] = []
         devices = None
         if op.neutral:
@@ -103,10 +120,20 @@ class HuskConversion(ConversionBase):
         run = husk.RunOp(self.scope[op.size], sources, [o.view for o in outs], [a.view for a in slot_arrays], Region(body))
         if husk.WORK_PER_ROW in op.attributes:
             run.attributes[husk.WORK_PER_ROW] = op.attributes[husk.WORK_PER_ROW]
-        self._convert_body(op, run)
+        fused = _single_map(op) if target is not None else None
+        self._convert_body(op, run, later_devices_only=fused is not None)
         self.insert(run)
-        for r, o in zip(op.concatenated, outs):
+        for r, o in zip(op.concatenated, outs[op.pairs :]):
             self.scope[r] = o
+        if target is not None:
+            self.scope[op.scattered] = target
+            if fused is None:
+                # the devices' pairs, on device 0 (the writes land anywhere in the
+                # destination, which is device 0's)
+                self.insert(mem.ScatterOp(target.view, outs[0].view, outs[1].view))
+            else:
+                self._scatter_on_device_0(op, run, fused, target, outs)
+            return
         if op.is_scan:
             self._complete_scans(op, run, outs[: len(op.scanned)], slot_arrays, devices)
             return
@@ -279,6 +306,58 @@ class HuskConversion(ConversionBase):
             self.builder = outer
         self.insert(mem.MapOp(rows, rows, Region(body)))
 
+    def _scatter_on_device_0(self, op: husk.HuskOp, run: husk.RunOp, inner: soac.MapOp, target: Array, outs: list[Array]) -> None:
+        """A scatter husk whose body is one map: device 0's rows (the first of the
+        run's partitions) scattered by one fused kernel, as without the husk (every row
+        where the run used one device); then, where it used more, the other devices'
+        pairs."""
+        size = self.scope[op.size]
+        run.busy.name_hint = "busy_devices"
+        one = self.index_constant(1)
+        used = self.insert(arith.MaxUIOp(run.busy, one)).result
+        most = self.insert(arith.CeilDivUIOp(size, used)).result
+        first = self.insert(arith.MinUIOp(most, size)).result
+        first.name_hint = "device_0_rows"
+        zero = self.index_constant(0)
+
+        def rows(view: SSAValue, offset: SSAValue, count: SSAValue) -> SSAValue:
+            return self.insert(mem.SliceOp(view, [soac.SliceSpec.RANGE], [offset, count], view.type)).result
+
+        self.scope.layers.append({})
+        try:
+            self.scope[op.offset_arg] = zero
+            self.scope[op.size_arg] = first
+            for part, source in zip(op.partitions, op.sources):
+                self.scope[part] = Array(rows(self.array(source).view, zero, first), None)
+            for before in op.body.block.ops:
+                if before is inner:
+                    break
+                self.convert_op(before)
+            mapped = [Array(rows(o.view, zero, first), None) for o in outs[2:]]
+            lam = self.fused_lambda(inner.body, self._row_params(inner.inputs), list(inner.results[2:]), mapped)
+            ins = [self.array(v).view for v in inner.inputs]
+        finally:
+            self.scope.layers.pop()
+        self.insert(mem.ScatteromapOp.build(operands=[target.view, ins, [m.view for m in mapped], []], regions=[lam]))
+        split = self.insert(arith.CmpiOp(run.busy, one, "ugt")).result
+        rest = Block()
+        outer = self.builder
+        self.builder = Builder(InsertPoint.at_end(rest))
+        try:
+            count = self.insert(arith.SubiOp(size, first)).result
+            self.insert(mem.ScatterOp(target.view, rows(outs[0].view, first, count), rows(outs[1].view, first, count)))
+            self.insert(scf.YieldOp())
+        finally:
+            self.builder = outer
+        self.insert(scf.IfOp(split, [], Region(rest), Region(Block([scf.YieldOp()]))))
+
+    def _pair_array(self, op: husk.HuskOp, yielded, name: str) -> Array:
+        """A scatter husk's indices or values, allocated whole (one per row)."""
+        maker = yielded.owner if isinstance(yielded, OpResult) and yielded.owner.parent_block() is op.body.block else op
+        t = yielded.type
+        dims = [self.scope[op.size], *(self.dimension(yielded, axis, maker) for axis in range(1, t.get_num_dims()))]
+        return self.allocate(TensorType(t.element_type, (DYNAMIC_INDEX, *t.get_shape()[1:])), dims, name)
+
     def _whole_array(self, op: husk.HuskOp, result, yielded) -> Array:
         """A concatenated result, allocated whole: the husk's rows, each of the size of
         the rows of the body's array (as the combinator that makes it in the body sizes
@@ -302,10 +381,11 @@ class HuskConversion(ConversionBase):
             self.insert(mem.SliceOp(a.view, [soac.SliceSpec.RANGE], [zero, busy], a.view.type)).result for a in slot_arrays
         ]
 
-    def _convert_body(self, op: husk.HuskOp, run: husk.RunOp) -> None:
+    def _convert_body(self, op: husk.HuskOp, run: husk.RunOp, later_devices_only: bool = False) -> None:
         """The husk's body, as host code of each device, into the run's body: it builds
         its concatenated rows in the outs' rows and leaves its reduced values in its
-        slots."""
+        slots (`later_devices_only`: on every device but the first, which does its rows
+        otherwise)."""
         old = op.body.block
         body = run.body.block
         k = len(op.reduced)
@@ -314,13 +394,16 @@ class HuskConversion(ConversionBase):
         out_rows, slots = run.parts("outs"), run.parts("slots")
         for new, old_part in zip(run.parts("sources"), op.partitions):
             self._name(new, old_part)
-        for new, r in zip(out_rows, op.concatenated):
+        for new, name in zip(out_rows, ("indices_rows", "values_rows")[: op.pairs]):
+            new.name_hint = name
+        for new, r in zip(out_rows[op.pairs :], op.concatenated):
             self._name(new, r, "_rows")
         for new, r in zip(slots, op.reduced or op.scanned):
             self._name(new, r, "_total" if op.is_scan else "_slot")
         yields = list(old.last_op.operands)
         outer = self.builder
-        self.builder = Builder(InsertPoint.at_end(body))
+        work = Block() if later_devices_only else body
+        self.builder = Builder(InsertPoint.at_end(work))
         self.scope.layers.append({})
         try:
             self.scope[op.offset_arg] = run.offset_arg
@@ -355,6 +438,11 @@ class HuskConversion(ConversionBase):
                     self.insert(mem.CopyOp(self.array(y).view, row))
             if op.is_scan:
                 self._leave_totals(run, out_rows[: len(op.scanned)], slots)
+            if later_devices_only:
+                self.insert(scf.YieldOp())
+                self.builder = Builder(InsertPoint.at_end(body))
+                later = self.insert(arith.CmpiOp(run.device_arg, self.index_constant(0), "ugt")).result
+                self.insert(scf.IfOp(later, [], Region(work), Region(Block([scf.YieldOp()]))))
             self.insert(husk.YieldOp())
         finally:
             self.scope.layers.pop()

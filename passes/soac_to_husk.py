@@ -22,8 +22,13 @@ Parallel Streams*, §3.5 and §4.2; docs/soac-to-husk.md).
   husk (`scans=false`, or one device, keeps them whole: two passes over the rows
   there would only cost). A scan of rows (arrays) stays whole, as histograms of rows
   do.
-- Nothing else: a scatter runs on the main device as before, and nothing inside a
-  kernel or a husk's body (one level: the thesis's E′).
+- `soac.scatteromap` (a map fused with a scatter, past the thesis) becomes a
+  **scatter husk**: each device computes its rows' (index, value) pairs and mapped
+  arrays; the pairs are written into the destination on the main device, whose
+  memory it is (`scatters=false`, or one device, keeps them whole). A plain
+  `soac.scatter` has no work to split and stays as it is.
+- Nothing else, and nothing inside a kernel or a husk's body (one level: the thesis's
+  E′).
 
 Then the thesis's two rules simplify each husk:
 
@@ -62,6 +67,7 @@ from soacc.dialects.shared.utils import used_values
 HUSKED = (soac.MapOp, soac.ReduceOp, soac.RedomapOp)
 HISTOGRAMS = (soac.HistOp, soac.HistomapOp)
 SCANS = (soac.ScanOp, soac.ScanomapOp)
+SCATTERS = (soac.ScatteromapOp,)
 
 
 def _partition_types(types: Sequence) -> list:
@@ -236,6 +242,31 @@ def husk_of_scan(op: soac.ScanOp | soac.ScanomapOp) -> tuple[husk.HuskOp, list[S
     return made, list(after.results)
 
 
+def husk_of_scatter(op: soac.ScatteromapOp) -> husk.HuskOp:
+    """A scatter husk equal to `op` (placed before it; `op` is left alone): its body
+    maps its rows to the (index, value) pairs and mapped rows of `op`'s map lambda."""
+    inputs = list(op.inputs)
+    size = soac.SizeOp(inputs[0], 0)
+    size.result.name_hint = "rows"
+    Rewriter.insert_op(size, InsertPoint.before(op))
+    body = Block(arg_types=[IndexType(), IndexType(), *(husk.partition_type(v.type) for v in inputs)])
+    body.args[0].name_hint, body.args[1].name_hint = "offset", "size"
+    parts = body.args[2:]
+    for part, source in zip(parts, inputs):
+        if source.name_hint:
+            part.name_hint = f"{source.name_hint}_part"
+    outer = inputs[0].type.get_shape()[0]
+    whole = [soac.array_of(v.type, outer) for v in op.map_body.block.last_op.operands]
+    inner = soac.MapOp(parts, _partition_types(whole), op.map_body.clone())
+    inner.results[0].name_hint, inner.results[1].name_hint = "indices", "values"
+    body.add_ops([inner, husk.YieldOp(*inner.results)])
+    made = husk.HuskOp(size, inputs, [], [op.dest.type, *whole[2:]], Region(body), Region(), dest=op.dest)
+    for new, old in zip(made.outputs, op.results):
+        new.name_hint = old.name_hint
+    Rewriter.insert_op(made, InsertPoint.before(op))
+    return made
+
+
 def _drop_unread_rows(made: husk.HuskOp) -> None:
     """A map (or redomap) of the body whose lambda never reads the rows of a partition
     stops taking it (Futhark's simplifier drops such map inputs before the thesis's
@@ -328,16 +359,16 @@ def simplify(made: husk.HuskOp) -> tuple[list[int], list[int]]:
         else:
             continue
         body.erase_arg(part)
-        sources, neutral = list(made.sources), list(made.neutral)
+        sources, neutral, dest = list(made.sources), list(made.neutral), [made.dest] if made.is_scatter else []
         del sources[j]
-        made.operands = [made.size, *sources, *neutral]
-        made.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [1, len(sources), len(neutral)])
+        made.operands = [made.size, *sources, *neutral, *dest]
+        made.properties["operandSegmentSizes"] = DenseArrayBase.from_list(i32, [1, len(sources), len(neutral), len(dest)])
     return sorted(dropped), sorted(internalised)
 
 
-def candidates(function: func.FuncOp, histograms: bool = True, scans: bool = True) -> list[Operation]:
+def candidates(function: func.FuncOp, histograms: bool = True, scans: bool = True, scatters: bool = True) -> list[Operation]:
     """The combinators of `function`'s host code that become husks."""
-    kinds = HUSKED + (HISTOGRAMS if histograms else ()) + (SCANS if scans else ())
+    kinds = HUSKED + (HISTOGRAMS if histograms else ()) + (SCANS if scans else ()) + (SCATTERS if scatters else ())
     return [
         op
         for op in function.walk()
@@ -349,8 +380,8 @@ def candidates(function: func.FuncOp, histograms: bool = True, scans: bool = Tru
 
 @dataclass(frozen=True)
 class SoacToHuskPass(ModulePass):
-    """map, reduce, redomap, histograms and scans in host code become husks (module
-    docstring)."""
+    """map, reduce, redomap, histograms, scans and fused scatters in host code become
+    husks (module docstring)."""
 
     name = "soac-to-husk"
 
@@ -365,12 +396,19 @@ class SoacToHuskPass(ModulePass):
     """Split scans (soac.scan, soac.scanomap) too: each device's scan of its rows,
     completed across devices (the pipeline turns it off for one device)."""
 
+    scatters: bool = True
+    """Split fused scatters (soac.scatteromap) too: each device's pairs, written on
+    the main device (the pipeline turns it off for one device)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for function in [f for f in op.walk() if isinstance(f, func.FuncOp)]:  # (found before anything changes)
-            for combinator in candidates(function, self.histograms, self.scans):
+            for combinator in candidates(function, self.histograms, self.scans, self.scatters):
                 made_here: list[tuple[Operation, husk.HuskOp]] = []
                 if isinstance(combinator, HISTOGRAMS):
                     made, replacements = husk_of_histogram(combinator)
+                elif isinstance(combinator, SCATTERS):
+                    made = husk_of_scatter(combinator)
+                    replacements = list(made.outputs)
                 elif isinstance(combinator, SCANS):
                     made, replacements = husk_of_scan(combinator)
                     after = replacements[0].owner
@@ -397,7 +435,7 @@ class SoacToHuskPass(ModulePass):
         broadcast = [
             f"%{v.name_hint}" if v.name_hint else "(unnamed)"
             for v in used_values(made)
-            if isinstance(v.type, TensorType) and v not in made.sources and v not in made.neutral
+            if isinstance(v.type, TensorType) and v not in made.sources and v not in made.neutral and v is not made.dest
         ]
         what = ", ".join(f"%{r.name_hint}" for r in made.outputs if r.name_hint) or "no named result"
         notes = []
@@ -405,6 +443,8 @@ class SoacToHuskPass(ModulePass):
             notes.append(f"{len(dropped)} unused partition(s) dropped")
         if internalised:
             notes.append(f"{len(internalised)} partition(s) internalised")
+        if made.is_scatter:
+            notes.append(f"pairs written into {f'%{made.dest.name_hint}' if made.dest.name_hint else 'its destination'} on the main device")
         work = made.attributes[WORK_PER_ROW].value.data
         print(
             f"soac-to-husk: @{function.sym_name.data}: {combinator.name} ({what}): partitions "

@@ -341,8 +341,12 @@ class ArraySizes(Sizes):
             case husk.HuskOp():
                 if index < len(op.reduced):  # a reduced array: as its neutral element
                     return dim(op.neutral[index], axis)
-                # a concatenated array: the husk's rows, each as the body's
-                return self.atom(op.size) if axis == 0 else dim(yielded(op.body), axis)
+                if op.is_scatter and index == 0:  # the updated destination: as it was
+                    return dim(op.dest, axis)
+                # a concatenated array: the husk's rows, each as the body's (a scatter
+                # husk's body yields its pairs before them)
+                at = index + op.pairs - op.is_scatter
+                return self.atom(op.size) if axis == 0 else dim(yielded(op.body, at), axis)
             case soac.SliceOp():
                 entries = list(SliceSpec.entries(op.kinds.get_values(), op.spec))
                 ranges = [vals for kind, vals in entries if kind != SliceSpec.FIXED]

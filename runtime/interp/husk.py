@@ -156,7 +156,7 @@ class HuskFunctions(InterpreterFunctions):
         k_sources = len(op.sources)
         rows = int(args[0])
         sources = [np.asarray(a) for a in args[1 : 1 + k_sources]]
-        neutral = tuple(args[1 + k_sources :])
+        neutral = tuple(args[1 + k_sources : 1 + k_sources + len(op.neutral)])
         if rows < 0:
             raise ExecutionError(f"husk.husk splits {rows} rows")
         for j, source in enumerate(sources):
@@ -167,7 +167,7 @@ class HuskFunctions(InterpreterFunctions):
         table = even_partitions(rows, devices_of(interpreter))
         k = len(op.reduced)
         partials: list[tuple] = []
-        pieces: list[list[np.ndarray]] = [[] for _ in op.concatenated]
+        pieces: list[list[np.ndarray]] = [[] for _ in range(op.pairs + len(op.concatenated))]
         for offset, size in table:
             parts = [s[offset : offset + size] for s in sources]
             values = interpreter.run_ssacfg_region(
@@ -183,6 +183,10 @@ class HuskFunctions(InterpreterFunctions):
                     )
                 pieces[j].append(array)
         statistics: Statistics = interpreter.get_data(MemFunctions, "statistics", Statistics)  # type: ignore[assignment]
+        if op.is_scatter:
+            statistics.husks.append(HuskRun(table, [], sum(1 for _, size in table if size), "every device (level 1: the study's even split)"))
+            dest = _scattered(np.array(args[-1]), *(np.concatenate(p, axis=0) for p in pieces[:2]))
+            return (dest, *(np.concatenate(p, axis=0) for p in pieces[2:]))
         if op.is_scan:
             carries = _complete_scans(interpreter, op, pieces[: len(op.neutral)])
             statistics.husks.append(HuskRun(table, carries, sum(1 for _, size in table if size), "every device (level 1: the study's even split)"))
@@ -301,6 +305,14 @@ class HuskFunctions(InterpreterFunctions):
         kept = resident.kept_bytes - kept_before if resident is not None else 0
         stats.husks.append(HuskRun(table, [], busy, split.reason, kept))
         return (np.int64(busy),)
+
+
+def _scattered(dest: np.ndarray, indices: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """`dest` with each value written to the row its index names (those outside
+    ignored), as soac.scatter: the devices' pairs in device order."""
+    inside = (indices >= 0) & (indices < dest.shape[0])
+    dest[indices[inside].astype(np.int64)] = values[inside]
+    return dest
 
 
 def _complete_scans(interpreter: Interpreter, op: husk.HuskOp, scans: list[list[np.ndarray]]) -> list[tuple]:

@@ -657,6 +657,97 @@ def test_one_device_keeps_its_histograms_whole():
     assert "husk.husk" not in str(module)
 
 
+# --- fused scatters (past the study) -------------------------------------------------------
+
+SCATTER_SQUARES = """
+func.func @main(%dest: tensor<?xf32>, %xs: tensor<?xi64>) -> (tensor<?xf32>, tensor<?xi64>) {
+  %two = arith.constant 2 : i64
+  %r, %m = soac.scatteromap %dest(%xs) : tensor<?xf32>, (tensor<?xi64>) -> (tensor<?xf32>, tensor<?xi64>) map {
+  ^bb0(%x: i64):
+    %i = arith.muli %x, %two : i64
+    %sq = arith.muli %x, %x : i64
+    %f = arith.sitofp %sq : i64 to f32
+    soac.yield %i, %f, %sq : i64, f32, i64
+  }
+  func.return %r, %m : tensor<?xf32>, tensor<?xi64>
+}
+"""
+
+
+def _scatter_squares(dest: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    want = dest.copy()
+    inside = (2 * xs >= 0) & (2 * xs < dest.shape[0])
+    want[2 * xs[inside]] = (xs[inside] ** 2).astype(np.float32)
+    return want
+
+
+@pytest.mark.parametrize("pipeline", [LEVEL1, LEVEL2, PIPELINE], ids=["level1", "level2", "pipeline"])
+@pytest.mark.parametrize("n", [0, 1, 5, 37])
+def test_a_fused_scatter_writes_every_devices_pairs(pipeline, n):
+    """Each device computes its rows' pairs and mapped rows; every pair lands in the
+    destination (indices outside it ignored: negative ones and those past its end)."""
+    xs = np.arange(n, dtype=np.int64) * 3 % 41 - 4  # distinct, some outside [0, 30)
+    dest = np.full(30, -1.0, np.float32)
+    for devices in DEVICES:
+        (got, squares), stats = run(SCATTER_SQUARES, pipeline, devices, dest.copy(), xs)
+        np.testing.assert_array_equal(got, _scatter_squares(dest, xs))
+        np.testing.assert_array_equal(squares, xs * xs)
+        (made,) = stats.husks
+        assert made.partitions == even_partitions(n, devices)
+
+
+@pytest.mark.parametrize("devices", [2, 3])
+def test_a_fused_scatter_on_device_0_moves_only_the_other_devices_pairs(devices):
+    """Device 0 scatters its own rows in one fused kernel; each other device sends
+    back its pairs (8 + 4 bytes a row) and mapped rows (8), which device 0 scatters."""
+    xs = np.arange(36, dtype=np.int64)
+    (got, _), stats = run(SCATTER_SQUARES, PIPELINE, devices, np.zeros(72, np.float32), xs)
+    np.testing.assert_array_equal(got, _scatter_squares(np.zeros(72, np.float32), xs))
+    rows = 36 - 36 // devices
+    sent = rows * 8  # their rows of xs there
+    back = rows * (8 + 4 + 8)
+    assert stats.copies["peer"].bytes == sent + back
+
+
+def test_a_declined_scatter_is_the_fused_kernel_alone(monkeypatch):
+    """Where the cost model keeps every row on device 0, the scatter is what it is
+    without husks: one kernel, nothing sent."""
+    monkeypatch.setenv(SPLIT_ENVIRONMENT, MODEL)
+    xs = np.arange(9, dtype=np.int64)
+    (got, _), stats = run(SCATTER_SQUARES, PIPELINE, 3, np.zeros(20, np.float32), xs)
+    np.testing.assert_array_equal(got, _scatter_squares(np.zeros(20, np.float32), xs))
+    assert stats.husks[0].used == 1
+    assert stats.copies["peer"].count == 0
+    assert stats.kernel_launches == 1
+
+
+def test_a_repeated_index_gets_one_of_its_values():
+    source = """
+    func.func @main(%dest: tensor<?xi64>, %xs: tensor<?xi64>) -> tensor<?xi64> {
+      %four = arith.constant 4 : i64
+      %r = soac.scatteromap %dest(%xs) : tensor<?xi64>, (tensor<?xi64>) -> tensor<?xi64> map {
+      ^bb0(%x: i64):
+        %i = arith.remsi %x, %four : i64
+        soac.yield %i, %x : i64, i64
+      }
+      func.return %r : tensor<?xi64>
+    }
+    """
+    xs = np.arange(20, dtype=np.int64)
+    for devices in DEVICES:
+        (got,), _ = run(source, PIPELINE, devices, np.full(4, -1, np.int64), xs)
+        assert all(int(v) in set(xs[xs % 4 == i].tolist()) for i, v in enumerate(got))
+
+
+def test_one_device_keeps_its_scatters_whole():
+    module = parse_program(SCATTER_SQUARES)
+    apply_pipeline(module, SoaccPipelinePass(husks=True).level2_stages())
+    assert "husk.run" not in str(module)
+    module = parse_program(SCATTER_SQUARES)
+    apply_pipeline(module, "soac-to-husk{scatters=false}")
+    assert "husk.husk" not in str(module)
+
+
 # --- what is not husked (T17) and the API -------------------------------------------------
 
 

@@ -1138,3 +1138,42 @@ func.func @scan_husk(%xs: tensor<?xi32>, %m: index) -> tensor<?xi32> {
   }
   func.return %ys : tensor<?xi32>
 }
+
+// -----
+
+// A scatter husk whose body is one map: a run in which every device but the first
+// maps its rows to their pairs (and mapped rows); device 0's rows (the first
+// partition of the devices the run used) in one fused kernel into the destination;
+// then, where the run used more than one device, the others' pairs.
+// CHECK-LABEL: func.func @scatter_husk(
+// CHECK:         %busy_devices = husk.run size(%m) (%xs : {{.*}}) outs(%indices, %values, %q : {{.*}}) -> index {
+// CHECK-NEXT:    ^bb0(%device: index, %offset: index, %size: index, %part: {{.*}}, %indices_rows: {{.*}}, %values_rows: {{.*}}, %q_rows: {{.*}}):
+// CHECK:           [[LATER:%[0-9]+]] = arith.cmpi ugt, %device, {{%[0-9]+}} : index
+// CHECK-NEXT:      scf.if [[LATER]] {
+// CHECK-NEXT:        mem.map ins(%part : {{.*}}) outs(%indices_rows, %values_rows, %q_rows : {{.*}})
+// CHECK:         [[USED:%[0-9]+]] = arith.maxui %busy_devices, [[ONE:%[0-9]+]] : index
+// CHECK-NEXT:    [[MOST:%[0-9]+]] = arith.ceildivui %m, [[USED]] : index
+// CHECK-NEXT:    %device_0_rows = arith.minui [[MOST]], %m : index
+// CHECK:         [[XS0:%[0-9]+]] = mem.slice %xs[{{%[0-9]+}}:%device_0_rows]
+// CHECK-NEXT:    [[Q0:%[0-9]+]] = mem.slice %q[{{%[0-9]+}}:%device_0_rows]
+// CHECK-NEXT:    mem.scatteromap %dest : {{.*}} ins([[XS0]] : {{.*}}) outs([[Q0]] : {{.*}}) map
+// CHECK:         [[SPLIT:%[0-9]+]] = arith.cmpi ugt, %busy_devices, [[ONE]] : index
+// CHECK-NEXT:    scf.if [[SPLIT]] {
+// CHECK-NEXT:      [[REST:%[0-9]+]] = arith.subi %m, %device_0_rows : index
+// CHECK-NEXT:      [[IS:%[0-9]+]] = mem.slice %indices[%device_0_rows:[[REST]]]
+// CHECK-NEXT:      [[VS:%[0-9]+]] = mem.slice %values[%device_0_rows:[[REST]]]
+// CHECK-NEXT:      mem.scatter %dest[[[IS]]] = [[VS]]
+func.func @scatter_husk(%dest: tensor<?xf32>, %xs: tensor<?xi64>, %m: index) -> (tensor<?xf32>, tensor<?xi64>) {
+  %r, %q = husk.husk size(%m) (%xs : tensor<?xi64>) scatter(%dest : tensor<?xf32>) -> (tensor<?xf32>, tensor<?xi64>) {
+  ^bb0(%offset: index, %size: index, %part: tensor<?xi64>):
+    %is, %vs, %sq = soac.map(%part) : (tensor<?xi64>) -> (tensor<?xi64>, tensor<?xf32>, tensor<?xi64>) {
+    ^bb1(%x: i64):
+      %f = arith.sitofp %x : i64 to f32
+      %s = arith.muli %x, %x : i64
+      soac.yield %x, %f, %s : i64, f32, i64
+    }
+    husk.yield %is, %vs, %sq : tensor<?xi64>, tensor<?xf32>, tensor<?xi64>
+  } reduce {
+  }
+  func.return %r, %q : tensor<?xf32>, tensor<?xi64>
+}

@@ -1,6 +1,6 @@
 // RUN: soacc-opt %s --split-input-file -p soac-to-husk | filecheck %s
 // RUN: soacc-opt %s --split-input-file -p 'soac-to-husk{report=true}' -o /dev/null 2>&1 | filecheck %s --check-prefix=REPORT
-// RUN: soacc-opt %s --split-input-file -p 'soac-to-husk{scans=false}' | filecheck %s --check-prefix=STUDY
+// RUN: soacc-opt %s --split-input-file -p 'soac-to-husk{scans=false scatters=false}' | filecheck %s --check-prefix=STUDY
 //
 // soac-to-husk: the combinators of host code that the thesis husks (map, reduce and
 // the fused map-reduce) become husks, then its two simplification rules. One chunk per
@@ -339,4 +339,34 @@ func.func @scans(%xs: tensor<?xi64>, %ws: tensor<?x2xf32>, %zrow: tensor<2xf32>)
     soac.yield %s : tensor<2xf32>
   }
   func.return %incl, %excl, %by_rows : tensor<?xi64>, tensor<?xi64>, tensor<?x2xf32>
+}
+
+// -----
+
+// Past the study: a fused scatter is a scatter husk. Each device maps its rows to
+// their (index, value) pairs and mapped rows; the husk writes the pairs into the
+// destination, which is not broadcast. A plain scatter has nothing to split.
+// REPORT: soac-to-husk: @scatters: soac.scatteromap (%r, %m): partitions %xs; broadcast none; pairs written into %dest on the main device; ~{{[0-9]+}} op(s) per row
+// CHECK-LABEL: func.func @scatters
+// CHECK:         %rows = soac.size %xs[0] : tensor<?xi64>
+// CHECK-NEXT:    %r, %m = husk.husk size(%rows) (%xs : tensor<?xi64>) scatter(%dest : tensor<?xf32>) -> (tensor<?xf32>, tensor<?xi64>)
+// CHECK-NEXT:    ^bb0(%offset: index, %size: index, %xs_part: tensor<?xi64>):
+// CHECK-NEXT:      %indices, %values, %[[M:.*]] = soac.map(%xs_part) : (tensor<?xi64>) -> (tensor<?xi64>, tensor<?xf32>, tensor<?xi64>)
+// CHECK:           husk.yield %indices, %values, %[[M]] : tensor<?xi64>, tensor<?xf32>, tensor<?xi64>
+// CHECK-NEXT:    } reduce {
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %plain = soac.scatter %r[%xs] = %fs
+// STUDY-LABEL: func.func @scatters
+// STUDY-NOT:     husk.husk
+// STUDY:         func.return
+func.func @scatters(%dest: tensor<?xf32>, %xs: tensor<?xi64>, %fs: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xi64>) {
+  %two = arith.constant 2 : i64
+  %r, %m = soac.scatteromap %dest(%xs) : tensor<?xf32>, (tensor<?xi64>) -> (tensor<?xf32>, tensor<?xi64>) map {
+  ^bb0(%x: i64):
+    %i = arith.muli %x, %two : i64
+    %f = arith.sitofp %x : i64 to f32
+    soac.yield %i, %f, %i : i64, f32, i64
+  }
+  %plain = soac.scatter %r[%xs] = %fs : tensor<?xf32>, tensor<?xi64>, tensor<?xf32>
+  func.return %plain, %m : tensor<?xf32>, tensor<?xi64>
 }

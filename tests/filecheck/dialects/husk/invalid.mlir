@@ -239,6 +239,65 @@ func.func @scan_nothing(%xs: tensor<?xi32>, %m: index) -> tensor<?xi32> {
 
 // CHECK: husk.husk scan has no neutral elements: it scans at least one array
 
+// -----
+
+// A scatter husk has no neutral elements (it reduces and scans nothing).
+func.func @scatter_neutral(%dest: tensor<?xf32>, %xs: tensor<?xi64>, %m: index) -> tensor<?xf32> {
+  %zero = arith.constant 0 : i64
+  %r = husk.husk size(%m) (%xs : tensor<?xi64>) neutral(%zero : i64) scatter(%dest : tensor<?xf32>) -> (tensor<?xf32>) {
+  ^bb0(%o: index, %n: index, %p: tensor<?xi64>):
+    husk.yield %p : tensor<?xi64>
+  } reduce {
+  ^bb1(%a: i64, %b: i64):
+    husk.yield %a : i64
+  }
+  func.return %r : tensor<?xf32>
+}
+
+// CHECK: husk.husk scatter reduces and scans nothing: it has no neutral elements
+
+// -----
+
+// Its body yields indices and values first.
+func.func @scatter_no_pairs(%dest: tensor<?xf32>, %xs: tensor<?xi64>, %m: index) -> tensor<?xf32> {
+  %r = husk.husk size(%m) (%xs : tensor<?xi64>) scatter(%dest : tensor<?xf32>) -> (tensor<?xf32>) {
+  ^bb0(%o: index, %n: index, %p: tensor<?xi64>):
+    husk.yield %p : tensor<?xi64>
+  } reduce {
+  }
+  func.return %r : tensor<?xf32>
+}
+
+// CHECK: husk.husk scatter body yields 1 value(s); expected indices and values first
+
+// -----
+
+// Indices are integers, one per row.
+func.func @scatter_indices(%dest: tensor<?xf32>, %xs: tensor<?xf32>, %m: index) -> tensor<?xf32> {
+  %r = husk.husk size(%m) (%xs : tensor<?xf32>) scatter(%dest : tensor<?xf32>) -> (tensor<?xf32>) {
+  ^bb0(%o: index, %n: index, %p: tensor<?xf32>):
+    husk.yield %p, %p : tensor<?xf32>, tensor<?xf32>
+  } reduce {
+  }
+  func.return %r : tensor<?xf32>
+}
+
+// CHECK: husk.husk scatter body yields tensor<?xf32> as its indices; expected one index per row (tensor<?xindex>, i32 or i64)
+
+// -----
+
+// Values are rows of the destination.
+func.func @scatter_values(%dest: tensor<?xf32>, %xs: tensor<?xi64>, %m: index) -> tensor<?xf32> {
+  %r = husk.husk size(%m) (%xs : tensor<?xi64>) scatter(%dest : tensor<?xf32>) -> (tensor<?xf32>) {
+  ^bb0(%o: index, %n: index, %p: tensor<?xi64>):
+    husk.yield %p, %p : tensor<?xi64>, tensor<?xi64>
+  } reduce {
+  }
+  func.return %r : tensor<?xf32>
+}
+
+// CHECK: husk.husk scatter body yields tensor<?xi64> as its values; expected one row of the destination (f32) per row
+
 // ---- husk.run
 
 // -----

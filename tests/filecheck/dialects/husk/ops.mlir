@@ -16,7 +16,7 @@
 // CHECK-NEXT:     %[[T:.*]] = arith.addi %[[A]], %[[B]] : i32
 // CHECK-NEXT:     husk.yield %[[T]] : i32
 // CHECK-NEXT:   }
-// CHECK-GENERIC: "husk.husk"(%m, %xs, %zero) <{operandSegmentSizes = array<i32: 1, 1, 1>}> ({
+// CHECK-GENERIC: "husk.husk"(%m, %xs, %zero) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
 func.func @reduce_and_concatenate(%xs: tensor<?xi32>, %m: index) -> (i32, tensor<?xi32>) {
   %zero = arith.constant 0 : i32
   %one = arith.constant 1 : i32
@@ -66,7 +66,7 @@ func.func @no_partition(%m: index) -> tensor<?xi64> {
 // CHECK:        %ys = husk.husk size(%m) (%xs : tensor<?xi32>) neutral(%zero : i32) scan -> (tensor<?xi32>) {
 // CHECK:          husk.yield %q : tensor<?xi32>
 // CHECK-NEXT:   } reduce {
-// CHECK-GENERIC: "husk.husk"(%m, %xs, %zero) <{scan, operandSegmentSizes = array<i32: 1, 1, 1>}> ({
+// CHECK-GENERIC: "husk.husk"(%m, %xs, %zero) <{scan, operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
 func.func @scan(%xs: tensor<?xi32>, %m: index) -> tensor<?xi32> {
   %zero = arith.constant 0 : i32
   %ys = husk.husk size(%m) (%xs : tensor<?xi32>) neutral(%zero : i32) scan -> (tensor<?xi32>) {
@@ -83,6 +83,28 @@ func.func @scan(%xs: tensor<?xi32>, %m: index) -> tensor<?xi32> {
     husk.yield %t : i32
   }
   func.return %ys : tensor<?xi32>
+}
+
+// A scatter husk (past the thesis): the body yields its rows' indices and values, then
+// the arrays to concatenate; the husk writes the pairs into %dest (consumed).
+// CHECK:      func.func @scatter(%dest: tensor<?xf32>, %xs: tensor<?xi64>, %m: index) -> (tensor<?xf32>, tensor<?xi64>) {
+// CHECK-NEXT:   %r, %q = husk.husk size(%m) (%xs : tensor<?xi64>) scatter(%dest : tensor<?xf32>) -> (tensor<?xf32>, tensor<?xi64>) {
+// CHECK:          husk.yield %is, %vs, %part : tensor<?xi64>, tensor<?xf32>, tensor<?xi64>
+// CHECK-NEXT:   } reduce {
+// CHECK-NEXT:   }
+// CHECK-GENERIC: "husk.husk"(%m, %xs, %dest) <{operandSegmentSizes = array<i32: 1, 1, 0, 1>}> ({
+func.func @scatter(%dest: tensor<?xf32>, %xs: tensor<?xi64>, %m: index) -> (tensor<?xf32>, tensor<?xi64>) {
+  %r, %q = husk.husk size(%m) (%xs : tensor<?xi64>) scatter(%dest : tensor<?xf32>) -> (tensor<?xf32>, tensor<?xi64>) {
+  ^bb0(%offset: index, %size: index, %part: tensor<?xi64>):
+    %is, %vs = soac.map(%part) : (tensor<?xi64>) -> (tensor<?xi64>, tensor<?xf32>) {
+    ^bb1(%x: i64):
+      %f = arith.sitofp %x : i64 to f32
+      soac.yield %x, %f : i64, f32
+    }
+    husk.yield %is, %vs, %part : tensor<?xi64>, tensor<?xf32>, tensor<?xi64>
+  } reduce {
+  }
+  func.return %r, %q : tensor<?xf32>, tensor<?xi64>
 }
 
 // A run that continues another over the same rows: the first %k devices.
