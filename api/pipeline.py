@@ -110,6 +110,10 @@ class SoaccPipelinePass(ModulePass):
     faster (runtime/gpu/task_graphs.py); eager calls run the function itself, so forks
     never slow a call down. Not in level2_passes: the reference executor has no graphs."""
 
+    report: bool = False
+    """Print each kernel's parallelism: how it shares out its combinator's work and the
+    nested combinators it runs in each thread (convert-mem-to-gpu{report=true})."""
+
     def level2_passes(self) -> list[ModulePass]:
         """The passes before convert-mem-to-gpu: the same program at level 2, which the
         reference executor runs."""
@@ -155,7 +159,7 @@ class SoaccPipelinePass(ModulePass):
         return [
             *self.level2_passes(),
             *([IntroduceForksPass(trivial=True, combine=True, fork_returns=True, beside=True)] if copies else []),
-            ConvertMemToGpuPass(),
+            ConvertMemToGpuPass(report=self.report),
             *([ConvertForkToGpuPass()] if self.forks or copies else []),
             CanonicalizePass(),
             CommonSubexpressionElimination(),

@@ -25,7 +25,9 @@ memory (place-kernels) stay as they are: the host code runs them on the CPU.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.context import Context
@@ -66,6 +68,7 @@ from soacc.lowering.gpu_segmented import RowSharing, lower_segmented_map, row_sh
 from soacc.passes.analysis.memory_aliases import MemoryAliases
 from soacc.passes.analysis.symbolic import Symbolic
 from soacc.lowering.gpu_hist import lower_hist
+from soacc.lowering.kernel_parallelism import describe, mark, sequential_inside, strategy
 from soacc.lowering.gpu_scan import lower_scan
 from soacc.lowering.kernel_elements import Elements, shared_vector_width
 from soacc.lowering.kernel_scratch import ScratchPlan, bind_scratch, grid_blocks, plan_scratch, scratch_blocks, scratch_operands, scratch_parameters
@@ -314,10 +317,15 @@ def _same_elements(symbolic: Symbolic, a: SSAValue, b: SSAValue) -> bool:
     return x is not None and y is not None and x.block is y.block and symbolic.same_addresses(x, y)
 
 
+@dataclass(frozen=True)
 class ConvertMemToGpuPass(ModulePass):
     """Outlines host-level kernels into gpu kernels and their launches (level 2 to level 3)."""
 
     name = "convert-mem-to-gpu"
+
+    report: bool = False
+    """Print, per host-level combinator, its kernels, how they share out its work and
+    the nested combinators they run in each thread (lowering/kernel_parallelism.py)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels: list[gpu.FuncOp] = []
@@ -372,6 +380,7 @@ class ConvertMemToGpuPass(ModulePass):
                 else:
                     lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel)
                 _record_lowered_from(k, before, kernels[first_kernel:])
+                self._note_parallelism(k, kernels[first_kernel:])
                 Rewriter.erase_op(k)
         except CannotLower as error:
             raise _fail(error) from None
@@ -380,6 +389,31 @@ class ConvertMemToGpuPass(ModulePass):
             # (gpu.ModuleOp.__init__ takes a SymbolRefAttr, but its verifier wants a StringAttr)
             Rewriter.insert_op(gpu.ModuleOp(StringAttr("kernels"), Region(Block(kernels))), InsertPoint.at_end(op.body.block))  # type: ignore[arg-type]
             op.attributes["gpu.container_module"] = UnitAttr()
+
+
+    def _note_parallelism(self, k: Operation, made: list[gpu.FuncOp]) -> None:
+        """Marks each kernel made of `k` with the combinators it runs in each thread,
+        and reports them where asked."""
+        names = [kernel.sym_name.data for kernel in made]
+        # (a segmented map's thread-per-row kernel is the host's choice for short rows:
+        # its sequential row is no cliff)
+        grouped = any(name.endswith("_block_per_row") for name in names)
+        inside = sequential_inside(k, grouped)
+        for kernel in made:
+            mark(kernel, inside)
+        if not self.report or not made:
+            return
+        where = k.parent_op()
+        while where is not None and not isinstance(where, func.FuncOp):
+            where = where.parent_op()
+        if isinstance(where, func.FuncOp) and "soacc.forked_variant_of" in where.attributes:
+            return  # (a function's forked copy: the same kernels, reported with it)
+        function = f"@{where.sym_name.data}: " if isinstance(where, func.FuncOp) else ""
+        print(
+            f"convert-mem-to-gpu: {function}{describe(k)} -> {', '.join(names)}: {strategy(k, names)}"
+            + (f"; in each thread: {', '.join(describe(o) for o in inside)}" if inside else ""),
+            file=sys.stderr,
+        )
 
 
 def _share_kernels_with_forked_copies(module: ModuleOp, kernels: list[gpu.FuncOp]) -> list[gpu.FuncOp]:

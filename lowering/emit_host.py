@@ -30,7 +30,7 @@ import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import arith, cf, func, gpu, scf
 from xdsl.dialects import math as math_dialect
-from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, SymbolRefAttr
+from xdsl.dialects.builtin import IntegerAttr, MemRefType, ModuleOp, StringAttr, SymbolRefAttr
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.target import Target
 
@@ -38,6 +38,7 @@ from soacc.passes.analysis.device_loops import reads_only_its_condition
 from soacc.dialects import fork, husk, mem
 from soacc.dialects.soac import SliceSpec
 from soacc.lowering.emit_cuda import EmissionError
+from soacc.lowering.kernel_parallelism import SEQUENTIAL
 from soacc.passes.analysis.kernel_writes import written_parameters
 from soacc.passes.analysis.liveness import LastUses, last_uses, scope_end_uses
 from soacc.dialects.shared.host_abi import is_cast, scalar_function
@@ -68,6 +69,9 @@ class HostModule:
     host_kernels: list[Operation] = field(default_factory=list)
     """The kernels placed on the host (mem ops, place-kernels), by the index the code's
     `rt.host_kernel(i, ...)` names them with (runtime/host_kernels.py runs them)."""
+    sequential_inside: dict[str, str] = field(default_factory=dict)
+    """Kernel name -> the nested combinators each of its threads runs sequentially
+    (lowering/kernel_parallelism.py), for the runtime's statistics."""
 
 
 def emit_host(module: ModuleOp, free_at_last_use: bool = True) -> HostModule:
@@ -142,6 +146,7 @@ class _ModuleEmitter:
     functions: dict[str, str] = field(default_factory=dict)
     kernel_formats: dict[str, str] = field(default_factory=dict)
     kernel_params: dict[str, list[str]] = field(default_factory=dict)
+    sequential_inside: dict[str, str] = field(default_factory=dict)
     scalar_functions: dict[str, Operation] = field(default_factory=dict)
     host_kernels: list[Operation] = field(default_factory=list)
     function_names: set[str] = field(default_factory=set)
@@ -244,7 +249,8 @@ class _ModuleEmitter:
             self.line("")
             self.emit_function(f)
         return HostModule(
-            "\n".join(self.lines) + "\n", self.functions, self.op_at_line, self.kernel_formats, self.scalar_functions, self.host_kernels
+            "\n".join(self.lines) + "\n", self.functions, self.op_at_line, self.kernel_formats, self.scalar_functions, self.host_kernels,
+            self.sequential_inside,
         )
 
     def collect_kernels(self, module: gpu.ModuleOp) -> None:
@@ -254,6 +260,9 @@ class _ModuleEmitter:
                 args = op.body.block.args
                 self.kernel_formats[name] = kernel_argument_format([a.type for a in args])
                 self.kernel_params[name] = [a.name_hint or f"arg{i}" for i, a in enumerate(args)]
+                inside = op.attributes.get(SEQUENTIAL)
+                if isinstance(inside, StringAttr):
+                    self.sequential_inside[name] = inside.data
                 if self.touches:
                     self.kernel_writes[name] = written_parameters(op)
 

@@ -87,6 +87,7 @@ class HostCodeExecutor:
         `results="device"`): those the program returns on the device as they are, any it
         returns in host memory copied there."""
         self.runtime = HostRuntime(memory, kernels, HostKernels(host.host_kernels) if host.host_kernels else None)
+        self.runtime.sequential_inside = host.sequential_inside
         self.compile_seconds: float | None = None
         self.last_statistics = Statistics()
         self.profiling = False
@@ -275,6 +276,7 @@ class CudaExecutor(HostCodeExecutor):
                 cuda.Context.pop()
             peer = HostRuntime(memory, kernels, self.runtime.host_kernels)
             peer.space = f"device {i}"
+            peer.sequential_inside = host.sequential_inside
             self.runtime.peers.append(peer)
         if len(self.runtime.peers) > 1:
             from soacc.runtime.husk_cost import measured_model

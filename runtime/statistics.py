@@ -55,6 +55,23 @@ class HuskRun:
     (runtime/husk_residency.py)."""
 
 
+FEW_THREADS = 1 << 16
+"""A launch with fewer threads than this (about a quarter of what an H100 or H200 keeps
+resident) leaves most of the GPU idle: where its kernel runs nested combinators in
+each thread, the statistics say so."""
+
+
+@dataclass
+class SequentialInside:
+    """A kernel that ran combinators nested in its lambdas one element after another
+    in each thread, launched with fewer than FEW_THREADS threads."""
+
+    inside: str
+    """What each thread ran (lowering/kernel_parallelism.py)."""
+    launches: int = 0
+    fewest_threads: int = 0
+
+
 @dataclass
 class Statistics:
     spaces: dict[str, SpaceCounters] = field(default_factory=dict)
@@ -81,6 +98,10 @@ class Statistics:
     task_graph_forked: bool | None = None
     """Where the call ran as a task graph: whether the graph was the function's forked
     copy's (task graphs measure both and keep the faster), else None."""
+    sequential_inside: dict[str, SequentialInside] = field(default_factory=dict)
+    """By kernel: launches of few threads (FEW_THREADS) whose threads each ran nested
+    combinators sequentially, where flattening would have used the GPU (issue 21;
+    `convert-mem-to-gpu{report=true}` says what every kernel shares out)."""
     kernel_time_s: dict[str, float] | None = None
     """Device time of each kernel, summed over its launches in the call (CUDA events
     around every launch), where the program was profiled (`program.profiling = True`,
@@ -109,12 +130,24 @@ class Statistics:
         self.sync_reads = other.sync_reads
         self.scalar_writes = other.scalar_writes
         self.kernel_launches = other.kernel_launches
+        self.sequential_inside = {k: SequentialInside(v.inside, v.launches, v.fewest_threads) for k, v in other.sequential_inside.items()}
         self.husks = list(other.husks)
         self.host_kernels = other.host_kernels
         self.task_graph = other.task_graph
         self.task_graph_forked = other.task_graph_forked
         self.kernel_time_s = None if other.kernel_time_s is None else dict(other.kernel_time_s)
         self.kernel_launch_counts = None if other.kernel_launch_counts is None else dict(other.kernel_launch_counts)
+
+    def ran_sequential_inside(self, kernel: str, inside: str, threads: int) -> None:
+        """A launch of `threads` threads of `kernel`, whose threads each run `inside`."""
+        if threads >= FEW_THREADS:
+            return
+        with _COUNTING:
+            seen = self.sequential_inside.get(kernel)
+            if seen is None:
+                seen = self.sequential_inside[kernel] = SequentialInside(inside, 0, threads)
+            seen.launches += 1
+            seen.fewest_threads = min(seen.fewest_threads, threads)
 
     def space(self, name: str) -> SpaceCounters:
         counters = self.spaces.get(name)  # (hot: every allocation and free asks)
@@ -155,6 +188,10 @@ class Statistics:
         self.scalar_writes += other.scalar_writes
         self.kernel_launches += other.kernel_launches
         self.host_kernels += other.host_kernels
+        for kernel, seen in other.sequential_inside.items():
+            mine = self.sequential_inside.setdefault(kernel, SequentialInside(seen.inside, 0, seen.fewest_threads))
+            mine.launches += seen.launches
+            mine.fewest_threads = min(mine.fewest_threads, seen.fewest_threads)
 
     def as_dict(self) -> dict:
         return {
@@ -163,6 +200,7 @@ class Statistics:
             "sync_reads": self.sync_reads,
             "scalar_writes": self.scalar_writes,
             "kernel_launches": self.kernel_launches,
+            "sequential_inside": {k: vars(v).copy() for k, v in self.sequential_inside.items()},
             "host_kernels": self.host_kernels,
             "gpu_compile_seconds": self.gpu_compile_seconds,
             "kernel_time_s": None if self.kernel_time_s is None else dict(self.kernel_time_s),
@@ -183,6 +221,13 @@ class Statistics:
         lines.append(f"kernel launches: {self.kernel_launches}")
         if self.host_kernels:
             lines.append(f"kernels run on the host: {self.host_kernels}")
+        if self.sequential_inside:
+            lines.append(f"nested parallelism run sequentially, in launches of fewer than {FEW_THREADS} threads:")
+            for kernel, seen in sorted(self.sequential_inside.items()):
+                lines.append(
+                    f"  {kernel}: each thread runs {seen.inside}; {seen.launches} launch(es), "
+                    f"{seen.fewest_threads} threads at fewest"
+                )
         if self.husks:
             kept = sum(run.kept for run in self.husks)
             lines.append(f"husks run: {len(self.husks)}" + (f" ({kept} bytes not sent: devices held them)" if kept else ""))

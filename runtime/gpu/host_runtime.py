@@ -99,6 +99,10 @@ class HostRuntime:
         """The program's kernels placed on the host (runtime/host_kernels.HostKernels),
         which `host_kernel` runs on the CPU; None where it has none."""
         self.statistics = Statistics()
+        self.sequential_inside: Mapping[str, str] = {}
+        """Kernel name -> the nested combinators each of its threads runs sequentially
+        (the emitted module's, lowering/kernel_parallelism.py): a launch of few threads
+        of one is noted in the statistics."""
         self.space = "device"
         """The name of this runtime's device memory in the statistics (`device i` for a
         husk's device i)."""
@@ -328,6 +332,8 @@ class HostRuntime:
         """gpu.launch_func: asynchronous. The grid, block and shared sizes are Python
         ints (emitted so: converting them here cost about a microsecond a launch)."""
         self.statistics.kernel_launches += 1
+        if name in self.sequential_inside:
+            self.statistics.ran_sequential_inside(name, self.sequential_inside[name], grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2])
         self.memory.launch(self.kernels[name], grid, block, args, shared)
 
     def host_kernel(self, index: int, operands: tuple, captured: tuple) -> None:
