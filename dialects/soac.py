@@ -75,7 +75,9 @@ from xdsl.irdl import (
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint
+from xdsl.pattern_rewriter import RewritePattern
 from xdsl.traits import (
+    HasCanonicalizationPatternsTrait,
     HasParent,
     IsTerminator,
     Pure,
@@ -1528,6 +1530,14 @@ class PermutedSyntax:
         return op
 
 
+class IndexOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
+    @classmethod
+    def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
+        from soacc.dialects.soac_canonicalization import PATTERNS
+
+        return PATTERNS
+
+
 @irdl_op_definition
 class IndexOp(IRDLOperation):
     """Reads the element (or, with fewer indices than dimensions, the sub-array) at the
@@ -1543,7 +1553,7 @@ class IndexOp(IRDLOperation):
     array = operand_def(TensorType)
     indices = var_operand_def(IndexType)
     result = result_def()
-    traits = traits_def(Pure())
+    traits = traits_def(Pure(), IndexOpHasCanonicalizationPatterns())
 
     def __init__(self, array: SSAValue, indices: Sequence[SSAValue]):
         super().__init__(

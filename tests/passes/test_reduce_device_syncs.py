@@ -456,3 +456,21 @@ def test_merging_keeps_a_fused_scatter_after_the_gpu_body_that_reads_its_destina
     b, r = program.main(*(a.copy() for a in args))
     assert b.tolist() == [10.0, 20.0, 3.0, 4.0] and r.tolist() == [2.0, 3.0]
     assert program.statistics.copies["device->device"].count == 0
+
+
+def test_an_index_of_a_slice_is_read_on_the_device():
+    """Issue 22, class 1: `A[j:][k]` with j from a reduction on the device, in a loop.
+    Canonicalized to an index of A, nothing is read (5 reads without); a k outside the
+    slice still fails."""
+    source = (LIT / "migration" / "index_of_slice.mlir").read_text()
+    a = np.zeros(100, np.int64)
+    xs = np.array([1, 0, 0, 0, 0], np.int64)
+    # (reads without reduce-device-syncs, with it): each step reads the reduction's
+    # value, and the element at it; the cut alone leaves one read a step
+    unsimplified = Runs(source, "cse,")
+    assert unsimplified.run("main", [a, xs, 3, 5]) == (10, 5)
+    simplified = Runs(source, "canonicalize,cse,")
+    assert simplified.run("main", [a, xs, 3, 5]) == (10, 0)
+    for k in (98, 99, 1000):  # at j = 1, the slice has 99 elements; k = 99 is outside it
+        outcome = simplified.run("main", [a, xs, k, 5])
+        assert (outcome is None) == (k >= 99)
