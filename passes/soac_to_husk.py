@@ -125,17 +125,30 @@ def _inner(op: Operation, parts: Sequence[SSAValue]) -> IRDLOperation:
     )
 
 
-def husk_of(op: Operation) -> husk.HuskOp:
-    """A husk equal to the combinator `op` (placed before it; `op` is left alone)."""
-    inputs = list(op.inputs)
+def _rows_and_body(op: Operation, inputs: Sequence[SSAValue]) -> tuple[soac.SizeOp, Block]:
+    """The rows a husk of `op` splits (`soac.size` of its first input, placed before
+    `op`) and its body's block: offset, size, then a partition of each input."""
     size = soac.SizeOp(inputs[0], 0)
     size.result.name_hint = "rows"
     Rewriter.insert_op(size, InsertPoint.before(op))
-    body = Block(arg_types=[size.result.type, size.result.type, *(husk.partition_type(v.type) for v in inputs)])
+    return size, _partitioned_block(inputs)
+
+
+def _partitioned_block(inputs: Sequence[SSAValue]) -> Block:
+    """A husk body's block: offset, size, then a partition of each input (named after
+    it)."""
+    body = Block(arg_types=[IndexType(), IndexType(), *(husk.partition_type(v.type) for v in inputs)])
     body.args[0].name_hint, body.args[1].name_hint = "offset", "size"
     for part, source in zip(body.args[2:], inputs):
         if source.name_hint:
             part.name_hint = f"{source.name_hint}_part"
+    return body
+
+
+def husk_of(op: Operation) -> husk.HuskOp:
+    """A husk equal to the combinator `op` (placed before it; `op` is left alone)."""
+    inputs = list(op.inputs)
+    size, body = _rows_and_body(op, inputs)
     inner = _inner(op, body.args[2:])
     body.add_op(inner)
     body.add_op(husk.YieldOp(*inner.results))
@@ -167,12 +180,8 @@ def husk_of_histogram(op: soac.HistOp | soac.HistomapOp) -> tuple[husk.HuskOp, l
     rows.result.name_hint = "rows"
     Rewriter.insert_op([bins, empty, rows], InsertPoint.before(op))
 
-    body = Block(arg_types=[IndexType(), IndexType(), *(husk.partition_type(v.type) for v in inputs)])
-    body.args[0].name_hint, body.args[1].name_hint = "offset", "size"
+    body = _partitioned_block(inputs)
     parts = body.args[2:]
-    for part, source in zip(parts, inputs):
-        if source.name_hint:
-            part.name_hint = f"{source.name_hint}_part"
     own = soac.ReplicateOp(bins.result, op.neutral, outer)
     own.result.name_hint = "own_bins"
     if isinstance(op, soac.HistOp):
@@ -204,15 +213,8 @@ def husk_of_scan(op: soac.ScanOp | soac.ScanomapOp) -> tuple[husk.HuskOp, list[S
     of a map of the post lambda over them (also placed before `op`; the caller makes
     it a husk)."""
     inputs = list(op.inputs)
-    size = soac.SizeOp(inputs[0], 0)
-    size.result.name_hint = "rows"
-    Rewriter.insert_op(size, InsertPoint.before(op))
-    body = Block(arg_types=[IndexType(), IndexType(), *(husk.partition_type(v.type) for v in inputs)])
-    body.args[0].name_hint, body.args[1].name_hint = "offset", "size"
+    size, body = _rows_and_body(op, inputs)
     parts = body.args[2:]
-    for part, source in zip(parts, inputs):
-        if source.name_hint:
-            part.name_hint = f"{source.name_hint}_part"
     if isinstance(op, soac.ScanOp):
         whole = [r.type for r in op.results]
         inner: IRDLOperation = soac.ScanOp(parts, op.neutral, op.body.clone(), op.commutative is not None)
@@ -246,15 +248,8 @@ def husk_of_scatter(op: soac.ScatteromapOp) -> husk.HuskOp:
     """A scatter husk equal to `op` (placed before it; `op` is left alone): its body
     maps its rows to the (index, value) pairs and mapped rows of `op`'s map lambda."""
     inputs = list(op.inputs)
-    size = soac.SizeOp(inputs[0], 0)
-    size.result.name_hint = "rows"
-    Rewriter.insert_op(size, InsertPoint.before(op))
-    body = Block(arg_types=[IndexType(), IndexType(), *(husk.partition_type(v.type) for v in inputs)])
-    body.args[0].name_hint, body.args[1].name_hint = "offset", "size"
+    size, body = _rows_and_body(op, inputs)
     parts = body.args[2:]
-    for part, source in zip(parts, inputs):
-        if source.name_hint:
-            part.name_hint = f"{source.name_hint}_part"
     outer = inputs[0].type.get_shape()[0]
     whole = [soac.array_of(v.type, outer) for v in op.map_body.block.last_op.operands]
     inner = soac.MapOp(parts, _partition_types(whole), op.map_body.clone())
