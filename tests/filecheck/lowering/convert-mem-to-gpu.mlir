@@ -577,7 +577,7 @@ builtin.module {
 // CHECK-LABEL: func.func @main(
 // CHECK:      "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map0,
 // CHECK-NOT:  per_row
-// CHECK:      }) {sym_name = "map0"}
+// CHECK:      }) {sym_name = "map0", soacc.sequential_inside = "mem.map"}
 // CHECK-NOT:  per_row
 
 // -----
