@@ -143,6 +143,10 @@ def _accesses(op: Operation, interpreter: Interpreter) -> _Accesses:
     return _Accesses(tuple(arrays), written, tuple(captured), tuple(v for v in captured if v in stored))
 
 
+LEVEL_1_SPLIT = "every device (level 1: the study's even split)"
+"""Why a level-1 husk used the devices it did (it has no cost model)."""
+
+
 @register_impls
 class HuskFunctions(InterpreterFunctions):
     @impl_terminator(husk.YieldOp)
@@ -184,12 +188,12 @@ class HuskFunctions(InterpreterFunctions):
                 pieces[j].append(array)
         statistics: Statistics = interpreter.get_data(MemFunctions, "statistics", Statistics)  # type: ignore[assignment]
         if op.is_scatter:
-            statistics.husks.append(HuskRun(table, [], sum(1 for _, size in table if size), "every device (level 1: the study's even split)"))
+            statistics.husks.append(HuskRun(table, [], sum(1 for _, size in table if size), LEVEL_1_SPLIT))
             dest = _scattered(np.array(args[-1]), *(np.concatenate(p, axis=0) for p in pieces[:2]))
             return (dest, *(np.concatenate(p, axis=0) for p in pieces[2:]))
         if op.is_scan:
             carries = _complete_scans(interpreter, op, pieces[: len(op.neutral)])
-            statistics.husks.append(HuskRun(table, carries, sum(1 for _, size in table if size), "every device (level 1: the study's even split)"))
+            statistics.husks.append(HuskRun(table, carries, sum(1 for _, size in table if size), LEVEL_1_SPLIT))
             return tuple(np.concatenate(p, axis=0) for p in pieces)
         # in device order (the operator need not commute), the devices that had rows
         # only: the reduction of rows never uses the neutral element, so neither does
@@ -198,7 +202,7 @@ class HuskFunctions(InterpreterFunctions):
         reduced = busy[0] if busy else neutral
         for partial in busy[1:]:
             reduced = tuple(interpreter.run_ssacfg_region(op.reducer, (*reduced, *partial), "husk.reduce"))
-        statistics.husks.append(HuskRun(table, partials, len(busy), "every device (level 1: the study's even split)"))
+        statistics.husks.append(HuskRun(table, partials, len(busy), LEVEL_1_SPLIT))
         return (*reduced, *(np.concatenate(p, axis=0) for p in pieces))
 
     @impl(husk.DevicesOp)
