@@ -109,6 +109,20 @@ def test_partitions_cover_the_rows_in_device_order():
                 position = offset + size
 
 
+def test_a_continued_run_gets_the_partitions_of_the_run_it_continues():
+    """`husk.run devices(%busy)` splits over the first run's busy devices: even
+    partitions over them are the first run's own, for every split the cost model may
+    choose (so a scan husk's second run finds each device's rows where it left them)."""
+    for rows in range(0, 2000, 7):
+        for devices in range(1, 17):
+            for used in range(1, devices + 1):
+                table = even_partitions(rows, used) + [(rows, 0)] * (devices - used)
+                busy = sum(1 for _, size in table if size)
+                assert husk_cost.continued_split(rows, devices, busy).partitions == table
+    with pytest.raises(soacc.ExecutionError, match="continues a run on 3 device"):
+        husk_cost.continued_split(10, 2, 3)
+
+
 def test_bad_partition_requests_are_errors():
     with pytest.raises(ValueError, match="at least one device"):
         even_partition(4, 0, 0)
