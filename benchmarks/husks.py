@@ -18,8 +18,9 @@ alternating round by round (paired_timing.py):
   thread issuing every device's: which of the two the runtime should use.
 
 Programs: the thesis's patterns in benchmarks/husks/ (Mandelbrot at several sizes and
-iteration limits, NN, CFD, matrix-vector, Tunnel) and LocVolCalib and LUD from
-benchmarks/memory/. Per program: the husks each call ran, the copies between devices
+iteration limits, NN, CFD, matrix-vector, Tunnel), two past it (prefix_sum: a split
+scan; permute: a split fused scatter with much work per element) and LocVolCalib and
+LUD from benchmarks/memory/. Per program: the husks each call ran, the copies between devices
 and their bytes, the median times and the ratio plain / configuration (above 1:
 faster) with its 95% interval; every configuration's result is checked against the
 program's NumPy definition. The device's copy bandwidth (device to device, and device
