@@ -474,3 +474,16 @@ def test_an_index_of_a_slice_is_read_on_the_device():
     for k in (98, 99, 1000):  # at j = 1, the slice has 99 elements; k = 99 is outside it
         outcome = simplified.run("main", [a, xs, k, 5])
         assert (outcome is None) == (k >= 99)
+
+
+def test_futharks_hoisted1_reads_nothing_once_its_slice_is_an_index():
+    """Futhark's tests/migration/hoisted1: an inner loop over `A[j:]`, j computed from
+    elements of A. With the slice's elements indexes of A, the whole inner loop moves
+    to the device; without, j comes to the host every step."""
+    source = (LIT / "migration" / "hoisted1.mlir").read_text()
+    args = [np.array([3, 1, 4, 1, 5, 9, 2, 6], np.int64), 5]
+    unsimplified = Runs(source, "cse,")
+    simplified = Runs(source, "canonicalize,cse,")
+    before, after = unsimplified.run("main", args)
+    assert after == 7  # one read of j per step
+    assert simplified.run("main", args) == (before, 0)
