@@ -12,7 +12,9 @@ gpu_body, simplified:
 1. a read of an earlier kernel's result (`soac.index %x_dev[%c0]`, on the host or in
    the kernel) becomes the value itself, so values stay in registers;
 2. results nobody uses any more are dropped (fewer allocations and stores);
-3. duplicate computations are merged (CSE) and dead ones removed.
+3. duplicate computations are merged (CSE) and dead ones removed;
+4. a result whose one use is a host-level replicate of one row (`replicate 1 r`) is
+   replicated in the gpu_body instead (Futhark's tests/migration/replicate1).
 
 It also removes the wasteful copies the study notes (§6.5): a gpu_body result that is
 only read by device code and that is just a captured value, or an element `%a[%i]` of an
@@ -27,11 +29,12 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, scf
-from xdsl.dialects.builtin import ModuleOp, TensorType
+from xdsl.dialects.builtin import IndexType, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
+from xdsl.transforms.canonicalization_patterns.utils import const_evaluate_operand
 from xdsl.transforms.common_subexpression_elimination import cse
 from xdsl.transforms.dead_code_elimination import region_dce
 
@@ -273,7 +276,46 @@ def drop_unused_results(gpu: soac.GpuBodyOp, rewriter: PatternRewriter) -> soac.
     return new
 
 
+def absorb_single_replicates(gpu: soac.GpuBodyOp, rewriter: PatternRewriter) -> soac.GpuBodyOp:
+    """A result whose one use is a host-level replicate of one row (`replicate 1 r`,
+    issue 22's class 4; Futhark's replicate1) is made in the gpu_body instead: it
+    yields the replicate of its value, so no kernel copies the row afterwards. (A
+    replicate of more rows stays a parallel kernel outside, as Futhark's does.)"""
+    block = gpu.parent_block()
+    absorbed = [
+        (i, use.operation)
+        for i, r in enumerate(gpu.outputs)
+        if r.has_one_use()
+        for use in r.uses
+        if isinstance(use.operation, soac.ReplicateOp)
+        and use.operation.parent_block() is block
+        and use.operation.value is r
+        and const_evaluate_operand(use.operation.count) == 1
+    ]
+    if not absorbed:
+        return gpu
+    term = gpu.body.block.last_op
+    values = list(term.operands)
+    one = arith.ConstantOp(IntegerAttr(1, IndexType()))
+    rewriter.insert(one, InsertPoint.before(term))
+    for i, _ in absorbed:
+        rows = soac.ReplicateOp(one.result, term.operands[i], 1)
+        rewriter.insert(rows, InsertPoint.before(term))
+        values.append(rows.result)
+    rewriter.replace(term, soac.YieldOp(*values))
+    types = [r.type for r in gpu.outputs] + [rep.result.type for _, rep in absorbed]
+    new = soac.GpuBodyOp(types, rewriter.move_region_contents_to_new_regions(gpu.body))
+    for old, fresh in zip(gpu.outputs, new.outputs):
+        fresh.name_hint = old.name_hint
+    rewriter.replace(gpu, new, list(new.outputs[: len(gpu.outputs)]))
+    for (_, rep), made in zip(absorbed, new.outputs[len(gpu.outputs) :]):
+        made.name_hint = rep.result.name_hint
+        rewriter.replace(rep, [], [made])
+    return new
+
+
 def simplify(gpu: soac.GpuBodyOp, rewriter: PatternRewriter) -> None:
+    gpu = absorb_single_replicates(gpu, rewriter)
     drop_wasteful_copies(gpu, rewriter)
     kept = drop_unused_results(gpu, rewriter)
     if kept is not None:

@@ -246,3 +246,49 @@ func.func @in_a_loop(%A: tensor<?xi64>, %n: index) -> tensor<1xi64> {
   }
   func.return %r : tensor<1xi64>
 }
+
+// A result whose one use is a host-level replicate of one row is replicated in the
+// gpu_body (Futhark's tests/migration/replicate1; issue 22, class 4): no kernel copies
+// the row afterwards. A replicate of n rows stays outside (a parallel kernel), and so
+// does one of a result with other uses.
+// CHECK-LABEL: func.func @one_row_replicate
+// CHECK-NEXT:    %c1 = arith.constant 1 : index
+// CHECK-NEXT:    %rows = soac.gpu_body -> tensor<1x1xi32> {
+// CHECK:           %[[X:.*]] = soac.index %A[%{{.*}}] : tensor<1xi32>
+// CHECK-NEXT:      %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:      %[[R:.*]] = soac.replicate %[[ONE]], %[[X]] : i32 -> tensor<1xi32>
+// CHECK-NEXT:      soac.yield %[[R]] : tensor<1xi32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %rows : tensor<1x1xi32>
+func.func @one_row_replicate(%A: tensor<1xi32>) -> tensor<1x1xi32> {
+  %c1 = arith.constant 1 : index
+  %row = soac.gpu_body -> tensor<1xi32> {
+    %c0 = arith.constant 0 : index
+    %x = soac.index %A[%c0] : tensor<1xi32>
+    soac.yield %x : i32
+  }
+  %rows = soac.replicate %c1, %row : tensor<1xi32> -> tensor<1x1xi32>
+  func.return %rows : tensor<1x1xi32>
+}
+
+// CHECK-LABEL: func.func @many_rows_or_other_uses
+// CHECK:         %row, %again = soac.gpu_body -> tensor<1xi32>, tensor<1xi32>
+// CHECK:         %many = soac.replicate %n, %row
+// CHECK-NEXT:    %once = soac.replicate %c1, %again
+func.func @many_rows_or_other_uses(%A: tensor<1xi32>, %n: index) -> (tensor<?x1xi32>, tensor<1x1xi32>, tensor<1xi32>) {
+  %c1 = arith.constant 1 : index
+  %row = soac.gpu_body -> tensor<1xi32> {
+    %c0 = arith.constant 0 : index
+    %x = soac.index %A[%c0] : tensor<1xi32>
+    soac.yield %x : i32
+  }
+  %many = soac.replicate %n, %row : tensor<1xi32> -> tensor<?x1xi32>
+  %again = soac.gpu_body -> tensor<1xi32> {
+    %c0 = arith.constant 0 : index
+    %x = soac.index %A[%c0] : tensor<1xi32>
+    %y = arith.addi %x, %x : i32
+    soac.yield %y : i32
+  }
+  %once = soac.replicate %c1, %again : tensor<1xi32> -> tensor<1x1xi32>
+  func.return %many, %once, %again : tensor<?x1xi32>, tensor<1x1xi32>, tensor<1xi32>
+}
