@@ -95,7 +95,8 @@ def husk_devices(count: int, main: GpuDevice) -> list[GpuDevice]:
     if count == 1:
         return [main]
     try:
-        import cuda.bindings.driver  # noqa: F401  (events and copies between devices)
+        # (events and copies between devices; `as`: a bare import would rebind `cuda`)
+        import cuda.bindings.driver as _peer_copies  # noqa: F401
     except ImportError:
         raise ArgumentError(
             f"devices={count}: husks on several GPUs copy between them through NVIDIA's cuda-bindings, "
