@@ -1533,7 +1533,7 @@ class PermutedSyntax:
 class IndexOpHasCanonicalizationPatterns(HasCanonicalizationPatternsTrait):
     @classmethod
     def get_canonicalization_patterns(cls) -> tuple[RewritePattern, ...]:
-        from soacc.dialects.soac_canonicalization import PATTERNS
+        from soacc.dialects.shared.soac_canonicalization import PATTERNS
 
         return PATTERNS
 

@@ -1,6 +1,6 @@
 // RUN: soacc-opt %s -p canonicalize,cse --split-input-file | filecheck %s
 
-// The soac dialect's canonicalization patterns (dialects/soac_canonicalization.py):
+// The soac dialect's canonicalization patterns (dialects/shared/soac_canonicalization.py):
 // Futhark's simplifier's rules that reduce-device-syncs depends on (issue 22, class 1).
 
 // An index of a slice is an index of the array: offset plus index, kept out of bounds

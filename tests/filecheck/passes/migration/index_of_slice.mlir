@@ -1,7 +1,7 @@
 // Issue 22, class 1 (seen on a Futhark test program): an index of a slice whose offset
 // the device computes. Futhark's simplifier makes `A[j:][k]` an index of A (`A[j + k]`),
 // so the element is read on the device and j never comes to the host; soacc's
-// canonicalization does the same (dialects/soac_canonicalization.py): the loop has a
+// canonicalization does the same (dialects/shared/soac_canonicalization.py): the loop has a
 // gpu_body that indexes %a, no slice, and no read (the reduction's value stays on the
 // device; tests/passes/test_reduce_device_syncs.py counts 5 reads before, none after).
 // RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
