@@ -21,6 +21,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from xdsl.builder import Builder
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerAttr, TensorType, i64
@@ -82,6 +85,20 @@ def _made_here(value, block: Block, kinds) -> bool:
 
 class HuskConversion(ConversionBase):
     """Converts husks (module docstring)."""
+
+    @contextmanager
+    def _only_if(self, condition: SSAValue) -> Iterator[None]:
+        """What the `with` block inserts runs only where `condition` holds (an scf.if
+        without results, inserted where the builder was)."""
+        then = Block()
+        outer = self.builder
+        self.builder = Builder(InsertPoint.at_end(then))
+        try:
+            yield
+            self.insert(scf.YieldOp())
+        finally:
+            self.builder = outer
+        self.insert(scf.IfOp(condition, [], Region(then), Region(Block([scf.YieldOp()]))))
 
     def convert_husk(self, op: husk.HuskOp) -> None:
         if self.depth:
@@ -211,19 +228,11 @@ class HuskConversion(ConversionBase):
         row) into its slot, where it has rows (a device without runs nothing, but
         device 0 runs when there are none)."""
         zero, one = self.index_constant(0), self.index_constant(1)
-        has_rows = self.insert(arith.CmpiOp(run.size_arg, zero, "ugt")).result
-        copy = Block()
-        outer = self.builder
-        self.builder = Builder(InsertPoint.at_end(copy))
-        try:
+        with self._only_if(self.insert(arith.CmpiOp(run.size_arg, zero, "ugt")).result):
             last = self.insert(arith.SubiOp(run.size_arg, one)).result
             for rows, slot in zip(scanned_rows, slots):
                 row = self.insert(mem.SliceOp(rows, [soac.SliceSpec.FIXED], [last], slot.type)).result
                 self.insert(mem.CopyOp(row, slot))
-            self.insert(scf.YieldOp())
-        finally:
-            self.builder = outer
-        self.insert(scf.IfOp(has_rows, [], Region(copy), Region(Block([scf.YieldOp()]))))
 
     def _complete_scans(self, op: husk.HuskOp, first: husk.RunOp, scanned: list[Array], totals: list[Array], devices) -> None:
         """After a scan husk's first run (each device's scan of its rows, and its total
@@ -238,10 +247,7 @@ class HuskConversion(ConversionBase):
         # (where one device had every row, its scan is the result: nothing to carry)
         split = self.insert(arith.CmpiOp(first.busy, self.index_constant(1), "ugt")).result
         split.name_hint = "split"
-        carry = Block()
-        outer = self.builder
-        self.builder = Builder(InsertPoint.at_end(carry))
-        try:
+        with self._only_if(split):
             zero = self.index_constant(0)
             busy_carries = [
                 self.insert(mem.SliceOp(c.view, [soac.SliceSpec.RANGE], [zero, first.busy], c.view.type)).result for c in carries
@@ -250,10 +256,6 @@ class HuskConversion(ConversionBase):
                 mem.ScanOp.build(operands=[busy_totals, neutral, busy_carries], regions=[self.operator_region(op.reducer)])
             )
             self._second_run(op, first, [a.view for a in scanned], [c.view for c in carries])
-            self.insert(scf.YieldOp())
-        finally:
-            self.builder = outer
-        self.insert(scf.IfOp(split, [], Region(carry), Region(Block([scf.YieldOp()]))))
 
     def _second_run(self, op: husk.HuskOp, first: husk.RunOp, views: list, carries: list) -> None:
         """The run over `first`'s devices that combines each device's rows but the
@@ -270,15 +272,10 @@ class HuskConversion(ConversionBase):
         self.builder = Builder(InsertPoint.at_end(body))
         try:
             zero, one = self.index_constant(0), self.index_constant(1)
-            later = self.insert(arith.CmpiOp(second.device_arg, zero, "ugt")).result
-            carry_block = Block()
-            self.builder = Builder(InsertPoint.at_end(carry_block))
-            before = self.insert(arith.SubiOp(second.device_arg, one)).result
-            before.name_hint = "devices_before"
-            self._carry_map(op.reducer.block, rows, carries, before)
-            self.insert(scf.YieldOp())
-            self.builder = Builder(InsertPoint.at_end(body))
-            self.insert(scf.IfOp(later, [], Region(carry_block), Region(Block([scf.YieldOp()]))))
+            with self._only_if(self.insert(arith.CmpiOp(second.device_arg, zero, "ugt")).result):
+                before = self.insert(arith.SubiOp(second.device_arg, one)).result
+                before.name_hint = "devices_before"
+                self._carry_map(op.reducer.block, rows, carries, before)
             self.insert(husk.YieldOp())
         finally:
             self.builder = outer
@@ -339,17 +336,9 @@ class HuskConversion(ConversionBase):
         finally:
             self.scope.layers.pop()
         self.insert(mem.ScatteromapOp.build(operands=[target.view, ins, [m.view for m in mapped], []], regions=[lam]))
-        split = self.insert(arith.CmpiOp(run.busy, one, "ugt")).result
-        rest = Block()
-        outer = self.builder
-        self.builder = Builder(InsertPoint.at_end(rest))
-        try:
+        with self._only_if(self.insert(arith.CmpiOp(run.busy, one, "ugt")).result):
             count = self.insert(arith.SubiOp(size, first)).result
             self.insert(mem.ScatterOp(target.view, rows(outs[0].view, first, count), rows(outs[1].view, first, count)))
-            self.insert(scf.YieldOp())
-        finally:
-            self.builder = outer
-        self.insert(scf.IfOp(split, [], Region(rest), Region(Block([scf.YieldOp()]))))
 
     def _pair_array(self, op: husk.HuskOp, yielded, name: str) -> Array:
         """A scatter husk's indices or values, allocated whole (one per row)."""
