@@ -14,7 +14,9 @@ arrays host kernels read). Its kernels: the region's statements that touch them,
 program order, on the device or the host. The analysis chooses the memory order (a
 heaviest Hamiltonian path per component of the affinity graph) and the time of each
 message (`greedy`: the earliest slot the members share, the fewest messages; `tight`:
-uploads as late as a memory neighbour allows). For each message of two or more
+uploads as late as a memory neighbour allows; `early-downloads=true` adds the study's
+unbuilt half, downloads written together placed together and, with `tight`, each as
+early as a memory neighbour allows). For each message of two or more
 vectors the pass
 
 - allocates one device **arena** where the first member's block was allocated, each
@@ -321,8 +323,19 @@ def straight_line_regions(function: func.FuncOp) -> list[Block]:
 
 
 class _Fuser:
-    def __init__(self, function: func.FuncOp, block: Block, mode: str, attempts: int, seed: int, max_bytes: int, report: FusionReport):
+    def __init__(
+        self,
+        function: func.FuncOp,
+        block: Block,
+        mode: str,
+        attempts: int,
+        seed: int,
+        max_bytes: int,
+        report: FusionReport,
+        early_downloads: bool = False,
+    ):
         self.function = function
+        self.early_downloads = early_downloads
         self.max_bytes = max_bytes
         self.block = block
         self.mode = mode
@@ -354,7 +367,9 @@ class _Fuser:
             return self.report
         if not slots:
             return self.report
-        layout: TransferLayout = analyse(graph, mode=self.mode, attempts=self.attempts, seed=self.seed)
+        layout: TransferLayout = analyse(
+            graph, mode=self.mode, attempts=self.attempts, seed=self.seed, early_downloads=self.early_downloads
+        )
         for message in layout.messages:
             if len(message.vectors) < 2:
                 continue
@@ -575,6 +590,10 @@ class FuseTransfersPass(ModulePass):
     """Above this many bytes in a message, its members go one by one (into the same
     arena): packing them on the host would cost more than the startups saved."""
     report: bool = False
+    early_downloads: bool = False
+    """The study's unbuilt half of ε and of tight: downloads written by one kernel
+    placed together, and in `tight` mode each download as early as a memory
+    neighbour allows."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.mode not in ("greedy", "tight"):
@@ -592,6 +611,6 @@ class FuseTransfersPass(ModulePass):
                 continue
             result = FusionReport(function.sym_name.data)
             for block in straight_line_regions(function):
-                _Fuser(function, block, self.mode, self.attempts, self.seed, self.max_bytes, result).run()
+                _Fuser(function, block, self.mode, self.attempts, self.seed, self.max_bytes, result, self.early_downloads).run()
             if self.report:
                 print(result.line(), file=sys.stderr)

@@ -49,8 +49,12 @@ The steps (digest §3.1, with the reconstruction's choices of §3.3):
    fewest messages (digest §3.2). `tight`: each upload takes the latest slot it shares
    with an overlapping memory neighbour (else its latest slot), and a message is a
    maximal memory-contiguous run of equal slots; downloads as in greedy (the study does
-   not implement joint early downloads). Tight uploads later, so device copies live
-   shorter, at the price of possibly more messages.
+   not implement joint early downloads; `early_downloads` adds them, in ε and in
+   tight). Tight uploads later, so device copies live shorter, at the price of
+   possibly more messages.
+
+Past the study (its §8): a device-memory limit and fusing across small gaps refine a
+schedule in passes/analysis/transfer_refinement.py.
 
 `analyse` runs all of it and reports the transfers before (one message each) and the
 messages after. The affinity weight is only a proxy for the saving: a path of pairwise
@@ -294,9 +298,20 @@ class AffinityGraph:
 
 
 def affinity_graph(
-    graph: KernelGraph, intervals: Intervals, epsilon: Fraction | int | None = None
+    graph: KernelGraph,
+    intervals: Intervals,
+    epsilon: Fraction | int | None = None,
+    *,
+    early_downloads: bool = False,
 ) -> AffinityGraph:
-    """Step 2. ε defaults to 1/M (M vectors), so that it only breaks ties."""
+    """Step 2. ε defaults to 1/M (M vectors), so that it only breaks ties.
+
+    The study gives ε to overlapping pairs that are operands of one kernel: for uploads
+    that favours joint late uploads (two inputs of a kernel share their latest slot).
+    For downloads it names the other half, joint early downloads, and leaves it out
+    (its §7). `early_downloads` builds it: a pair of downloads gets ε where one kernel
+    wrote both (they share their earliest slot), and not for being read together by a
+    host kernel (which favours a late download instead)."""
     eps = Fraction(1, max(2, len(graph.vectors))) if epsilon is None else Fraction(epsilon)
     if eps < 0:
         raise ValueError(f"epsilon must not be negative, got {eps}")
@@ -306,8 +321,15 @@ def affinity_graph(
             if _overlap(direction[v], direction[w]):
                 overlaps[frozenset((v, w))] = 1
     operand_sets = graph.operand_sets()
-    bonus = frozenset(e for e in overlaps if any(e <= ops for ops in operand_sets)) if eps else frozenset()
-    return AffinityGraph(graph.vectors, overlaps, bonus, eps)
+
+    def bonus(edge: frozenset[Vector]) -> bool:
+        v, w = edge
+        if early_downloads and v in intervals.downloads:
+            return graph.producer[v] == graph.producer[w]
+        return any(edge <= ops for ops in operand_sets)
+
+    bonuses = frozenset(e for e in overlaps if bonus(e)) if eps else frozenset()
+    return AffinityGraph(graph.vectors, overlaps, bonuses, eps)
 
 
 # --------------------------------------------------------------------------- path searches
@@ -530,6 +552,9 @@ class Message:
     direction: str
     time: int
     vectors: tuple[Vector, ...]
+    gaps: tuple[Vector, ...] = ()
+    """Vectors lying between members that the message's one copy also moves (see
+    transfer_refinement.fuse_across_gaps); they are sent again in their own message."""
 
 
 def _greedy_runs(direction: str, iv: Mapping[Vector, Interval], loc: Mapping[Vector, int]) -> list[Message]:
@@ -569,13 +594,45 @@ def _tight_runs(direction: str, iv: Mapping[Vector, Interval], loc: Mapping[Vect
     return runs
 
 
-def schedule(intervals: Intervals, layout: Layout, mode: Literal["greedy", "tight"] = "greedy") -> list[Message]:
+def _early_runs(direction: str, iv: Mapping[Vector, Interval], loc: Mapping[Vector, int]) -> list[Message]:
+    """Tight's mirror for downloads: each takes the earliest slot it shares with an
+    overlapping memory neighbour (else its earliest), so that device copies can go
+    sooner; a message is a maximal memory-contiguous run of equal slots."""
+    at = {loc[v]: v for v in iv}
+    time: dict[Vector, int] = {}
+    for v in iv:
+        shared = [
+            max(iv[v][0], iv[w][0])
+            for w in (at.get(loc[v] - 1), at.get(loc[v] + 1))
+            if w is not None and _overlap(iv[v], iv[w])
+        ]
+        time[v] = min(shared) if shared else iv[v][0]
+    runs: list[Message] = []
+    for v in sorted(iv, key=loc.__getitem__):
+        last = runs[-1] if runs else None
+        if last and loc[v] == loc[last.vectors[-1]] + 1 and time[v] == last.time:
+            runs[-1] = Message(direction, last.time, last.vectors + (v,))
+        else:
+            runs.append(Message(direction, time[v], (v,)))
+    return runs
+
+
+def schedule(
+    intervals: Intervals,
+    layout: Layout,
+    mode: Literal["greedy", "tight"] = "greedy",
+    *,
+    early_downloads: bool = False,
+) -> list[Message]:
     """Step 6: the messages for a fixed layout, uploads first, each direction in memory
-    order."""
+    order. In `tight` mode with `early_downloads`, downloads mirror the late uploads:
+    each as early as a memory neighbour allows (the study's downloads are greedy in
+    both modes)."""
     if mode not in ("greedy", "tight"):
         raise ValueError(f"mode must be 'greedy' or 'tight', got {mode!r}")
     uploads = (_tight_runs if mode == "tight" else _greedy_runs)(UPLOAD, intervals.uploads, layout.location)
-    return uploads + _greedy_runs(DOWNLOAD, intervals.downloads, layout.location)
+    late = _early_runs if mode == "tight" and early_downloads else _greedy_runs
+    return uploads + late(DOWNLOAD, intervals.downloads, layout.location)
 
 
 # --------------------------------------------------------------------------- the analysis
@@ -613,16 +670,19 @@ def analyse(
     epsilon: Fraction | int | None = None,
     exact_limit: int = 16,
     methods: Iterable[str] = METHODS,
+    early_downloads: bool = False,
 ) -> TransferLayout:
-    """Runs steps 1–6 on a kernel graph. Deterministic for a given seed."""
+    """Runs steps 1–6 on a kernel graph. Deterministic for a given seed.
+    `early_downloads`: the study's unbuilt half of ε and of tight (see
+    `affinity_graph` and `schedule`)."""
     methods = tuple(methods)
     intervals = transfer_intervals(graph)
-    affinity = affinity_graph(graph, intervals, epsilon)
+    affinity = affinity_graph(graph, intervals, epsilon, early_downloads=early_downloads)
     rng = random.Random(seed)
     paths = tuple(
         best_path(affinity, c, attempts=attempts, rng=rng, exact_limit=exact_limit, methods=methods)
         for c in affinity.components()
     )
     layout = memory_layout(graph, intervals, paths)
-    messages = tuple(schedule(intervals, layout, mode))
+    messages = tuple(schedule(intervals, layout, mode, early_downloads=early_downloads))
     return TransferLayout(graph, intervals, affinity, paths, layout, mode, messages)

@@ -107,7 +107,8 @@ def test_host_code_runs_host_kernels_on_the_cpu(example):
 @pytest.mark.parametrize("family", ["memory", "fusion", "nested", "host"])
 def test_random_programs_with_random_placements(family):
     """Seeded random programs, a random subset of their kernels on the host, with and
-    without fuse-transfers (before memory planning, as soacc-pipeline runs it); and,
+    without fuse-transfers (before memory planning, as soacc-pipeline runs it; greedy,
+    and tight with early downloads); and,
     with no kernel placed, fuse-transfers after memory planning (where memory-reuse
     has given vectors shared blocks, which it must leave alone)."""
     for seed in range(8):
@@ -117,7 +118,8 @@ def test_random_programs_with_random_placements(family):
         args = program.inputs(5)
         want = soacc.compile(program.source, backend="numpy", pipeline=level2()).main(*copies(args))
         host = random_placement(kernel_names_of(program.source), f"{family}-{seed}")
-        for pipeline in (level2(host_kernels=host), level2(host_kernels=host, transfers=True), level2() + ",fuse-transfers"):
+        early = level2(host_kernels=host, transfers=True).replace("fuse-transfers", "fuse-transfers{mode=tight early-downloads=true}")
+        for pipeline in (level2(host_kernels=host), level2(host_kernels=host, transfers=True), early, level2() + ",fuse-transfers"):
             same(soacc.compile(program.source, backend="numpy", pipeline=pipeline).main(*copies(args)), want)
 
 
