@@ -53,8 +53,13 @@ def test_the_studys_graphs_on_the_gpu(graph):
     args = [np.random.default_rng(i).random(3000, dtype=np.float32) for i, _ in enumerate(graph.entries)]
     host = graph.host_kernels
     want = soacc.compile(source, backend="numpy", pipeline=SoaccPipelinePass(fusion=False, host_kernels=host).level2_stages()).main(*args)
-    for transfers in (False, True):
-        pipeline = str(SoaccPipelinePass(fusion=False, host_kernels=host, transfers=transfers).pipeline_pass_spec())
+    fused = SoaccPipelinePass(fusion=False, host_kernels=host, transfers=True).stages()
+    pipelines = [
+        SoaccPipelinePass(fusion=False, host_kernels=host).stages(),
+        fused,
+        fused.replace("fuse-transfers", "fuse-transfers{mode=tight early-downloads=true}"),
+    ]
+    for pipeline in pipelines:
         program = soacc.compile(source, backend="cuda", pipeline=pipeline)
         for _ in range(3):
             got = program.main(*args)
