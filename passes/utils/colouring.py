@@ -98,7 +98,9 @@ class Problem(Generic[T]):
         for members in classes:
             lo = min(c.first for c in members)
             hi = max(c.last for c in members)
-            weight = np.max([c.weights for c in members], axis=0)[:, None]
+            # (one member, the common case of the search: no reduction to make)
+            weights = members[0].weights if len(members) == 1 else np.maximum.reduce([c.weights for c in members])
+            weight = weights[:, None]
             profile[:, lo : hi + 1] += weight
             carried = max(c.previous_run for c in members)
             if carried >= 0:  # the previous iteration's block, a block of its own, until its last use

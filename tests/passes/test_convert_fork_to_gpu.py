@@ -6,8 +6,6 @@ threads left are exactly those with device work."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
@@ -16,17 +14,11 @@ from soacc.dialects import fork
 from soacc.lowering.convert_fork_to_gpu import _Schedule, does_device_work
 from soacc.pipeline import SoaccPipelinePass
 from soacc.program import apply_pipeline, parse_program
-from soacc.tools.examples import load_examples, mismatch
+from soacc.tools.examples import mismatch
 
-from tests.support.scripts import benchmark_programs
+from tests.support.scripts import every_program
 
-ROOT = Path(__file__).resolve().parents[2]
-PROGRAMS = [
-    *load_examples(ROOT / "examples"),
-    *benchmark_programs("device_syncs"),
-    *benchmark_programs("memory"),
-    *benchmark_programs("forks"),
-]
+PROGRAMS = every_program("device_syncs", "memory", "forks")
 FORKED = SoaccPipelinePass(forks=True).level2_stages()
 
 

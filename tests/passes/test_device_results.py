@@ -24,11 +24,11 @@ from soacc.program import apply_pipeline, parse_program
 from soacc.runtime.device_arrays import DeviceArray, ForeignDeviceArray
 from soacc.tools.examples import as_tuple, load_examples
 
-from tests.support.scripts import benchmark_programs
+from tests.support.scripts import every_program
 from tests.support.simulated_device import SimulatedDevice
 
 ROOT = Path(__file__).resolve().parents[2]
-PROGRAMS = [*load_examples(ROOT / "examples"), *benchmark_programs("device_syncs"), *benchmark_programs("memory")]
+PROGRAMS = every_program("device_syncs", "memory")
 LEVEL2 = SoaccPipelinePass().level2_stages()
 IDS = [f"{e.program_path.parent.name}/{e.name}" for e in PROGRAMS]
 

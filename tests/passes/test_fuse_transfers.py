@@ -7,19 +7,17 @@ run-time choice above `max-bytes`."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import soacc
 from soacc.pipeline import SoaccPipelinePass
-from soacc.tools.examples import as_tuple, load_examples
+from soacc.tools.examples import as_tuple
 
-from tests.support.scripts import benchmark_programs
+from tests.support.scripts import every_program
 
-ROOT = Path(__file__).resolve().parents[2]
-PROGRAMS = [*load_examples(ROOT / "examples"), *benchmark_programs("device_syncs"), *benchmark_programs("memory")]
+PROGRAMS = every_program("device_syncs", "memory")
 LEVEL2 = SoaccPipelinePass().level2_stages()
 
 

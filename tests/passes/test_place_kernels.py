@@ -11,7 +11,6 @@ runs the placed programs in tests/runtime/gpu/test_host_kernels_gpu.py."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,14 +23,13 @@ from soacc.pipeline import SoaccPipelinePass
 from soacc.program import apply_pipeline, parse_program
 from soacc.runtime.errors import SoaccError
 from soacc.runtime.reference import ReferenceExecutor
-from soacc.tools.examples import as_tuple, load_examples
+from soacc.tools.examples import as_tuple
 
 from tests.support.random_programs import random_program
-from tests.support.scripts import benchmark_programs
+from tests.support.scripts import every_program
 from tests.support.simulated_device import SimulatedDevice
 
-ROOT = Path(__file__).resolve().parents[2]
-PROGRAMS = [*load_examples(ROOT / "examples"), *benchmark_programs("device_syncs"), *benchmark_programs("memory")]
+PROGRAMS = every_program("device_syncs", "memory")
 IDS = [f"{e.program_path.parent.name}/{e.name}" for e in PROGRAMS]
 BEFORE_PLACEMENT = "canonicalize,cse,soac-fusion,reduce-device-syncs,merge-gpu-bodies,convert-soac-to-mem,fuse-iota"
 

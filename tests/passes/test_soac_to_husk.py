@@ -29,7 +29,7 @@ from soacc.runtime.husk_residency import RESIDENT_ENVIRONMENT
 from soacc.tools.examples import as_tuple, load_examples, mismatch
 
 from tests.support.random_programs import random_program
-from tests.support.scripts import benchmark_programs
+from tests.support.scripts import every_program
 
 @pytest.fixture(autouse=True)
 def split_over_every_device(monkeypatch):
@@ -1042,10 +1042,7 @@ def test_loops_of_husks_with_a_random_split_per_run(monkeypatch, name):
 # --- every example and benchmark program ---------------------------------------------------
 
 ROOT = Path(__file__).resolve().parents[2]
-PROGRAMS = [
-    *load_examples(ROOT / "examples"),
-    *(p for folder in ("device_syncs", "memory", "husks", "forks") for p in benchmark_programs(folder)),
-]
+PROGRAMS = every_program("device_syncs", "memory", "husks", "forks")
 
 
 @pytest.mark.parametrize("example", PROGRAMS, ids=[f"{e.program_path.parent.name}/{e.name}" for e in PROGRAMS])

@@ -47,3 +47,19 @@ def benchmark_programs(folder: str) -> list[Example]:
         return load_examples(BENCHMARKS / folder)
     finally:
         sys.path.remove(directory)
+
+
+def every_program(*folders: str) -> list[Example]:
+    """The examples, then the programs of benchmarks/<folder> for each folder, each
+    program file once (a benchmark may reuse another folder's program with the same
+    inputs, as device_syncs/locvolcalib does memory/locvolcalib's: testing it twice
+    proves nothing more)."""
+    seen: set[Path] = set()
+    unique: list[Example] = []
+    for program in [*load_examples(EXAMPLES), *(p for folder in folders for p in benchmark_programs(folder))]:
+        path = Path(program.program_path).resolve()
+        if path not in seen:
+            seen.add(path)
+            unique.append(program)
+    return unique
+

@@ -8,22 +8,20 @@ their transfers fused. Skipped where there is no GPU."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import soacc
 from soacc.pipeline import SoaccPipelinePass
-from soacc.tools.examples import as_tuple, load_examples, mismatch
+from soacc.tools.examples import as_tuple, mismatch
 
 from tests.passes.test_place_kernels import copies, kernel_names_of, random_placement
-from tests.support.scripts import benchmark_programs, load_benchmark
+from tests.support.scripts import every_program, load_benchmark
 
 pytestmark = pytest.mark.gpu
 
-ROOT = Path(__file__).resolve().parents[3]
-PROGRAMS = [*load_examples(ROOT / "examples"), *benchmark_programs("device_syncs"), *benchmark_programs("memory")]
+PROGRAMS = every_program("device_syncs", "memory")
 LEVEL2 = SoaccPipelinePass().level2_stages()
 
 

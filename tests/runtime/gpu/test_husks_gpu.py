@@ -7,22 +7,20 @@ there is no GPU."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import soacc
 from soacc.pipeline import SoaccPipelinePass
-from soacc.tools.examples import load_examples, mismatch
+from soacc.tools.examples import mismatch
 
 from tests.passes import test_soac_to_husk as cases
-from tests.support.scripts import benchmark_programs
+from tests.support.scripts import every_program
 
 pytestmark = pytest.mark.gpu
 
-ROOT = Path(__file__).resolve().parents[3]
-PROGRAMS = [*load_examples(ROOT / "examples"), *benchmark_programs("device_syncs"), *benchmark_programs("memory")]
+PROGRAMS = every_program("device_syncs", "memory")
 
 
 @pytest.fixture(autouse=True)

@@ -18,16 +18,12 @@ import pytest
 import soacc
 from soacc.tools.examples import as_tuple, load_examples, mismatch
 
-from tests.support.scripts import benchmark_programs
+from tests.support.scripts import every_program
 
 pytestmark = pytest.mark.gpu
 
 ROOT = Path(__file__).resolve().parents[3]
-PROGRAMS = [
-    *load_examples(ROOT / "examples"),
-    *benchmark_programs("device_syncs"),
-    *benchmark_programs("memory"),
-]
+PROGRAMS = every_program("device_syncs", "memory")
 SIZES = [1, 7, 300]
 DEVICE_LOOPS = {"convergence", "bfs", "convergence_loop", "clean"}
 """Programs whose while loops are device loops (passes/analysis/device_loops.py), so
