@@ -194,7 +194,9 @@ def lower_reduce(op: mem.ReduceOp | mem.RedomapOp, name: str, b: Builder, add_ke
         raise CannotLower(op, "at host level must write its reduced values to outputs")
     elements = Elements.of(op)
     outputs = list(op.reduce_outputs) if isinstance(op, mem.RedomapOp) else list(op.outputs)
-    captured = [v for v in captured_values(op) if v not in op.inputs and v not in op.outputs]
+    # every value the lambdas read, inputs and outputs too: the final pass has no other
+    # parameter for an input its operator reads (a value read at a device position)
+    captured = list(captured_values(op))
     element_types = [v.type for v in op.neutral]
     space = mem.space_of(outputs[0].type)
     n = elements.host_rows(b)

@@ -31,6 +31,7 @@ from soacc.passes.analysis.migration_table import analyse_module
 from soacc.pipeline import SoaccPipelinePass
 from soacc.dialects.shared.dtypes import numpy_dtype
 from soacc.program import parse_program
+from soacc.runtime.errors import ExecutionError, ProgramError
 from soacc.tools.examples import load_examples, mismatch
 
 from tests.support.nvcc import compile_ptx
@@ -341,6 +342,56 @@ def test_cuda_of_every_example_compiles_after_the_passes(example, tmp_path):
     emit_cuda(program.module, text)
     result = compile_ptx(text.getvalue(), tmp_path, example.name)
     assert result.returncode == 0, result.stderr[-3000:]
+
+
+LOCATED_REFUSAL = re.compile(r"^<input>:\d+:\d+: error: convert-(soac-to-mem|mem-to-gpu): ")
+
+
+@pytest.mark.parametrize("path", LIT_PROGRAMS, ids=[p.stem for p in LIT_PROGRAMS])
+def test_every_lit_program_goes_through_the_whole_pipeline(path, tmp_path):
+    """What the device-sync passes leave, lowered to kernels (issue 21, item 5): each
+    program compiles, or is refused with a located message of a lowering that names
+    what it cannot do yet; never an internal error. Every seventh through nvcc."""
+    from soacc.lowering.emit_cuda import emit_cuda
+
+    try:
+        program = compiled(path.read_text(), SoaccPipelinePass().stages())
+    except ProgramError as error:
+        assert LOCATED_REFUSAL.match(str(error)), str(error)
+        return
+    if LIT_PROGRAMS.index(path) % 7 == 0 and shutil.which("nvcc"):
+        text = io.StringIO()
+        emit_cuda(program.module, text)
+        result = compile_ptx(text.getvalue(), tmp_path, path.stem)
+        assert result.returncode == 0, result.stderr[-3000:]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("path", LIT_PROGRAMS, ids=[p.stem for p in LIT_PROGRAMS])
+def test_on_the_gpu_every_lit_program_gives_the_reference_results(path):
+    """The programs the whole pipeline takes, on the GPU with random arguments: the
+    reference executor's results for the program as written (a run-time error, an
+    index out of bounds among them, where it gives one)."""
+    source = path.read_text()
+    try:
+        gpu = soacc.compile(source, backend="cuda")
+    except ProgramError as error:
+        assert LOCATED_REFUSAL.match(str(error)), str(error)
+        return
+    reference = compiled(source, "canonicalize")
+    rng = np.random.default_rng(len(source))
+    for f in parse_program(source).ops:
+        if not isinstance(f, func.FuncOp) or f.sym_visibility is not None:
+            continue
+        for _ in range(3):
+            args = [random_argument(t, rng) for t in f.function_type.inputs.data]
+            try:
+                with _time_limit(1.0):  # (a while loop random inputs never end)
+                    want = reference.entry(f.sym_name.data)(*[_copy(a) for a in args])
+            except (TimeoutError, ExecutionError):
+                continue  # (the GPU's run-time checks are tested apart)
+            got = gpu.entry(f.sym_name.data)(*[_copy(a) for a in args])
+            assert mismatch(got, want, 1e-5, 1e-6) is None, f"{f.sym_name.data}: {mismatch(got, want, 1e-5, 1e-6)}"
 
 
 def test_dot_option_writes_the_graph_and_the_cut(tmp_path):
