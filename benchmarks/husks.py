@@ -159,6 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--small", action="store_true", help="each program's small size")
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--programs", help="comma-separated names (default: all)")
+    parser.add_argument("--cases", help="comma-separated case names, as printed (default: every case of the programs)")
     parser.add_argument("--devices", type=int, default=2, help="the devices of the last configuration (default 2)")
     parser.add_argument("--virtual", action="store_true", help="several contexts on one GPU stand in for several GPUs")
     parser.add_argument(
@@ -201,6 +202,12 @@ def _run(options, parser) -> int:
         if unknown:
             parser.error(f"no program {', '.join(sorted(unknown))}; there are {', '.join(sorted({c.example.name for c in chosen}))}")
         chosen = [c for c in chosen if c.example.name in names]
+    if options.cases:
+        wanted = [w.strip() for w in options.cases.split(",")]
+        unknown = set(wanted) - {c.label for c in chosen}
+        if unknown:
+            parser.error(f"no case {', '.join(sorted(unknown))}; there are {', '.join(c.label for c in chosen)}")
+        chosen = [c for c in chosen if c.label in wanted]
     configurations = configuration_names(options.devices, options.backend)
     report: dict = {
         "backend": options.backend, "repeat": options.repeat, "devices": options.devices, "virtual": options.virtual,

@@ -30,6 +30,9 @@ MAX_SCENARIO_ATOMS = 5
 
 T = TypeVar("T")
 
+ALONE_CELLS = 1 << 22
+"""At most this many numbers (32 MiB) for the candidates' profiles alone."""
+
 
 @dataclass
 class Candidate(Generic[T]):
@@ -72,6 +75,10 @@ class Problem(Generic[T]):
         """Statements that allocate memory the caller cannot size (calls, lambdas
         that allocate per lane): no class may hold more there than before."""
         self._index = {id(c): i for i, c in enumerate(candidates)}
+        # each candidate's bytes alone, stacked, where that is small: a search costs a
+        # profile per step, mostly of classes of one member, summed in one step
+        cells = len(candidates) * background.size
+        self._alone = np.stack([self._class_profile([c]) for c in candidates]) if candidates and cells <= ALONE_CELLS else None
         self.baseline_profile = self.profile([[c] for c in candidates])
         self.baseline = self.baseline_profile.max(axis=1)
 
@@ -95,17 +102,27 @@ class Problem(Generic[T]):
         from its first member's first use to its last member's last use, at its
         largest member's size."""
         profile = self.background.copy()
+        if self._alone is not None:
+            alone = [self._index[id(m[0])] for m in classes if len(m) == 1]
+            if alone:
+                profile += self._alone[alone].sum(axis=0)
+            classes = [m for m in classes if len(m) > 1]
         for members in classes:
-            lo = min(c.first for c in members)
-            hi = max(c.last for c in members)
-            # (one member, the common case of the search: no reduction to make)
-            weights = members[0].weights if len(members) == 1 else np.maximum.reduce([c.weights for c in members])
-            weight = weights[:, None]
-            profile[:, lo : hi + 1] += weight
-            carried = max(c.previous_run for c in members)
-            if carried >= 0:  # the previous iteration's block, a block of its own, until its last use
-                profile[:, : carried + 1] += weight
+            profile += self._class_profile(members)
         return profile
+
+    def _class_profile(self, members: list[Candidate[T]]) -> np.ndarray:
+        """One class's bytes at each statement in each scenario."""
+        out = np.zeros_like(self.background)
+        lo = min(c.first for c in members)
+        hi = max(c.last for c in members)
+        weights = members[0].weights if len(members) == 1 else np.maximum.reduce([c.weights for c in members])
+        weight = weights[:, None]
+        out[:, lo : hi + 1] += weight
+        carried = max(c.previous_run for c in members)
+        if carried >= 0:  # the previous iteration's block, a block of its own, until its last use
+            out[:, : carried + 1] += weight
+        return out
 
     def admissible(self, classes: list[list[Candidate[T]]]) -> bool:
         """No scenario's peak is above what it is without reuse, nor what is live

@@ -114,9 +114,10 @@ def test_random_programs_give_the_same_results(first):
 @pytest.mark.slow
 def test_the_random_programs_have_indexed_maps_and_fused_ops():
     """The census of what the random programs make indexed: maps, and fused ops of
-    three kinds (the scanomap's case is canny's, tested above)."""
+    three kinds (the scanomap's case is canny's, tested above). Half the seeds: all four
+    kinds appear among the first 33 programs they give (2026-12-07)."""
     made: Counter = Counter()
-    for source, _ in random_programs(0, N_PROGRAMS):
+    for source, _ in random_programs(0, N_PROGRAMS // 2):
         module = parse_program(source)
         apply_pipeline(module, WITH_IOTA)
         made.update(op.name for op in module.walk() if isinstance(op, mem.FUSED_KERNELS) and op.row_count is not None)
