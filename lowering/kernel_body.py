@@ -247,6 +247,11 @@ class KernelBody:
             case mem.FillOp():
                 out = self.row(op.output)
                 self.loop(self.dim(out, 0), lambda j: self.store(self.values[op.value], out, j, op))
+            case mem.IotaOp():
+                out = self.row(op.output)
+                element = op.output.type.element_type
+                cast = (lambda j: j) if isinstance(element, IndexType) else (lambda j: self.op(arith.IndexCastOp(j, element)))
+                self.rows_loop(op, out, lambda j: self.store(cast(j), out, j, op))
             case mem.CopyOp():
                 self.copy(self.row(op.source), self.row(op.dest), op)
             case cf.AssertOp():

@@ -85,3 +85,62 @@ def test_a_map_yielding_a_captured_array_lowers_to_a_valid_kernel():
     path = Path(__file__).parent / "programs" / "map_yields_a_captured_array.mlir"
     program = soacc.compile(path, backend="numpy", pipeline="convert-soac-to-mem,convert-mem-to-gpu")
     program.module.verify()
+
+
+IOTAS_IN_LAMBDAS = """
+func.func @main(%a: tensor<?xi64>, %k: index) -> (tensor<?x?xi64>, tensor<?xi64>, tensor<?x?xindex>, tensor<?x?xi32>) {
+  %zero = arith.constant 0 : i64
+  %rows = soac.map(%a) : (tensor<?xi64>) -> tensor<?x?xi64> {
+  ^bb0(%e: i64):
+    %io = soac.iota %k : tensor<?xi64>
+    %r = soac.map(%io) : (tensor<?xi64>) -> tensor<?xi64> {
+    ^bb1(%i: i64):
+      %s = arith.addi %i, %e : i64
+      soac.yield %s : i64
+    }
+    soac.yield %r : tensor<?xi64>
+  }
+  %sums = soac.map(%a) : (tensor<?xi64>) -> tensor<?xi64> {
+  ^bb0(%e: i64):
+    %io = soac.iota %k : tensor<?xi64>
+    %t = soac.reduce(%io) neutral(%zero : i64) commutative : (tensor<?xi64>) -> i64 {
+    ^bb1(%p: i64, %q: i64):
+      %u = arith.addi %p, %q : i64
+      soac.yield %u : i64
+    }
+    %v = arith.muli %t, %e : i64
+    soac.yield %v : i64
+  }
+  %idx = soac.map(%a) : (tensor<?xi64>) -> tensor<?x?xindex> {
+  ^bb0(%e: i64):
+    %io = soac.iota %k : tensor<?xindex>
+    soac.yield %io : tensor<?xindex>
+  }
+  %small = soac.map(%a) : (tensor<?xi64>) -> tensor<?x?xi32> {
+  ^bb0(%e: i64):
+    %io = soac.iota %k : tensor<?xi32>
+    soac.yield %io : tensor<?xi32>
+  }
+  func.return %rows, %sums, %idx, %small : tensor<?x?xi64>, tensor<?xi64>, tensor<?x?xindex>, tensor<?x?xi32>
+}
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fusion", [True, False])
+@pytest.mark.parametrize(("n", "k"), [(0, 3), (1, 0), (5, 1), (300, 7), (3, 2000)])
+def test_iotas_inside_lambdas(n, k, fusion):
+    """soac.iota inside a map's lambda, as a row, mapped over and reduced (each its own
+    loop in the thread, or an indexed map where fuse-iota made one), on the GPU: the
+    NumPy results."""
+    from soacc.pipeline import SoaccPipelinePass
+
+    a = np.arange(n, dtype=np.int64) - 2
+    program = soacc.compile(IOTAS_IN_LAMBDAS, backend="cuda", pipeline=SoaccPipelinePass(fusion=fusion).stages())
+    rows, sums, idx, small = program.main(a, k)
+    io = np.arange(k)
+    np.testing.assert_array_equal(rows, a[:, None] + io[None, :])
+    np.testing.assert_array_equal(sums, a * io.sum())
+    np.testing.assert_array_equal(idx, np.broadcast_to(io, (n, k)))
+    np.testing.assert_array_equal(small, np.broadcast_to(io, (n, k)).astype(np.int32))
+

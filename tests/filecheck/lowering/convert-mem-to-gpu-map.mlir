@@ -81,3 +81,34 @@ func.func @main(%n: index) -> tensor<?xindex> {
   }
   func.return %ys : tensor<?xindex>
 }
+
+// -----
+
+// An iota inside a lambda (a row of a map's output): each thread writes its row's
+// 0, 1, ..., k-1, cast to the row's element type (Futhark's `iota` in a map; issue 21,
+// item 5). The loop over the row is sequential inside the thread, which the kernel's
+// attribute says.
+// CHECK-LABEL: func.func @iota_rows
+// CHECK:       "gpu.func"()
+// CHECK:         scf.for %row =
+// CHECK:           scf.for [[J:%[0-9]+]] =
+// CHECK-NEXT:        memref.store [[J]], %r[%row, [[J]]] : memref<?x?xindex
+// CHECK:       }) {sym_name = "map0", soacc.sequential_inside = "soac.iota %io (as mem.iota)"}
+// CHECK:       "gpu.func"()
+// CHECK:           scf.for [[K:%[0-9]+]] =
+// CHECK-NEXT:        [[V:%[0-9]+]] = arith.index_cast [[K]] : index to i32
+// CHECK-NEXT:        memref.store [[V]], %s[%row, [[K]]] : memref<?x?xi32
+// CUDA:        r[r_offset + row * r_stride0 + [[J2:v_[0-9]+]] * r_stride1] = [[J2]];
+func.func @iota_rows(%a: tensor<?xi64>, %k: index) -> (tensor<?x?xindex>, tensor<?x?xi32>) {
+  %r = soac.map(%a) : (tensor<?xi64>) -> tensor<?x?xindex> {
+  ^bb0(%e: i64):
+    %io = soac.iota %k : tensor<?xindex>
+    soac.yield %io : tensor<?xindex>
+  }
+  %s = soac.map(%a) : (tensor<?xi64>) -> tensor<?x?xi32> {
+  ^bb0(%e: i64):
+    %io = soac.iota %k : tensor<?xi32>
+    soac.yield %io : tensor<?xi32>
+  }
+  func.return %r, %s : tensor<?x?xindex>, tensor<?x?xi32>
+}
