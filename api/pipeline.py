@@ -37,6 +37,7 @@ from soacc.passes.fuse_iota import FuseIotaPass
 from soacc.passes.fuse_scalar_reads import FuseScalarReadsPass
 from soacc.passes.fuse_transfers import FuseTransfersPass
 from soacc.passes.hoist_allocations import HoistAllocationsPass
+from soacc.passes.interchange_reductions import InterchangeReductionsPass
 from soacc.passes.introduce_forks import IntroduceForksPass
 from soacc.passes.memory_reuse import MemoryReusePass
 from soacc.passes.place_kernels import PlaceKernelsPass
@@ -117,7 +118,7 @@ class SoaccPipelinePass(ModulePass):
     def level2_passes(self) -> list[ModulePass]:
         """The passes before convert-mem-to-gpu: the same program at level 2, which the
         reference executor runs."""
-        passes: list[ModulePass] = [CanonicalizePass(), CommonSubexpressionElimination()]
+        passes: list[ModulePass] = [CanonicalizePass(), CommonSubexpressionElimination(), InterchangeReductionsPass()]
         if self.fusion:
             passes.append(SoacFusionPass())
         if self.syncs:

@@ -73,6 +73,11 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
 
         return MergeGpuBodiesPass
 
+    def get_interchange_reductions() -> type[ModulePass]:
+        from soacc.passes.interchange_reductions import InterchangeReductionsPass
+
+        return InterchangeReductionsPass
+
     def get_fuse_iota() -> type[ModulePass]:
         from soacc.passes.fuse_iota import FuseIotaPass
 
@@ -103,6 +108,7 @@ def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-mem-to-gpu": get_convert_mem_to_gpu,
         "soac-fusion": get_soac_fusion,
         "fuse-iota": get_fuse_iota,
+        "interchange-reductions": get_interchange_reductions,
         "soacc-pipeline": get_soacc_pipeline,
         "reduce-device-syncs": get_reduce_device_syncs,
         "merge-gpu-bodies": get_merge_gpu_bodies,
@@ -127,6 +133,7 @@ INPUT_DIALECT = {
     "soac-to-husk": "soac",
     "convert-soac-to-mem": "soac",
     "fuse-iota": "mem",
+    "interchange-reductions": "soac",
     "hoist-allocations": "mem",
     "short-circuit": "mem",
     "memory-reuse": "mem",

@@ -197,7 +197,7 @@ def test_pipeline_runs_fusion_after_canonicalize_and_cse_and_fuse_iota_after_buf
     from soacc.pipeline import SoaccPipelinePass
 
     stages = SoaccPipelinePass().stages().split(",")
-    assert stages[:3] == ["canonicalize", "cse", "soac-fusion"]
+    assert stages[:4] == ["canonicalize", "cse", "interchange-reductions", "soac-fusion"]
     assert "soac-fusion" not in SoaccPipelinePass(fusion=False).stages()
     # fusion=false leaves fuse-iota (level 2) out too
     assert [s for s in stages[3:] if s != "fuse-iota"] == SoaccPipelinePass(fusion=False).stages().split(",")[2:]
