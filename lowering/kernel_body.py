@@ -254,6 +254,8 @@ class KernelBody:
                 self.rows_loop(op, out, lambda j: self.store(cast(j), out, j, op))
             case mem.CopyOp():
                 self.copy(self.row(op.source), self.row(op.dest), op)
+            case mem.ScatterOp():
+                self.scatter(op)
             case cf.AssertOp():
                 self.b.insert(op.clone(value_mapper={op.arg: self.value(op.arg)}))
             case _ if op.dialect_name() in ("arith", "math") and not op.regions:
@@ -263,6 +265,25 @@ class KernelBody:
                     self.values[old_r] = new_r
             case _:
                 raise CannotLower(op, "cannot run inside a kernel yet")
+
+    def scatter(self, op: mem.ScatterOp) -> None:
+        """A scatter inside a kernel: its thread writes value j to row indices[j] of the
+        destination, in order (the last of equal indices wins, as on the reference
+        executor), ignoring indices out of bounds (negative ones become huge)."""
+        dest, indices, values = self.row(op.dest), self.row(op.indices), self.row(op.values)
+        rows = self.dim(dest, 0)
+
+        def one(j: SSAValue) -> None:
+            k = self.op(memref.LoadOp.get(indices.view, [*indices.prefix, j]))
+            if not isinstance(k.type, IndexType):
+                k = self.op(arith.IndexCastOp(k, IndexType()))
+            if values.rank > 1:
+                value: SSAValue | Row = Row(values.view, (*values.prefix, j))
+            else:
+                value = self.op(memref.LoadOp.get(values.view, [*values.prefix, j]))
+            self.when(self.op(arith.CmpiOp(k, rows, "ult")), lambda: self.store(value, dest, k, op))
+
+        self.loop(self.dim(indices, 0), one)
 
     def scratch_view(self, op: mem.ViewOp) -> None:
         """A view of a thread's slot, row-major unless strides are given, in the

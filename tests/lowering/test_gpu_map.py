@@ -144,3 +144,39 @@ def test_iotas_inside_lambdas(n, k, fusion):
     np.testing.assert_array_equal(idx, np.broadcast_to(io, (n, k)))
     np.testing.assert_array_equal(small, np.broadcast_to(io, (n, k)).astype(np.int32))
 
+
+SCATTERS_IN_LAMBDAS = """
+func.func @main(%a: tensor<?xi64>, %is: tensor<?xi64>, %k: index) -> tensor<?x?xi64> {
+  %zero = arith.constant 0 : i64
+  %r = soac.map(%a) : (tensor<?xi64>) -> tensor<?x?xi64> {
+  ^bb0(%e: i64):
+    %z = soac.replicate %k, %zero : i64 -> tensor<?xi64>
+    %vs = soac.map(%is) : (tensor<?xi64>) -> tensor<?xi64> {
+    ^bb1(%i: i64):
+      %v = arith.addi %i, %e : i64
+      soac.yield %v : i64
+    }
+    %s = soac.scatter %z[%is] = %vs : tensor<?xi64>, tensor<?xi64>, tensor<?xi64>
+    soac.yield %s : tensor<?xi64>
+  }
+  func.return %r : tensor<?x?xi64>
+}
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("fusion", [True, False])
+@pytest.mark.parametrize(("n", "k"), [(0, 3), (1, 0), (5, 4), (300, 40)])
+def test_scatters_inside_lambdas(n, k, fusion):
+    """soac.scatter inside a map's lambda (a loop of its thread, or a fused
+    scatteromap), indices out of bounds and negative among them, no index twice: the
+    reference executor's results."""
+    from soacc.pipeline import SoaccPipelinePass
+
+    rng = np.random.default_rng(n + k)
+    a = rng.integers(-5, 5, n).astype(np.int64)
+    indices = rng.permutation(k + 3).astype(np.int64) - 2  # -2 .. k: some out of bounds
+    want = soacc.compile(SCATTERS_IN_LAMBDAS, backend="numpy").main(a, indices, k)
+    program = soacc.compile(SCATTERS_IN_LAMBDAS, backend="cuda", pipeline=SoaccPipelinePass(fusion=fusion).stages())
+    np.testing.assert_array_equal(program.main(a, indices, k), want)
+

@@ -112,3 +112,28 @@ func.func @iota_rows(%a: tensor<?xi64>, %k: index) -> (tensor<?x?xindex>, tensor
   }
   func.return %r, %s : tensor<?x?xindex>, tensor<?x?xi32>
 }
+
+// -----
+
+// A scatter inside a lambda: the thread writes value j to row indices[j] of its
+// destination row, in order (the last of equal indices wins, as on the reference
+// executor), and skips indices out of bounds, negative ones included (cast to index,
+// they are huge).
+// CHECK-LABEL: func.func @scatter_rows
+// CHECK:       "gpu.func"()
+// CHECK:             [[I:%[0-9]+]] = memref.load %is[[[J:%[0-9]+]]]
+// CHECK-NEXT:        [[K:%[0-9]+]] = arith.index_cast [[I]] : i64 to index
+// CHECK-NEXT:        [[V:%[0-9]+]] = memref.load %vs[[[J]]]
+// CHECK-NEXT:        [[IN:%[0-9]+]] = arith.cmpi ult, [[K]], {{%[0-9]+}} : index
+// CHECK-NEXT:        scf.if [[IN]] {
+// CHECK-NEXT:          memref.store [[V]], {{%[0-9]+}}[[[K]]]
+func.func @scatter_rows(%a: tensor<?xi64>, %is: tensor<?xi64>, %vs: tensor<?xi64>) -> tensor<?x?xi64> {
+  %r = soac.map(%a) : (tensor<?xi64>) -> tensor<?x?xi64> {
+  ^bb0(%e: i64):
+    %n = soac.size %vs[0] : tensor<?xi64>
+    %z = soac.replicate %n, %e : i64 -> tensor<?xi64>
+    %s = soac.scatter %z[%is] = %vs : tensor<?xi64>, tensor<?xi64>, tensor<?xi64>
+    soac.yield %s : tensor<?xi64>
+  }
+  func.return %r : tensor<?x?xi64>
+}
