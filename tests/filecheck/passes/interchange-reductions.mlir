@@ -1,14 +1,14 @@
 // RUN: soacc-opt %s --split-input-file -p interchange-reductions | filecheck %s
 // RUN: soacc-opt %s --split-input-file -p 'interchange-reductions{report=true}' -o /dev/null 2>&1 | filecheck %s --check-prefix=REPORT
 //
-// interchange-reductions: a reduction of rows whose operator is one map over the rows
-// (element by element) becomes a map over the columns of scalar reductions. One chunk
-// per case.
+// interchange-reductions: a reduction (or scan) of rows whose operator is one map over
+// the rows (element by element) becomes a map over the columns of scalar reductions
+// (scans). One chunk per case.
 
 // The column sums of a matrix: the rows' map2 (+) as (+) on each column, with the
 // column's neutral element (the map checks that the rows and the neutral row agree in
 // size, as the reduction did; no rows give the neutral row).
-// REPORT: interchange-reductions: %sums: a map over the columns of reductions
+// REPORT: interchange-reductions: %sums: a map over the columns
 // CHECK-LABEL: func.func @column_sums
 // CHECK-NEXT:    %a_columns = soac.transpose %a [1, 0]
 // CHECK-NEXT:    %sums = soac.map(%a_columns, %z) : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?xf32> {
@@ -39,7 +39,7 @@ func.func @column_sums(%a: tensor<?x?xf32>, %z: tensor<?xf32>) -> tensor<?xf32> 
 // Two arrays of rows and an operator that is not commutative (the second pair's
 // values win where its flag is set), its map reading the parameters in another order
 // (right before left): each column's reduction takes them where they were.
-// REPORT: interchange-reductions: %v: a map over the columns of reductions
+// REPORT: interchange-reductions: %v: a map over the columns
 // CHECK-LABEL: func.func @last_set
 // CHECK:         %a_columns = soac.transpose %a [1, 0]
 // CHECK-NEXT:    %f_columns = soac.transpose %f [1, 0]
@@ -65,7 +65,32 @@ func.func @last_set(%a: tensor<?x?xi32>, %f: tensor<?x?xi1>, %za: tensor<?xi32>,
 }
 
 // -----
+// A scan of rows (each row the element-wise sums of the rows up to it): a map of the
+// columns' scans, transposed back to rows.
+// REPORT: interchange-reductions: %p: a map over the columns
+// CHECK-LABEL: func.func @prefix_rows
+// CHECK-NEXT:    %a_columns = soac.transpose %a [1, 0]
+// CHECK-NEXT:    %p_by_columns = soac.map(%a_columns, %z) : (tensor<?x?xf32>, tensor<?xf32>) -> tensor<?x?xf32> {
+// CHECK-NEXT:    ^bb0(%column: tensor<?xf32>, %neutral: f32):
+// CHECK-NEXT:      %p = soac.scan(%column) neutral(%neutral : f32) : (tensor<?xf32>) -> tensor<?xf32> {
+// CHECK:           soac.yield %p : tensor<?xf32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %p_1 = soac.transpose %p_by_columns [1, 0]
+// CHECK-NEXT:    func.return %p_1
+func.func @prefix_rows(%a: tensor<?x?xf32>, %z: tensor<?xf32>) -> tensor<?x?xf32> {
+  %p = soac.scan(%a) neutral(%z : tensor<?xf32>) : (tensor<?x?xf32>) -> tensor<?x?xf32> {
+  ^bb0(%x: tensor<?xf32>, %y: tensor<?xf32>):
+    %s = soac.map(%x, %y) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+    ^bb1(%u: f32, %v: f32):
+      %t = arith.addf %u, %v : f32
+      soac.yield %t : f32
+    }
+    soac.yield %s : tensor<?xf32>
+  }
+  func.return %p : tensor<?x?xf32>
+}
 
+// -----
 // Left alone: an operator that picks a whole row (not element by element), a map
 // lambda with a combinator inside, and a reduction of rows inside a map's lambda (its
 // thread runs it already).
