@@ -574,39 +574,23 @@ def _greedy_runs(direction: str, iv: Mapping[Vector, Interval], loc: Mapping[Vec
     return runs
 
 
-def _tight_runs(direction: str, iv: Mapping[Vector, Interval], loc: Mapping[Vector, int]) -> list[Message]:
+def _local_runs(direction: str, iv: Mapping[Vector, Interval], loc: Mapping[Vector, int], late: bool) -> list[Message]:
+    """Each vector at the slot it shares with an overlapping memory neighbour that is
+    latest (`late`: tight uploads) or earliest (tight's mirror, for joint early
+    downloads), else its own latest or earliest; a message is a maximal
+    memory-contiguous run of equal slots."""
     at = {loc[v]: v for v in iv}
     time: dict[Vector, int] = {}
     for v in iv:
         shared = [
-            min(iv[v][1], iv[w][1])
+            min(iv[v][1], iv[w][1]) if late else max(iv[v][0], iv[w][0])
             for w in (at.get(loc[v] - 1), at.get(loc[v] + 1))
             if w is not None and _overlap(iv[v], iv[w])
         ]
-        time[v] = max(shared) if shared else iv[v][1]
-    runs: list[Message] = []
-    for v in sorted(iv, key=loc.__getitem__):
-        last = runs[-1] if runs else None
-        if last and loc[v] == loc[last.vectors[-1]] + 1 and time[v] == last.time:
-            runs[-1] = Message(direction, last.time, last.vectors + (v,))
+        if shared:
+            time[v] = max(shared) if late else min(shared)
         else:
-            runs.append(Message(direction, time[v], (v,)))
-    return runs
-
-
-def _early_runs(direction: str, iv: Mapping[Vector, Interval], loc: Mapping[Vector, int]) -> list[Message]:
-    """Tight's mirror for downloads: each takes the earliest slot it shares with an
-    overlapping memory neighbour (else its earliest), so that device copies can go
-    sooner; a message is a maximal memory-contiguous run of equal slots."""
-    at = {loc[v]: v for v in iv}
-    time: dict[Vector, int] = {}
-    for v in iv:
-        shared = [
-            max(iv[v][0], iv[w][0])
-            for w in (at.get(loc[v] - 1), at.get(loc[v] + 1))
-            if w is not None and _overlap(iv[v], iv[w])
-        ]
-        time[v] = min(shared) if shared else iv[v][0]
+            time[v] = iv[v][1] if late else iv[v][0]
     runs: list[Message] = []
     for v in sorted(iv, key=loc.__getitem__):
         last = runs[-1] if runs else None
@@ -630,9 +614,16 @@ def schedule(
     both modes)."""
     if mode not in ("greedy", "tight"):
         raise ValueError(f"mode must be 'greedy' or 'tight', got {mode!r}")
-    uploads = (_tight_runs if mode == "tight" else _greedy_runs)(UPLOAD, intervals.uploads, layout.location)
-    late = _early_runs if mode == "tight" and early_downloads else _greedy_runs
-    return uploads + late(DOWNLOAD, intervals.downloads, layout.location)
+    loc = layout.location
+    if mode == "tight":
+        uploads = _local_runs(UPLOAD, intervals.uploads, loc, late=True)
+    else:
+        uploads = _greedy_runs(UPLOAD, intervals.uploads, loc)
+    if mode == "tight" and early_downloads:
+        downloads = _local_runs(DOWNLOAD, intervals.downloads, loc, late=False)
+    else:
+        downloads = _greedy_runs(DOWNLOAD, intervals.downloads, loc)
+    return uploads + downloads
 
 
 # --------------------------------------------------------------------------- the analysis

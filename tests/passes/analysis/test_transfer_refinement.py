@@ -155,8 +155,9 @@ def test_early_downloads_keep_every_schedule_valid(mode):
         g = sized_random_program(rng)
         r = analyse(g, mode=mode, seed=rng.randrange(50), early_downloads=True)
         check_schedule(r, r.messages)
-        greedy = analyse(g, mode="greedy", seed=0, early_downloads=True)
-        assert len(r.messages) >= len(greedy.messages) or r.layout != greedy.layout
+        # for the same layout, greedy's messages are the fewest (tight, early or not, never fewer)
+        greedy = schedule(r.intervals, r.layout, "greedy")
+        assert len(r.messages) >= len(greedy)
 
 
 # ----------------------------------------------------------------------------- residency
@@ -238,8 +239,7 @@ def test_limit_is_met_exactly_when_the_floor_allows(mode):
         assert all(a <= b for a, b in zip(after.footprint, before.footprint))  # never worse anywhere
         for s, used in enumerate(after.footprint):
             assert used <= limit or used == floor.footprint[s]
-        assert len(limited.messages) == len(r.messages) + (len(limited.messages) - len(r.messages))
-        assert len(limited.messages) >= len(r.messages)
+        assert len(limited.messages) >= len(r.messages)  # (a split may only retime a whole message)
         check_schedule(r, limited.messages)
         checked += limited.splits > 0
     assert checked > 20  # the repair was exercised
