@@ -47,6 +47,7 @@ from soacc.dialects.shared.utils import defined_inside
 from soacc.dialects import soac
 from soacc.dialects.shared.traits import is_kernel, is_parallel_kernel, runs_on_device
 from soacc.passes.utils.memory_motion import move
+from soacc.passes.utils.read_sinking import sink_reads
 from soacc.passes.analysis.device_loops import with_device_loops
 from soacc.passes.analysis.migration_table import (
     MigrationTable,
@@ -574,9 +575,15 @@ class ReduceDeviceSyncsPass(ModulePass):
     the device (passes/analysis/device_loops.py), so that a task graph can run them
     whole as a conditional node."""
 
+    sink: bool = True
+    """Reads used in one branch of an `if` are read in that branch (Futhark's sinkGPU,
+    passes/utils/read_sinking.py), their bounds checks left where they were."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for f in op.ops:
             if isinstance(f, func.FuncOp) and f.body.blocks:
+                if self.sink:
+                    sink_reads(f)
                 rotate_host_loops(f)
         tables = analyse_module(op)
         if self.device_loops:

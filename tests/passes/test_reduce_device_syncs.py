@@ -26,11 +26,11 @@ from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import DYNAMIC_INDEX, IndexType, IntegerType, TensorType
 
 import soacc
-from soacc.dialects import mem
+from soacc.dialects import mem, soac
 from soacc.passes.analysis.migration_table import analyse_module
 from soacc.pipeline import SoaccPipelinePass
 from soacc.dialects.shared.dtypes import numpy_dtype
-from soacc.program import parse_program
+from soacc.program import apply_pipeline, parse_program
 from soacc.runtime.errors import ExecutionError, ProgramError
 from soacc.tools.examples import load_examples, mismatch
 
@@ -538,3 +538,41 @@ def test_futharks_hoisted1_reads_nothing_once_its_slice_is_an_index():
     before, after = unsimplified.run("main", args)
     assert after == 7  # one read of j per step
     assert simplified.run("main", args) == (before, 0)
+
+
+SINKABLE = """
+func.func @main(%A: tensor<?xi64>, %i: index, %p: i1) -> i64 {
+  %zero = arith.constant 0 : i64
+  %v = soac.index %A[%i] : tensor<?xi64>
+  %r = scf.if %p -> (i64) {
+    %w = arith.muli %v, %v : i64
+    scf.yield %w : i64
+  } else {
+    scf.yield %zero : i64
+  }
+  func.return %r : i64
+}
+"""
+
+
+@pytest.mark.parametrize(("i", "p"), [(1, True), (1, False), (9, True), (9, False)])
+def test_a_read_sunk_into_its_branch_keeps_its_bounds_check(i, p):
+    """The read moves into the branch that uses it (read only when the branch runs);
+    an index out of bounds still fails where it did, the branch taken or not."""
+    module = parse_program(SINKABLE)
+    apply_pipeline(module, "reduce-device-syncs{sink=true}")
+    (if_op,) = [op for op in module.walk() if isinstance(op, scf.IfOp)]
+    assert any(isinstance(op, soac.IndexOp) for op in if_op.true_region.walk())
+    a = np.arange(4, dtype=np.int64)
+    programs = [compiled(SINKABLE, "convert-soac-to-mem"), compiled(SINKABLE, "reduce-device-syncs,convert-soac-to-mem")]
+    outcomes = []
+    for program in programs:
+        try:
+            outcomes.append(int(program.main(a, i, p)))
+        except soacc.ExecutionError:
+            outcomes.append("error")
+    assert outcomes[0] == outcomes[1]
+    assert (outcomes[0] == "error") == (i >= 4)
+    reads = [program.statistics.sync_reads for program in programs]
+    if i < 4:
+        assert reads == [1, 1 if p else 0]  # read only where the branch runs

@@ -16,18 +16,21 @@ from xdsl.ir import Block, Operation
 from soacc.passes.analysis.device_loops import with_device_loops
 from soacc.passes.analysis.migration_table import analyse_module
 from soacc.passes.reduce_device_syncs import rotate_host_loops
+from soacc.passes.utils.read_sinking import sink_reads
 from soacc.runtime.execution_counts import count_executions
 from soacc.program import parse_program
 
 
 @functools.lru_cache(maxsize=8)
 def analysed(source: str, device_loops: bool = True) -> tuple[ModuleOp, list[Operation | Block]]:
-    """The program as the pass analyses it (its while loops rotated) and its read points
+    """The program as the pass analyses it (its reads sunk into the branches that use
+    them, its while loops rotated) and its read points
     (cached: running a module does not change it); with the device loops' reads
     (passes/analysis/device_loops.py) unless `device_loops` is off, as the pass's option."""
     module = parse_program(source)
     for f in module.ops:
         if isinstance(f, func.FuncOp) and f.body.blocks:
+            sink_reads(f)
             rotate_host_loops(f)
     tables = analyse_module(module).values()
     if device_loops:

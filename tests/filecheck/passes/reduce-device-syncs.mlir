@@ -484,7 +484,7 @@ func.func @t19_inaccurate(%A: tensor<2xi64>, %c: i1) -> i64 {
 // Branch contents still move at fine grain.
 // CUT: @t20_host_only_branch: device {} cut {read(c)} reads 1
 // CUT: @t20_size_in_branch: device {r, e} cut {read(c), read(n64)} reads 2
-// CUT: @t20_listing8_outer: device {e, a, d, l, h} cut {read(c)} reads 1
+// CUT: @t20_listing8_outer: device {a, e, d, l, h} cut {read(c)} reads 1
 func.func @t20_host_only_branch(%A: tensor<?xi1>, %n: index) -> tensor<?xi64> {
   %c0 = arith.constant 0 : index
   %c = soac.index %A[%c0] : tensor<?xi1>

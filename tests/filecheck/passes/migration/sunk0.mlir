@@ -1,8 +1,7 @@
-// Port of Futhark's tests/migration/sunk0.fut: reads used in one branch only. Futhark
-// sinks them into the branches (its sinkGPU), inside the GPUBody; soacc moves the
-// outer branch's work into one gpu_body that reads all three elements on the device
-// before its inner if. What the host reads is the same (the gpu_body's result, in the
-// branch that needs it); the device reads one element more than it must.
+// Port of Futhark's tests/migration/sunk0.fut: reads used in one branch only are sunk
+// into it (Futhark's sinkGPU; reduce-device-syncs sinks before it migrates): the outer
+// branch's work moves into one gpu_body, and the two inner reads are each in the inner
+// branch that uses them. Matches Futhark's structure exactly.
 //   structure gpu { GPUBody 1  /Index 0  /If/True/Index 1  /If/True/GPUBody/Index 1
 //                   /If/True/GPUBody/If/True/Index 1  /If/True/GPUBody/If/False/Index 1 }
 // RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
@@ -34,4 +33,6 @@ func.func @main(%A: tensor<5xi32>, %x: i32) -> i32 {
 // CHECK-DAG: @main soac.gpu_body [1]
 // CHECK-DAG: @main /soac.index [0]
 // CHECK-DAG: @main /scf.if/then/soac.index [1]
-// CHECK-DAG: @main /scf.if/then/soac.gpu_body/soac.index [3]
+// CHECK-DAG: @main /scf.if/then/soac.gpu_body/soac.index [1]
+// CHECK-DAG: @main /scf.if/then/soac.gpu_body/scf.if/then/soac.index [1]
+// CHECK-DAG: @main /scf.if/then/soac.gpu_body/scf.if/else/soac.index [1]
