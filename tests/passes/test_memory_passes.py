@@ -43,12 +43,12 @@ func.func @main(%ns: tensor<?xi32>) -> tensor<?xi32> {
 def test_the_pipeline_runs_them_after_bufferisation_and_memory_false_leaves_them_out():
     copies = "introduce-forks{trivial=true combine=true fork_returns=true beside=true}"
     assert SoaccPipelinePass().stages() == (
-        "canonicalize,cse,soac-fusion,reduce-device-syncs,merge-gpu-bodies,"
+        "canonicalize,cse,interchange-reductions,soac-fusion,reduce-device-syncs,merge-gpu-bodies,"
         f"convert-soac-to-mem,fuse-iota,hoist-allocations,short-circuit,memory-reuse,fuse-scalar-reads,borrow-arguments,{copies},convert-mem-to-gpu,"
         "convert-fork-to-gpu,canonicalize,cse,licm"
     )
     assert SoaccPipelinePass(memory=False, forked_copies=False, borrow=False, reads=False).stages() == (
-        "canonicalize,cse,soac-fusion,reduce-device-syncs,merge-gpu-bodies,convert-soac-to-mem,fuse-iota,convert-mem-to-gpu,"
+        "canonicalize,cse,interchange-reductions,soac-fusion,reduce-device-syncs,merge-gpu-bodies,convert-soac-to-mem,fuse-iota,convert-mem-to-gpu,"
         "canonicalize,cse,licm"
     )
     counts = {}
