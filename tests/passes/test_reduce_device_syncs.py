@@ -351,7 +351,8 @@ LOCATED_REFUSAL = re.compile(r"^<input>:\d+:\d+: error: convert-(soac-to-mem|mem
 def test_every_lit_program_goes_through_the_whole_pipeline(path, tmp_path):
     """What the device-sync passes leave, lowered to kernels (issue 21, item 5): each
     program compiles, or is refused with a located message of a lowering that names
-    what it cannot do yet; never an internal error. Every seventh through nvcc."""
+    what it cannot do yet; never an internal error. Every nineteenth through nvcc
+    (test_cuda_of_every_example_compiles_after_the_passes takes the examples)."""
     from soacc.lowering.emit_cuda import emit_cuda
 
     try:
@@ -359,7 +360,7 @@ def test_every_lit_program_goes_through_the_whole_pipeline(path, tmp_path):
     except ProgramError as error:
         assert LOCATED_REFUSAL.match(str(error)), str(error)
         return
-    if LIT_PROGRAMS.index(path) % 7 == 0 and shutil.which("nvcc"):
+    if LIT_PROGRAMS.index(path) % 19 == 0 and shutil.which("nvcc"):
         text = io.StringIO()
         emit_cuda(program.module, text)
         result = compile_ptx(text.getvalue(), tmp_path, path.stem)
