@@ -1,5 +1,6 @@
-"""interchange-reductions: a reduction of rows whose operator combines them element by
-element is a map, over the columns, of reductions of scalars (level 1).
+"""interchange-reductions: a reduction (or scan) of rows whose operator combines them
+element by element is a map, over the columns, of reductions (scans) of scalars
+(level 1); a scan's result, a column of prefixes per column, is transposed back.
 
 `reduce (map2 op) ne xss`, the sum of the rows of a matrix for example, combines whole
 rows: at host level no kernel takes rows as its elements (a thread would hold a row).
@@ -14,7 +15,7 @@ a kernel over the columns and each column's reduction runs in its thread (or, wh
 convert-mem-to-gpu shares a row among a group of threads, in the group), reading a row
 of the matrix at a time across the threads: coalesced.
 
-The rewrite applies to a `soac.reduce` at host level (not inside another combinator,
+The rewrite applies to a `soac.reduce` or `soac.scan` at host level (not inside another combinator,
 whose thread already runs it) whose k inputs are arrays of rank 2, whose operator is
 one `soac.map` over its row parameters (each input of the map one of them) yielding
 the map's k rows in order, and whose map lambda is scalar code that reads nothing
@@ -24,7 +25,7 @@ reduction's check that the rows have the neutral rows' size (made even where the
 are no rows): a program fails where it failed before, and an array of no rows gives
 the neutral rows (each column's reduction of nothing).
 
-`report=true` prints each reduction interchanged to stderr.
+`report=true` prints each reduction and scan interchanged to stderr.
 """
 
 from __future__ import annotations
