@@ -32,8 +32,11 @@ memory); each class becomes one allocation, and every array of the class lives i
   overwrite the array it starts from, made once before the loop. The array is then the
   same view in every iteration, and the loop stops carrying it. Past the study's L2,
   a loop whose result is copied whole into part of a larger array starts from a copy
-  in that part and iterates there in place (`carry_in_destination`). `loops=false`
-  turns these off.
+  in that part and iterates there in place (`carry_in_destination`). As Futhark's
+  pipeline does, an update of a carried array the body no longer needs is in place
+  (`update_carried_in_place`, first: the whole copy goes), and a `for` loop that still
+  cannot iterate in place carries a second block to write its next array into
+  (`double_buffer`, last). `loops=false` turns these off.
 
 `strategy=linear-scan` is the study's algorithm: in order of creation, each block takes
 the first earlier class it fits (first fit). It is not optimal (the study's §9.2), and
@@ -99,11 +102,15 @@ class Reuse:
         if self.loops:
             steps = LoopReuse(self.function, self.log, self.analyses, self.rewriter)
             for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
+                steps.update_carried_in_place(loop)
+            for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
                 steps.carry_in_destination(loop)
             for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
                 steps.reuse_carried(loop)
             for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
                 steps.reuse_carried_block(loop)
+            for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
+                steps.double_buffer(loop)
         blocks = [b for op in self.function.walk() for r in op.regions for b in r.blocks]
         for block in blocks:
             if sum(1 for op in block.ops if isinstance(op, mem.AllocOp)) >= 2:

@@ -75,6 +75,9 @@ class Problem(Generic[T]):
         """Statements that allocate memory the caller cannot size (calls, lambdas
         that allocate per lane): no class may hold more there than before."""
         self._index = {id(c): i for i, c in enumerate(candidates)}
+        self._classes: dict[tuple[int, ...], np.ndarray] = {}
+        """The profile of each class of several members seen so far, by their indices:
+        a search meets the same classes at many of its leaves."""
         # each candidate's bytes alone, stacked, where that is small: a search costs a
         # profile per step, mostly of classes of one member, summed in one step
         cells = len(candidates) * background.size
@@ -108,7 +111,14 @@ class Problem(Generic[T]):
                 profile += self._alone[alone].sum(axis=0)
             classes = [m for m in classes if len(m) > 1]
         for members in classes:
-            profile += self._class_profile(members)
+            if len(members) == 1:
+                profile += self._class_profile(members)
+                continue
+            key = tuple(sorted(self._index[id(m)] for m in members))
+            known = self._classes.get(key)
+            if known is None:
+                known = self._classes[key] = self._class_profile(members)
+            profile += known
         return profile
 
     def _class_profile(self, members: list[Candidate[T]]) -> np.ndarray:
@@ -124,17 +134,20 @@ class Problem(Generic[T]):
             out[:, : carried + 1] += weight
         return out
 
-    def admissible(self, classes: list[list[Candidate[T]]]) -> bool:
+    def admissible(self, classes: list[list[Candidate[T]]], profile: np.ndarray | None = None) -> bool:
         """No scenario's peak is above what it is without reuse, nor what is live
-        where unknown memory is allocated."""
-        profile = self.profile(classes)
+        where unknown memory is allocated (`profile`: the classes', if known)."""
+        if profile is None:
+            profile = self.profile(classes)
         if not np.all(profile.max(axis=1) <= self.baseline):
             return False
         return bool(np.all(profile[:, self.opaque] <= self.baseline_profile[:, self.opaque]))
 
-    def cost(self, classes: list[list[Candidate[T]]]) -> tuple[int, int, int]:
-        """(peak, allocations, bytes allocated), in the nominal scenario."""
-        return int(self.peaks(classes)[0]), len(classes), sum(max(c.weight for c in members) for members in classes)
+    def cost(self, classes: list[list[Candidate[T]]], profile: np.ndarray | None = None) -> tuple[int, int, int]:
+        """(peak, allocations, bytes allocated), in the nominal scenario (`profile`:
+        the classes', if known)."""
+        nominal = profile[0].max() if profile is not None else self.peaks(classes)[0]
+        return int(nominal), len(classes), sum(max(c.weight for c in members) for members in classes)
 
 
 def first_fit(problem: Problem[T]) -> list[list[Candidate[T]]]:
@@ -190,8 +203,9 @@ def colouring(problem: Problem[T], steps: int = SEARCH_STEPS) -> list[list[Candi
         if taken[0] > steps:
             return
         if i == len(candidates):
-            cost = problem.cost(classes)
-            if cost < best_cost[0] and problem.admissible(classes):
+            profile = problem.profile(classes)
+            cost = problem.cost(classes, profile)
+            if cost < best_cost[0] and problem.admissible(classes, profile):
                 best_cost[0] = cost
                 best_classes[0] = [list(m) for m in classes]
             return

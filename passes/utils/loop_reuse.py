@@ -8,6 +8,10 @@ when they run; each step checks its own safety conditions and rewrites one loop)
   into part of a larger array iterates in that part.
 - `reuse_carried_block` (the study's §5.5 for a loop's consumed block): an array the
   body makes once the carried array is dead lives in the carried block.
+- `update_carried_in_place` (Futhark's consumption of a loop parameter): the whole
+  copy an update of a carried array needs goes when the carried array is dead after it.
+- `double_buffer` (Futhark's DoubleBuffer): a `for` loop that cannot iterate in place
+  carries a second block and writes each iteration's array into the other one.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import func, scf
 from xdsl.dialects.builtin import MemRefType
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
@@ -30,6 +34,7 @@ from soacc.passes.analysis.memory_liveness import BlockLiveness, touched_memorie
 from soacc.passes.analysis.symbolic import IndexFunction, Poly, Symbolic
 from soacc.passes.utils.function_analyses import FunctionAnalyses
 from soacc.passes.utils.memory_motion import Materialiser, dominates, move, stop_carrying
+from soacc.passes.utils.size_checks import insert_size_check
 
 
 @dataclass
@@ -168,6 +173,199 @@ class LoopReuse:
             self.log.copies_removed += 1
         self.analyses.changed()
         return True
+
+    def update_carried_in_place(self, loop: scf.ForOp) -> None:
+        """An in-place update of a carried array that the body no longer needs (Futhark
+        consumes a loop parameter so): the copy of the whole carried array that the
+        update's lowering makes goes, and the body updates the carried array itself.
+
+        The copy's destination must be a whole view of a block the body allocates for
+        it, of the carried array's type, first touched by the copy; after the copy,
+        nothing in the body touches the carried array, a view of it or its block, and
+        nothing yielded is made from it (it is dead until the iteration ends). The
+        carried block is then each iteration's own: the block the loop starts from,
+        which the loop must consume, or one the previous iteration made. The copy's
+        size check stays where it is not provable (a `cf.assert`).
+
+        Where the body reads the carried array after the copy (short-circuit may put
+        the copy before the copies of rows out of the carried array that a swap
+        needs), the copy moves after the last such read, when the statements it passes
+        leave its destination alone and write nothing it reads; where one writes the
+        copy's destination (a swap's row built directly in the new array, reading the
+        carried array's other row), the update is not in place. Not done either: where
+        the loop does not consume the block it starts from, one copy before the loop
+        would do, but the copy's sizes are the carried array's, known only in the
+        body."""
+        changed = True
+        while changed:
+            changed = False
+            for copy in [op for op in loop.body.block.ops if isinstance(op, mem.CopyOp)]:
+                if self._update_in_place(loop, copy):
+                    changed = True
+                    break
+
+    def _update_in_place(self, loop: scf.ForOp, copy: mem.CopyOp) -> bool:
+        body = loop.body.block
+        array = copy.source
+        if not (isinstance(array, BlockArgument) and array.owner is body and array.index >= 1):
+            return False
+        if not isinstance(array.type, MemRefType):
+            return False
+        r = array.index - 1
+        view_op = copy.dest.owner
+        if not (isinstance(view_op, mem.ViewOp) and view_op.parent_block() is body and copy.dest.type == array.type):
+            return False
+        alloc = view_op.block.owner
+        if not (isinstance(alloc, mem.AllocOp) and alloc.parent_block() is body):
+            return False
+        if any(use.operation is not view_op for use in alloc.block.uses):
+            return False  # another view of the block: it is more than this array
+        aliases = self.analyses.aliases
+        live = self.analyses.liveness(body)
+        at = live.index(copy)
+        if live.first_use.get(alloc.block) != at:
+            return False
+        # each iteration's carried array is in the block the loop starts from or in one
+        # an earlier iteration allocated: nothing else may be overwritten
+        symbolic = self.analyses.symbolic(body)
+        start_ixfun = symbolic.index_function(loop.iter_args[r])
+        if start_ixfun is None:
+            return False
+        start = start_ixfun.block
+        made_here = {op.block for op in body.ops if isinstance(op, mem.AllocOp)}
+        if not aliases.memories(array) <= made_here | {start}:
+            return False
+        q = next(
+            (k for k, init in enumerate(loop.iter_args) if init is start and isinstance(body.args[k + 1].type, mem.BlockType)),
+            None,
+        )
+        if q is not None and body.args[q + 1].uses:
+            return False  # (a view of the carried block is more than the carried array)
+        if any(_derived_from(v, array, aliases) for v in body.last_op.operands):
+            return False
+        # statements after the copy that read the carried array (a row copied out of
+        # it, say) must come before it: the copy moves past them where they leave the
+        # copy's destination alone and write nothing the copy reads
+        later = live.statements[at + 1 :]
+        readers = [k for k, op in enumerate(later) if _reads_carried(op, array, None, aliases)]
+        passed = later[: readers[-1] + 1] if readers else []
+        carried_memories = aliases.memories(array)
+        if any(
+            alloc.block in touched_memories(op, aliases) or written_memories(op, aliases) & carried_memories
+            for op in passed
+        ):
+            return False
+        if not (
+            isinstance(start.owner, mem.AllocOp)
+            and start.owner.parent_block() is loop.parent_block()
+            and _consumed_by(start, loop)
+        ):
+            return False
+        if passed:
+            move(copy, InsertPoint.after(passed[-1]))
+        for axis in range(len(array.type.get_shape())):
+            if symbolic.equal(symbolic.size_of(copy.dest, axis), symbolic.size_of(array, axis)):
+                continue
+            needed = mem.SizeOp(copy.dest, axis)
+            made = mem.SizeOp(array, axis)
+            self.rewriter.insert([needed, made], InsertPoint.before(copy))
+            insert_size_check(
+                InsertPoint.before(copy), made.result, needed.result,
+                f"{block_name(array)} does not fit {block_name(copy.dest)}, where it is copied "
+                f"(their sizes differ in dimension {axis})",
+            )
+        size = self.log.sizes.expr(alloc.bytes)
+        self.log.record(block_name(alloc.block), f"{block_name(array)}'s block (the loop's carried array, dead after its copy: updated in place)", size)
+        self.log.copies_removed += 1
+        self.rewriter.erase(copy)
+        self.rewriter.replace_all_uses_with(view_op.results[0], array)
+        self.rewriter.erase(view_op)
+        self.rewriter.erase(alloc)
+        self.analyses.changed()
+        return True
+
+    def double_buffer(self, loop: scf.ForOp) -> None:
+        """Double buffering (Futhark's DoubleBuffer): a loop whose body allocates the
+        block of the next iteration's array, and cannot make it in the carried block
+        (the body reads the carried array while it writes the new one), carries a
+        second block instead: each iteration writes its array into the block the one
+        before it read from, so the body allocates nothing and the loop two blocks.
+
+        The body's allocation must be of the size of the block the loop starts from,
+        which the loop must consume (the second block is allocated beside it); the carried
+        block must be dead when the body ends (nothing yielded is made from it). Only
+        `scf.for`: a `while` whose condition is on the device runs as a device loop
+        that carries its arrays in blocks of its own."""
+        changed = True
+        while changed:
+            changed = False
+            for r in range(len(loop.iter_args)):
+                moved = self._double_buffer(loop, r)
+                if moved is not None:
+                    loop = moved
+                    changed = True
+                    break
+
+    def _double_buffer(self, loop: scf.ForOp, r: int) -> scf.ForOp | None:
+        body = loop.body.block
+        array = body.args[r + 1]
+        if not isinstance(array.type, MemRefType):
+            return None
+        yielded = list(body.last_op.operands)
+        view_op = _root_view(yielded[r])
+        if not (isinstance(view_op, mem.ViewOp) and view_op.parent_block() is body):
+            return None
+        following = view_op.block.owner
+        if not (isinstance(following, mem.AllocOp) and following.parent_block() is body):
+            return None
+        positions = [k for k, v in enumerate(yielded) if v is following.block]
+        if len(positions) != 1:
+            return None
+        q = positions[0]
+        carried = body.args[q + 1]
+        start = loop.iter_args[q]
+        if not (
+            q < len(loop.iter_args)
+            and start.type == following.block.type
+            and isinstance(start.owner, mem.AllocOp)
+            and start.owner.parent_block() is loop.parent_block()
+            and _consumed_by(start, loop)
+        ):
+            return None
+        aliases = self.analyses.aliases
+        if aliases.memories(carried) != frozenset((start, following.block)):
+            return None
+        if any(k != q and (_base(v) is carried or _derived_from(v, array, aliases)) for k, v in enumerate(yielded)):
+            return None  # the carried block outlives the iteration
+        symbolic = self.analyses.symbolic(body)
+        if not symbolic.equal(symbolic.expr(following.bytes), symbolic.expr(start.owner.bytes)):
+            return None
+        # (of the start block's size, which the body's allocation equals, so that it
+        # is computed before the loop even where the body sizes by the carried array)
+        spare = mem.AllocOp(start.owner.bytes, following.block.type.space)
+        self.rewriter.insert(spare, InsertPoint.before(loop))
+        if following.block.name_hint:
+            spare.block.name_hint = following.block.name_hint
+        new_body = body  # the body moves into the new loop below
+        spare_arg = self.rewriter.insert_block_argument(new_body, len(new_body.args), spare.block.type)
+        spare_arg.name_hint = spare.block.name_hint
+        self.rewriter.replace_all_uses_with(following.block, spare_arg)
+        self.rewriter.erase(following)
+        terminator = new_body.last_op
+        terminator.operands = [*terminator.operands, carried]
+        new = scf.ForOp(
+            loop.lb, loop.ub, loop.step, [*loop.iter_args, spare.block], self.rewriter.move_region_contents_to_new_regions(loop.body)
+        )
+        self.rewriter.replace(loop, new, list(new.results[: len(loop.results)]))
+        # (listed, but its bytes are not counted as saved: the second block is
+        # allocated once, where the body allocated one every iteration)
+        self.log.reused.append((
+            block_name(spare_arg) if spare_arg.name_hint else "a block",
+            f"{block_name(carried)} of the iteration before (double buffering: the loop carries two blocks)",
+            self.log.sizes.expr(following.bytes),
+        ))
+        self.analyses.changed()
+        return new
 
     def carry_in_destination(self, loop: scf.ForOp) -> None:
         """A loop whose result is copied whole into part of a larger array iterates in
@@ -413,6 +611,13 @@ def _root_view(view: SSAValue) -> Operation | None:
     while isinstance(op, mem.SliceOp):
         op = op.source.owner
     return op if isinstance(op, Operation) else None
+
+
+def _base(view: SSAValue) -> SSAValue:
+    """The block (or block argument) a chain of views, slices and transposes is of."""
+    while isinstance(view.owner, mem.ViewOp | mem.SliceOp | mem.TransposeOp):
+        view = view.owner.operands[0]
+    return view
 
 
 def _dead_once_written(
