@@ -33,7 +33,7 @@ from soacc.dialects import mem
 from soacc.dialects.shared.traits import is_kernel
 from soacc.dialects.shared.utils import captured_values
 from soacc.passes.analysis.memory_access import access_of
-from soacc.passes.analysis.memory_aliases import MemoryAliases
+from soacc.passes.analysis.memory_aliases import MemoryAliases, may_share_memory
 from soacc.passes.utils.memory_motion import is_pure
 
 REDUCTIONS = (mem.ReduceOp, mem.RedomapOp)
@@ -134,15 +134,17 @@ def find_epilogue(reduction: Operation, aliases: MemoryAliases) -> Epilogue | No
     epilogue.replayed.sort(key=between.index)
     epilogue.hoisted = [o for o in between if o in moved]
     # the ops left between the two must commute with the body, which now runs first
-    reads = aliases.memories_of_all(v for v in captured_values(body) if isinstance(v.type, MemRefType))
-    writes = aliases.memories_of_all(body.outputs)
+    reads = [v for v in captured_values(body) if isinstance(v.type, MemRefType)]
+    writes = list(body.outputs)
     for other in between:
         if other in moved:
             continue
         access = access_of(other)
         if access.opaque:
             return None
-        if aliases.memories_of_all(access.writes) & (reads | writes) or aliases.memories_of_all(access.reads) & writes:
+        if any(may_share_memory(aliases, w, v) for w in access.writes for v in reads + writes) or any(
+            may_share_memory(aliases, r, w) for r in access.reads for w in writes
+        ):
             return None
     return epilogue
 

@@ -53,7 +53,7 @@ from xdsl.rewriter import InsertPoint
 
 from soacc.dialects.shared.utils import captured_values
 from soacc.dialects import mem, soacc_gpu
-from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
+from soacc.passes.analysis.memory_aliases import MemoryAliases, may_share_memory, root_view
 from soacc.passes.analysis.symbolic import Symbolic
 from soacc.passes.utils.memory_motion import dominates
 from soacc.lowering.gpu_cooperation import (
@@ -275,7 +275,7 @@ def row_sharing(op: mem.MapOp, aliases: MemoryAliases, symbolic: Symbolic) -> Ro
         """v may share bytes with an output."""
         for out in op.outputs:
             shared = aliases.memories(out) & aliases.memories(v)
-            if not shared:
+            if not shared or not may_share_memory(aliases, out, v):
                 continue
             fresh = _allocated_block(out)
             # a block allocated after v was made is not v's memory, though the analysis

@@ -17,8 +17,9 @@ A result stays where it is only where that is sound and the block is known:
 - nothing between the download and the return can write device memory: only pure
   arithmetic, allocations, views, sizes and other downloads lie between them;
 - the device array's block is known: the block of the `mem.view` it is a slice or
-  transpose of, or the block beside it in the (block, view) pair a call, a branch or a
-  loop returns.
+  transpose of, or the block beside the array it is a slice or transpose of (or is) in
+  the (block, view) pair a call, a branch or a loop returns (a double-buffered loop's
+  result is in either of its two blocks).
 Results left in host memory are named by `report=true`; the runtime copies them to the
 device, so a caller asking for device results always gets them.
 """
@@ -46,6 +47,8 @@ def block_of(view: SSAValue) -> SSAValue | None:
     made = root_view(view)
     if made is not None:
         return made.block
+    while isinstance(view, OpResult) and isinstance(view.op, mem.SliceOp | mem.TransposeOp):
+        view = view.op.operands[0]  # (a slice of a loop's result, say)
     if isinstance(view, OpResult) and view.index > 0:
         beside = view.op.results[view.index - 1]
         if isinstance(beside.type, mem.BlockType):

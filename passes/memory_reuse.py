@@ -92,6 +92,8 @@ class Reuse:
     function: func.FuncOp
     strategy: str
     loops: bool = True
+    carried_updates: bool = True
+    double_buffers: bool = True
 
     def __post_init__(self) -> None:
         self.log = ReuseLog(Symbolic(self.function))
@@ -101,7 +103,7 @@ class Reuse:
     def run(self) -> None:
         if self.loops:
             steps = LoopReuse(self.function, self.log, self.analyses, self.rewriter)
-            for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
+            for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)] if self.carried_updates else []):
                 steps.update_carried_in_place(loop)
             for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
                 steps.carry_in_destination(loop)
@@ -109,7 +111,7 @@ class Reuse:
                 steps.reuse_carried(loop)
             for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
                 steps.reuse_carried_block(loop)
-            for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
+            for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)] if self.double_buffers else []):
                 steps.double_buffer(loop)
         blocks = [b for op in self.function.walk() for r in op.regions for b in r.blocks]
         for block in blocks:
@@ -243,7 +245,12 @@ class MemoryReusePass(ModulePass):
 
     strategy: str = "colouring"
     loops: bool = True
-    """Iterate loops in place where they can (the study's L3); false: never."""
+    """Iterate loops in place where they can (the study's L3); false: never (nor the
+    two steps below)."""
+    carried_updates: bool = True
+    """Update a carried array in place where it is dead after the update's copy."""
+    double_buffers: bool = True
+    """Double-buffer `for` loops that cannot iterate in place."""
     report: bool = False
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
@@ -252,7 +259,7 @@ class MemoryReusePass(ModulePass):
                 f"memory-reuse: unknown strategy '{self.strategy}'; use one of {', '.join(STRATEGIES)}"
             )
         for f in [f for f in op.ops if isinstance(f, func.FuncOp) and f.body.blocks]:
-            reuse = Reuse(f, self.strategy, self.loops)
+            reuse = Reuse(f, self.strategy, self.loops, self.carried_updates, self.double_buffers)
             reuse.run()
             if self.report:
                 print(

@@ -255,3 +255,62 @@ def views_of(aliases: MemoryAliases, memory: SSAValue, within: Operation) -> lis
         for op in within.walk()
         if isinstance(op, mem.ViewOp) and memory in aliases.memories(op.block)
     ]
+
+
+def swapped_carried_blocks(a: SSAValue, b: SSAValue) -> bool:
+    """`a` and `b` are two blocks a `for` loop carries and swaps in every iteration
+    (memory-reuse's double buffering), starting from two allocations of their own:
+    in each iteration they are two different blocks, though each may be either."""
+    if a is b or not (isinstance(a, BlockArgument) and isinstance(b, BlockArgument)) or a.owner is not b.owner:
+        return False
+    loop = a.owner.parent_op()
+    if not isinstance(loop, scf.ForOp) or a.index == 0 or b.index == 0:
+        return False
+    if not (isinstance(a.type, mem.BlockType) and isinstance(b.type, mem.BlockType)):
+        return False
+    yields = a.owner.last_op.operands
+    i, j = a.index - 1, b.index - 1
+    if yields[i] is not b or yields[j] is not a:
+        return False
+    first, second = loop.iter_args[i].owner, loop.iter_args[j].owner
+    return isinstance(first, mem.AllocOp) and isinstance(second, mem.AllocOp) and first is not second
+
+
+def may_share_memory(aliases: MemoryAliases, x: SSAValue, y: SSAValue) -> bool:
+    """Whether views (or blocks) `x` and `y` may be in the same memory when both are
+    live in one iteration: the aliases say so, unless they are views of the two blocks
+    of a double-buffered loop (which the aliases, merging iterations, cannot tell)."""
+    if not aliases.memories(x) & aliases.memories(y):
+        return False
+    blocks = []
+    for v in (x, y):
+        root = root_view(v)
+        base = root.block if root is not None else _root_of_slices(v)
+        blocks.append(_carried_block_of(base) or base)
+    return not swapped_carried_blocks(blocks[0], blocks[1])
+
+
+def _root_of_slices(view: SSAValue) -> SSAValue:
+    while isinstance(view, OpResult) and isinstance(view.op, mem.SliceOp | mem.TransposeOp):
+        view = view.op.operands[0]
+    return view
+
+
+def _carried_block_of(view: SSAValue) -> SSAValue | None:
+    """For an array a `for` loop carries: the block the loop carries beside it, where
+    the array starts in that block's initial value and every iteration yields it in the
+    block it yields there (so in each iteration the array is in that block)."""
+    if not (isinstance(view, BlockArgument) and isinstance(view.type, MemRefType) and view.index > 0):
+        return None
+    loop = view.owner.parent_op()
+    if not isinstance(loop, scf.ForOp):
+        return None
+    r = view.index - 1
+    yields = view.owner.last_op.operands
+    start, made = root_view(loop.iter_args[r]), root_view(yields[r])
+    if start is None or made is None:
+        return None
+    for q, (init, yielded) in enumerate(zip(loop.iter_args, yields)):
+        if init is start.block and yielded is made.block and isinstance(view.owner.args[q + 1].type, mem.BlockType):
+            return view.owner.args[q + 1]
+    return None

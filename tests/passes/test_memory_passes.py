@@ -15,6 +15,7 @@ import pytest
 import soacc
 from soacc.dialects import mem
 from soacc.lowering.emit_cuda import emit_cuda
+from soacc.lowering.emit_host import emit_host
 from soacc.pipeline import SoaccPipelinePass
 from soacc.program import apply_pipeline, parse_program
 from soacc.tools.examples import load_examples
@@ -103,6 +104,27 @@ def test_colouring_by_size_lowers_the_peak_where_linear_scan_does_not():
 
 
 NVCC = shutil.which("nvcc")
+
+
+@pytest.mark.parametrize("path", ["examples/gauss_jordan.mlir", "benchmarks/device_syncs/srad.mlir"])
+def test_double_buffered_loops_keep_their_kernels_strategies(path):
+    """A double-buffered loop reads its array in one of its two blocks and writes the
+    next in the other: the lowering may still give each row to a group of threads (and
+    keep a reduction's epilogue), as where the body allocated the next array, although
+    the aliases, merging iterations, say each block may be either."""
+    source = (ROOT / path).read_text()
+
+    def launches(memory_reuse: str) -> list[str]:
+        stages = SoaccPipelinePass().stages().replace("memory-reuse", memory_reuse)
+        module = parse_program(source)
+        apply_pipeline(module, stages)
+        code = emit_host(module).source
+        return [line.split("'")[1] for line in code.splitlines() if "rt.launch(" in line]
+
+    with_steps = launches("memory-reuse")
+    without = launches("memory-reuse{double_buffers=false carried_updates=false}")
+    assert sum(k.endswith("_block_per_row") for k in with_steps) == sum(k.endswith("_block_per_row") for k in without)
+    assert len(with_steps) <= len(without)
 
 
 def compiles_with_nvcc(module, tmp_path: Path) -> None:

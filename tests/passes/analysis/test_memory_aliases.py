@@ -3,7 +3,9 @@ and loops to the actual blocks they may be, transitively and not symmetrically."
 
 from __future__ import annotations
 
-from soacc.passes.analysis.memory_aliases import MemoryAliases, root_view
+from xdsl.dialects import scf
+
+from soacc.passes.analysis.memory_aliases import MemoryAliases, may_share_memory, root_view, swapped_carried_blocks
 
 from tests.support.memory_util import level2, value
 
@@ -111,3 +113,51 @@ func.func @main(%a: tensor<?xf32>, %c: i1) -> tensor<?xf32> {
     assert all(aliases.memories(v) == fresh.memories(v) for v in values)
     assert aliases.memories(value(f, "r_mem")) == {b}
     assert aliases.allocs == fresh.allocs
+
+
+STENCIL = """
+func.func @main(%x0: tensor<?xf32>, %steps: index) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = soac.size %x0[0] : tensor<?xf32>
+  %last = arith.subi %n, %c1 : index
+  %r = scf.for %it = %c0 to %steps step %c1 iter_args(%x = %x0) -> (tensor<?xf32>) {
+    %is = soac.iota %n : tensor<?xindex>
+    %y = soac.map(%is) : (tensor<?xindex>) -> tensor<?xf32> {
+    ^bb0(%i: index):
+      %j = arith.addi %i, %c1 : index
+      %k = arith.minui %j, %last : index
+      %a = soac.index %x[%i] : tensor<?xf32>
+      %b = soac.index %x[%k] : tensor<?xf32>
+      %s = arith.addf %a, %b : f32
+      soac.yield %s : f32
+    }
+    scf.yield %y : tensor<?xf32>
+  }
+  func.return %r : tensor<?xf32>
+}
+"""
+
+
+def test_a_double_buffered_loop_s_two_blocks_never_share_memory_in_an_iteration():
+    f = level2(STENCIL, "convert-soac-to-mem,hoist-allocations,memory-reuse")
+    aliases = MemoryAliases(f)
+    loop = next(op for op in f.walk() if isinstance(op, scf.ForOp))
+    carried, x, spare = loop.body.block.args[1:]
+    y = value(f, "y")
+    # merging iterations, the aliases say each block may be either
+    assert aliases.memories(carried) == aliases.memories(spare) and len(aliases.memories(carried)) == 2
+    assert swapped_carried_blocks(carried, spare) and swapped_carried_blocks(spare, carried)
+    assert not swapped_carried_blocks(carried, carried)
+    # the array read and the array written in one iteration: apart, though both blocks'
+    assert not may_share_memory(aliases, x, y)
+    assert may_share_memory(aliases, x, x) and may_share_memory(aliases, y, y)
+
+
+def test_blocks_a_loop_does_not_swap_may_share_memory():
+    f = level2(STENCIL, "convert-soac-to-mem,hoist-allocations,memory-reuse{double_buffers=false}")
+    aliases = MemoryAliases(f)
+    x, y = value(f, "x"), value(f, "y")
+    assert not swapped_carried_blocks(value(f, "x_mem"), value(f, "y_mem"))
+    # the body's new block is one the previous iteration's array may be in
+    assert may_share_memory(aliases, x, y)

@@ -4,6 +4,8 @@
 // RUN: soacc-opt %s --split-input-file -p 'convert-soac-to-mem,hoist-allocations{allocations=false},memory-reuse{loops=false}' | grep -E 'func.func|scf.for|scf.while|mem.alloc|mem.copy' | filecheck %s --check-prefix=NOLOOP
 // RUN: soacc-opt %s --split-input-file -p 'convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse' | grep -E 'func.func|scf.for|scf.while|mem.alloc|mem.copy' | filecheck %s --check-prefix=FULL
 // RUN: soacc-opt %s --split-input-file -p 'convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse{strategy=linear-scan}' | filecheck %s --check-prefix=RUNS
+// RUN: soacc-opt %s --split-input-file -p 'convert-soac-to-mem,hoist-allocations{allocations=false},memory-reuse{double_buffers=false}' | grep -E 'func.func|scf.for|scf.while|mem.alloc|mem.copy' | filecheck %s --check-prefix=NODB
+// RUN: soacc-opt %s --split-input-file -p 'convert-soac-to-mem,hoist-allocations{allocations=false},memory-reuse{carried_updates=false}' | grep -E 'func.func|scf.for|scf.while|mem.alloc|mem.copy' | filecheck %s --check-prefix=NOCU
 // RUNS: builtin.module
 //
 // memory-reuse: loops past the study, as Futhark's pipeline does them: an in-place
@@ -11,7 +13,7 @@
 // whole copy of the carried array goes), and double buffering (`double_buffer`: a body
 // that cannot make its next array in the carried block writes it into the block the
 // iteration before read from, carried beside it). NOLOOP without the loop steps, FULL
-// after short-circuit too. COUNT lines list every loop, allocation and copy left, in order.
+// after short-circuit too, NODB and NOCU with each step off. COUNT lines list every loop, allocation and copy left, in order.
 
 // A row swap: rows p and k of the carried matrix are copied, then written back
 // swapped, then every row has its first element subtracted (each lane reads that
@@ -44,6 +46,10 @@
 // NOLOOP: scf.for
 // NOLOOP: %sw1_mem = mem.alloc
 // NOLOOP-NEXT: mem.copy %m, %sw1 :
+// NOCU-LABEL: @swap_rows(
+// NOCU: scf.for
+// NOCU: %sw1_mem = mem.alloc
+// NOCU-NEXT: mem.copy %m0, %sw1 :
 // FULL-LABEL: @swap_rows(
 // FULL: scf.for
 // FULL-NEXT: %sw1_mem = mem.alloc
@@ -247,6 +253,10 @@ func.func @read_after_copy(%m0: tensor<?x?xf32>, %steps: index) -> tensor<?x?xf3
 // COUNT-NEXT: scf.for
 // COUNT-NEXT: %is_mem = mem.alloc
 // COUNT-NEXT: %r_host_mem = mem.alloc
+// NODB-LABEL: @stencil(
+// NODB: scf.for
+// NODB-NEXT: %is_mem = mem.alloc
+// NODB-NEXT: %y_mem = mem.alloc
 // NOLOOP-LABEL: @stencil(
 // NOLOOP: scf.for
 // NOLOOP-NEXT: %is_mem = mem.alloc
