@@ -10,7 +10,6 @@ import sys
 from collections.abc import Sequence
 from typing import IO
 
-from xdsl.dialects import gpu
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 from xdsl.xdsl_opt_main import xDSLOptMain
@@ -88,7 +87,7 @@ class SoaccOptMain(xDSLOptMain):
         target = self.args.target.split("{", 1)[0]
         # the python target names the first op it cannot emit; the cuda target prints only
         # the kernels, so a program without them would give a preamble and exit 0
-        if target == "cuda" and not any(isinstance(op, gpu.ModuleOp) for op in prog.walk()) and _has_kernels(prog):
+        if target == "cuda" and not any(op.name == "gpu.module" for op in prog.walk()) and _has_kernels(prog):
             raise ProgramError(
                 "the cuda target prints level 3's kernels; this program still has combinators: "
                 "run -p soacc-pipeline (or convert-soac-to-mem,convert-mem-to-gpu) first"

@@ -21,6 +21,7 @@ from soacc.program import apply_pipeline, parse_program
 from soacc.tools.examples import load_examples, mismatch
 
 from tests.support.lit import argument
+from tests.support.marks import sweep
 from tests.support.random_programs import random_program
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,7 +89,7 @@ def test_every_lit_program_gives_the_same_results(source):
     check_same(source, args_list)
 
 
-N_PROGRAMS = 120
+N_PROGRAMS = sweep(80, 120)
 CHUNK = 20
 
 

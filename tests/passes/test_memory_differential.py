@@ -18,6 +18,7 @@ from soacc.tools.examples import load_examples, mismatch
 
 from tests.support.lit import MEMORY_REUSE, argument, lit_files
 from tests.support.marks import params
+from tests.support.marks import sweep
 from tests.support.random_programs import random_program
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,9 +87,9 @@ def test_every_example_gives_the_same_results_after_fusion(example):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("batch", range(10))
+@pytest.mark.parametrize("batch", range(sweep(6, 10)))
 def test_random_programs_give_the_same_results(batch):
-    """200 seeded programs (20 a batch) at two sizes, also against level 1; each
+    """120 seeded programs (200 with SOACC_TESTS=deep; 20 a batch) at two sizes, also against level 1; each
     strategy of memory-reuse on every other program."""
     for seed in range(batch * 20, batch * 20 + 20):
         strategy = "all" if seed % 2 else "linear-scan"

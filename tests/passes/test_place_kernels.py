@@ -25,6 +25,7 @@ from soacc.runtime.errors import SoaccError
 from soacc.runtime.reference import ReferenceExecutor
 from soacc.tools.examples import as_tuple
 
+from tests.support.marks import sweep
 from tests.support.random_programs import random_program
 from tests.support.scripts import every_program
 from tests.support.simulated_device import SimulatedDevice
@@ -111,7 +112,7 @@ def test_random_programs_with_random_placements(family):
     and tight with early downloads); and,
     with no kernel placed, fuse-transfers after memory planning (where memory-reuse
     has given vectors shared blocks, which it must leave alone)."""
-    for seed in range(8):
+    for seed in range(sweep(5, 8)):
         program = random_program(family, seed)
         if program.info.get("error"):
             continue  # (a deliberate run-time error)
