@@ -27,7 +27,7 @@ EXAMPLES = load_examples(ROOT / "examples")
 
 LEVEL2 = "canonicalize,cse,convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse,fuse-iota"
 OPTIONS = ["", "trivial=true", "combine=true", "fork-returns=true", "trivial=true combine=true fork-returns=true"]
-PROGRAMS = [("memory", seed) for seed in range(sweep(8, 12))] + [("host", seed) for seed in range(sweep(6, 8))]
+PROGRAMS = [("memory", seed) for seed in range(sweep(6, 12))] + [("host", seed) for seed in range(sweep(4, 8))]
 INTERLEAVINGS = 100
 """Per program: 20 programs, 2,000 interleavings in all (58 s on the shared two-core
 development machine, 2026-11-27; a fork costs a thread start and its handovers)."""

@@ -17,13 +17,13 @@ from soacc.runtime.interp import fork as fork_runtime
 from soacc.runtime.reference import ReferenceExecutor
 from soacc.tools.examples import load_examples
 from tests.support.fork_checks import check_interleavings, copies
-from tests.support.marks import params
+from tests.support.marks import params, sweep
 from tests.support.random_programs import random_program
 
 ROOT = Path(__file__).resolve().parents[2]
 LEVEL2 = "canonicalize,cse,convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse,fuse-iota"
 OPTIONS = ["", "trivial=true", "combine=true", "fork-returns=true", "trivial=true combine=true fork-returns=true"]
-INTERLEAVINGS = 40
+INTERLEAVINGS = sweep(20, 40)
 
 # scf.for carrying two arrays and a sum: the map of y in iteration k and the map of x
 # in iteration k + 1 need only x of iteration k
