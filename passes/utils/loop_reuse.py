@@ -296,32 +296,16 @@ class LoopReuse:
         block must be dead when the body ends (nothing yielded is made from it). Only
         `scf.for`: a `while` whose condition is on the device runs as a device loop
         that carries its arrays in blocks of its own."""
-        changed = True
-        while changed:
-            changed = False
-            for r in range(len(loop.iter_args)):
-                moved = self._double_buffer(loop, r)
-                if moved is not None:
-                    loop = moved
-                    changed = True
-                    break
+        _until_settled(loop, self._double_buffer)
 
     def _double_buffer(self, loop: scf.ForOp, r: int) -> scf.ForOp | None:
+        made = _made_in_body(loop, r, through_slices=True)
+        if made is None:
+            return None
+        _, following, q = made
         body = loop.body.block
         array = body.args[r + 1]
-        if not isinstance(array.type, MemRefType):
-            return None
         yielded = list(body.last_op.operands)
-        view_op = _root_view(yielded[r])
-        if not (isinstance(view_op, mem.ViewOp) and view_op.parent_block() is body):
-            return None
-        following = view_op.block.owner
-        if not (isinstance(following, mem.AllocOp) and following.parent_block() is body):
-            return None
-        positions = [k for k, v in enumerate(yielded) if v is following.block]
-        if len(positions) != 1:
-            return None
-        q = positions[0]
         carried = body.args[q + 1]
         start = loop.iter_args[q]
         if not (
@@ -381,32 +365,18 @@ class LoopReuse:
         may touch the destination's bytes; and the body must be able to iterate in
         place: the carried array keeps its layout, and it is dead once the body first
         writes the array it yields (or that statement reads it row by row first)."""
-        changed = True
-        while changed:
-            changed = False
-            for r in range(len(loop.iter_args)):
-                moved = self._into_destination(loop, r)
-                if moved is not None:
-                    loop = moved
-                    changed = True
-                    break
+        _until_settled(loop, self._into_destination)
 
     def _into_destination(self, loop: scf.ForOp, r: int) -> scf.ForOp | None:
+        made = _made_in_body(loop, r, through_slices=False)
+        if made is None:
+            return None
+        view_op, alloc, q = made
         body = loop.body.block
         array = body.args[r + 1]
-        if not isinstance(array.type, MemRefType):
-            return None
         yielded = list(body.last_op.operands)
-        view_op = yielded[r].owner
-        if not (isinstance(view_op, mem.ViewOp) and view_op.parent_block() is body):
+        if yielded.count(yielded[r]) != 1:
             return None
-        alloc = view_op.block.owner
-        if not (isinstance(alloc, mem.AllocOp) and alloc.parent_block() is body):
-            return None
-        positions = [k for k, v in enumerate(yielded) if v is alloc.block]
-        if len(positions) != 1 or yielded.count(yielded[r]) != 1:
-            return None
-        q = positions[0]
         if loop.results[q].uses or len(list(loop.results[r].uses)) != 1:
             return None
         copy = next(iter(loop.results[r].uses)).operation
@@ -602,6 +572,39 @@ class LoopReuse:
         loop.operands = operands
         return new_alloc.block
 
+
+
+def _until_settled(loop: scf.ForOp, step: Callable[[scf.ForOp, int], scf.ForOp | None]) -> None:
+    """Applies `step` to each position the loop carries, again from the first whenever
+    it rewrites the loop (into the loop it returns), until none does."""
+    changed = True
+    while changed:
+        changed = False
+        for r in range(len(loop.iter_args)):
+            moved = step(loop, r)
+            if moved is not None:
+                loop = moved
+                changed = True
+                break
+
+
+def _made_in_body(loop: scf.ForOp, r: int, through_slices: bool) -> tuple[mem.ViewOp, mem.AllocOp, int] | None:
+    """For the array a loop carries at position r, where the body makes the next one
+    in a block it allocates and yields beside it once: the view (of which the yielded
+    array is a slice, `through_slices`, or which it is), the allocation and the block's
+    position."""
+    body = loop.body.block
+    if not isinstance(body.args[r + 1].type, MemRefType):
+        return None
+    yielded = list(body.last_op.operands)
+    view_op = _root_view(yielded[r]) if through_slices else yielded[r].owner
+    if not (isinstance(view_op, mem.ViewOp) and view_op.parent_block() is body):
+        return None
+    alloc = view_op.block.owner
+    if not (isinstance(alloc, mem.AllocOp) and alloc.parent_block() is body):
+        return None
+    positions = [k for k, v in enumerate(yielded) if v is alloc.block]
+    return (view_op, alloc, positions[0]) if len(positions) == 1 else None
 
 
 def _root_view(view: SSAValue) -> Operation | None:
