@@ -37,7 +37,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from soacc.dialects import mem
-from soacc.passes.analysis.memory_aliases import root_view
+from soacc.passes.analysis.memory_aliases import array_of_slices, root_view
 from soacc.passes.utils.memory_motion import is_pure
 
 
@@ -47,8 +47,7 @@ def block_of(view: SSAValue) -> SSAValue | None:
     made = root_view(view)
     if made is not None:
         return made.block
-    while isinstance(view, OpResult) and isinstance(view.op, mem.SliceOp | mem.TransposeOp):
-        view = view.op.operands[0]  # (a slice of a loop's result, say)
+    view = array_of_slices(view)  # (a slice of a loop's result, say)
     if isinstance(view, OpResult) and view.index > 0:
         beside = view.op.results[view.index - 1]
         if isinstance(beside.type, mem.BlockType):

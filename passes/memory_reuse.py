@@ -103,16 +103,18 @@ class Reuse:
     def run(self) -> None:
         if self.loops:
             steps = LoopReuse(self.function, self.log, self.analyses, self.rewriter)
-            for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)] if self.carried_updates else []):
-                steps.update_carried_in_place(loop)
+            if self.carried_updates:
+                for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
+                    steps.update_carried_in_place(loop)
             for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
                 steps.carry_in_destination(loop)
             for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
                 steps.reuse_carried(loop)
             for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
                 steps.reuse_carried_block(loop)
-            for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)] if self.double_buffers else []):
-                steps.double_buffer(loop)
+            if self.double_buffers:
+                for loop in reversed([op for op in self.function.walk() if isinstance(op, scf.ForOp)]):
+                    steps.double_buffer(loop)
         blocks = [b for op in self.function.walk() for r in op.regions for b in r.blocks]
         for block in blocks:
             if sum(1 for op in block.ops if isinstance(op, mem.AllocOp)) >= 2:

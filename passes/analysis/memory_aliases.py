@@ -285,12 +285,13 @@ def may_share_memory(aliases: MemoryAliases, x: SSAValue, y: SSAValue) -> bool:
     blocks = []
     for v in (x, y):
         root = root_view(v)
-        base = root.block if root is not None else _root_of_slices(v)
+        base = root.block if root is not None else array_of_slices(v)
         blocks.append(_carried_block_of(base) or base)
     return not swapped_carried_blocks(blocks[0], blocks[1])
 
 
-def _root_of_slices(view: SSAValue) -> SSAValue:
+def array_of_slices(view: SSAValue) -> SSAValue:
+    """The array `view` is a slice or transpose of (through any number), or itself."""
     while isinstance(view, OpResult) and isinstance(view.op, mem.SliceOp | mem.TransposeOp):
         view = view.op.operands[0]
     return view

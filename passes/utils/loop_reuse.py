@@ -309,8 +309,7 @@ class LoopReuse:
         carried = body.args[q + 1]
         start = loop.iter_args[q]
         if not (
-            q < len(loop.iter_args)
-            and start.type == following.block.type
+            start.type == following.block.type
             and isinstance(start.owner, mem.AllocOp)
             and start.owner.parent_block() is loop.parent_block()
             and _consumed_by(start, loop)
@@ -330,13 +329,11 @@ class LoopReuse:
         self.rewriter.insert(spare, InsertPoint.before(loop))
         if following.block.name_hint:
             spare.block.name_hint = following.block.name_hint
-        new_body = body  # the body moves into the new loop below
-        spare_arg = self.rewriter.insert_block_argument(new_body, len(new_body.args), spare.block.type)
+        spare_arg = self.rewriter.insert_block_argument(body, len(body.args), spare.block.type)
         spare_arg.name_hint = spare.block.name_hint
         self.rewriter.replace_all_uses_with(following.block, spare_arg)
         self.rewriter.erase(following)
-        terminator = new_body.last_op
-        terminator.operands = [*terminator.operands, carried]
+        body.last_op.operands = [*body.last_op.operands, carried]  # (the body moves into the new loop)
         new = scf.ForOp(
             loop.lb, loop.ub, loop.step, [*loop.iter_args, spare.block], self.rewriter.move_region_contents_to_new_regions(loop.body)
         )
