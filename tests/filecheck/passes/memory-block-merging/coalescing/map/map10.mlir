@@ -1,0 +1,26 @@
+// RUN: soacc-opt %s -p 'convert-soac-to-mem,hoist-allocations,short-circuit' | grep -E 'func.func @main|mem.alloc .*<device>|mem.copy .*device>>, memref<[^#]*#mem.space<device>>' | filecheck %s
+// RUN: soacc-opt %s -p 'convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse' | grep -E 'func.func @main|mem.alloc .*<device>|mem.copy .*device>>, memref<[^#]*#mem.space<device>>' | filecheck %s --check-prefix=ALL
+// A port of diku-dk/futhark tests/memory-block-merging/coalescing/map/map10.fut to the soac dialect:
+// map f32.i32 xs, xs consumed: an f32 result of the i32 argument's size.
+// Memory block merging: coalescing (hoist-allocations, short-circuit), and memory-reuse too in the ALL lines.
+// Futhark: structure gpu-mem { Alloc 0 } mc-mem { Alloc 0 } seq-mem { Alloc 1 }. Here: 2
+// device blocks and 0 device-to-device copies left with coalescing, 1 device block and 0
+// device-to-device copies with memory-reuse too (ALL), counting the device copies of the
+// arguments (Futhark's parameters are not allocations).
+// Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
+// 0 + 1; here 1 (ALL). the f32 result takes the i32 argument's block (same element size).
+// CHECK-LABEL: @main(
+// CHECK-NEXT: %xs_mem = mem.alloc
+// CHECK-NEXT: %ys_mem = mem.alloc
+// CHECK-NOT: {{^ *(%[a-z0-9_]+ = mem.alloc|mem.copy)}}
+// ALL-LABEL: @main(
+// ALL-NEXT: %xs_mem = mem.alloc
+// ALL-NOT: {{^ *(%[a-z0-9_]+ = mem.alloc|mem.copy)}}
+func.func @main(%xs: tensor<?xi32>) -> tensor<?xf32> {
+  %ys = soac.map(%xs) : (tensor<?xi32>) -> tensor<?xf32> {
+  ^bb0(%x: i32):
+    %y = arith.sitofp %x : i32 to f32
+    soac.yield %y : f32
+  }
+  func.return %ys : tensor<?xf32>
+}

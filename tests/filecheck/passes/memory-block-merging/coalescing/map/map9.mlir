@@ -1,0 +1,28 @@
+// RUN: soacc-opt %s -p 'convert-soac-to-mem,hoist-allocations,short-circuit' | grep -E 'func.func @main|mem.alloc .*<device>|mem.copy .*device>>, memref<[^#]*#mem.space<device>>' | filecheck %s
+// RUN: soacc-opt %s -p 'convert-soac-to-mem,hoist-allocations,short-circuit,memory-reuse' | grep -E 'func.func @main|mem.alloc .*<device>|mem.copy .*device>>, memref<[^#]*#mem.space<device>>' | filecheck %s --check-prefix=ALL
+// A port of diku-dk/futhark tests/memory-block-merging/coalescing/map/map9.fut to the soac dialect:
+// map (+1) xs, xs not consumed: Futhark must not write it.
+// Memory block merging: coalescing (hoist-allocations, short-circuit), and memory-reuse too in the ALL lines.
+// Futhark: structure gpu-mem { Alloc 1 } mc-mem { Alloc 1 } seq-mem { Alloc 1 }. Here: 2
+// device blocks and 0 device-to-device copies left with coalescing, 1 device block and 0
+// device-to-device copies with memory-reuse too (ALL), counting the device copies of the
+// arguments (Futhark's parameters are not allocations).
+// Status: ported and better. Futhark's gpu-mem count plus one block per array parameter: 1
+// + 1; here 1 (ALL). soacc's device copy of an argument is its own, so the output takes
+// its block whether or not the caller's array is consumed.
+// CHECK-LABEL: @main(
+// CHECK-NEXT: %xs_mem = mem.alloc
+// CHECK-NEXT: %ys_mem = mem.alloc
+// CHECK-NOT: {{^ *(%[a-z0-9_]+ = mem.alloc|mem.copy)}}
+// ALL-LABEL: @main(
+// ALL-NEXT: %xs_mem = mem.alloc
+// ALL-NOT: {{^ *(%[a-z0-9_]+ = mem.alloc|mem.copy)}}
+func.func @main(%xs: tensor<?xi32>) -> tensor<?xi32> {
+  %one = arith.constant 1 : i32
+  %ys = soac.map(%xs) : (tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%x: i32):
+    %y = arith.addi %x, %one : i32
+    soac.yield %y : i32
+  }
+  func.return %ys : tensor<?xi32>
+}
