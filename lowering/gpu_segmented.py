@@ -31,7 +31,10 @@ Eligible lambdas (the map may be indexed: every thread of a group knows its row)
 - one scan of rank-1 rows into the lambda's output rows, yielding them;
 - scalar code (arith, math, mem.size, mem.load), `scf.if`s without results of the same,
   and maps and copies that write the lambda's output rows in place, yielding them
-  (short-circuit makes a lambda that yields an `if`'s rows build them so). The scalar
+  (short-circuit makes a lambda that yields an `if`'s rows build them so). A nested
+  map's inputs may be arrays of rows (a captured matrix's rows, or the rows of the outer
+  row, as a matrix product's or a plane's): each thread then runs its element's lambda,
+  with whatever it nests, alone. The scalar
   code and the conditions run in every thread of the group (cheap, and the same in
   each); the rows' elements go to the threads the same way in every map and copy, and
   the output rows are used by nothing else, so no thread reads what another writes and
@@ -149,8 +152,8 @@ def row_writers(op: mem.MapOp) -> list[mem.MapOp | mem.CopyOp] | None:
     rank-1 arrays to scalars (at its top level: the group folds them together, nbody's
     sum over every body), small arrays of its own (LOCAL_ARRAY_BYTES: allocations, their
     views, array literals and maps and copies into them, which every thread of the group
-    builds alike), and maps of rank-1 rows and copies of rank-1 rows into its output
-    rows, which it yields; the output rows are used by nothing else (so no thread reads
+    builds alike), and maps (of arrays of any rank) and copies of rank-1 rows into its
+    output rows, which it yields; the output rows are used by nothing else (so no thread reads
     what another writes)."""
     lam = op.body.block
     k = len(op.inputs)
@@ -184,10 +187,11 @@ def row_writers(op: mem.MapOp) -> list[mem.MapOp | mem.CopyOp] | None:
                 if not top or _cooperative_reduction(o) is None:
                     return False
             elif isinstance(o, mem.MapOp | mem.CopyOp):
-                sources = [o.source] if isinstance(o, mem.CopyOp) else o.inputs
                 targets = [o.dest] if isinstance(o, mem.CopyOp) else o.outputs
-                if any(v.type.get_num_dims() != 1 for v in (*sources, *targets)):
+                if any(v.type.get_num_dims() != 1 for v in targets):
                     return False
+                if isinstance(o, mem.CopyOp) and o.source.type.get_num_dims() != 1:
+                    return False  # (a map's inputs may be arrays of rows: each thread takes a row)
                 if all(v in own for v in targets):
                     continue  # into an array of its own: every thread builds it whole
                 if not all(v in out_rows for v in targets):

@@ -427,6 +427,84 @@ func.func @main(%pos: tensor<?x2xi64>, %vel: tensor<?x2xi64>, %mass: tensor<?xi6
 }
 """
 
+
+# a nested map over rows (of a captured matrix, or of the outer map's row) whose lambda
+# reduces each: the group's threads take an output element each and fold its row alone
+MATMUL_BT = """
+func.func @main(%a: tensor<?x?xf32>, %bt: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c = soac.map(%a) : (tensor<?x?xf32>) -> tensor<?x?xf32> {
+  ^bb0(%arow: tensor<?xf32>):
+    %crow = soac.map(%bt) : (tensor<?x?xf32>) -> tensor<?xf32> {
+    ^bb1(%bcol: tensor<?xf32>):
+      %p = soac.map(%arow, %bcol) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
+      ^bb2(%x: f32, %y: f32):
+        %m = arith.mulf %x, %y : f32
+        soac.yield %m : f32
+      }
+      %d = soac.reduce(%p) neutral(%zero : f32) commutative : (tensor<?xf32>) -> f32 {
+      ^bb3(%l: f32, %r: f32):
+        %s = arith.addf %l, %r : f32
+        soac.yield %s : f32
+      }
+      soac.yield %d : f32
+    }
+    soac.yield %crow : tensor<?xf32>
+  }
+  func.return %c : tensor<?x?xf32>
+}
+"""
+
+PLANE_ROW_MAXIMA = """
+func.func @main(%v: tensor<?x?x?xi32>, %s: tensor<?xi32>) -> tensor<?x?xi32> {
+  %low = arith.constant -2147483648 : i32
+  %r = soac.map(%v, %s) : (tensor<?x?x?xi32>, tensor<?xi32>) -> tensor<?x?xi32> {
+  ^bb0(%plane: tensor<?x?xi32>, %k: i32):
+    %m = soac.map(%plane) : (tensor<?x?xi32>) -> tensor<?xi32> {
+    ^bb1(%row: tensor<?xi32>):
+      %x = soac.reduce(%row) neutral(%low : i32) commutative : (tensor<?xi32>) -> i32 {
+      ^bb2(%l: i32, %q: i32):
+        %g = arith.maxsi %l, %q : i32
+        soac.yield %g : i32
+      }
+      %y = arith.addi %x, %k : i32
+      soac.yield %y : i32
+    }
+    soac.yield %m : tensor<?xi32>
+  }
+  func.return %r : tensor<?x?xi32>
+}
+"""
+
+
+@pytest.mark.parametrize("source", [MATMUL_BT, PLANE_ROW_MAXIMA])
+def test_a_map_of_maps_over_rows_gets_every_strategy(source):
+    assert _kernel_names(source) == ["map0", "map0_block_per_row", "map0_warp_per_row"]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("n, k, m", [(0, 3, 4), (3, 0, 4), (2, 5, 0), (1, 1, 1), (7, 9, 31), (33, 17, 32), (5, 64, 127), (9, 40, 128), (130, 300, 257), (2, 3, 5000)])
+def test_matrix_products(n, k, m):
+    rng = np.random.default_rng(n * 1000 + m)
+    a = rng.integers(-8, 9, (n, k)).astype(np.float32)  # sums of small integers: exact
+    bt = rng.integers(-8, 9, (m, k)).astype(np.float32)
+    gpu, cpu = _both(MATMUL_BT, a, bt)
+    np.testing.assert_array_equal(gpu, cpu)
+    np.testing.assert_array_equal(gpu, a @ bt.T)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", [(0, 2, 3), (2, 0, 3), (2, 3, 0), (3, 31, 5), (4, 32, 40), (2, 128, 3), (3, 300, 70), (70_000, 2, 2)])
+def test_plane_row_maxima(shape):
+    rng = np.random.default_rng(shape[1])
+    v = rng.integers(-1000, 1000, shape).astype(np.int32)
+    s = rng.integers(-5, 5, shape[0]).astype(np.int32)
+    gpu, cpu = _both(PLANE_ROW_MAXIMA, v, s)
+    np.testing.assert_array_equal(gpu, cpu)
+    if shape[2]:
+        np.testing.assert_array_equal(gpu, v.max(axis=2) + s[:, None])
+
+
 FUSED = "soac-fusion,convert-soac-to-mem,convert-mem-to-gpu"
 
 

@@ -57,12 +57,13 @@ func.func @row_sums(%xss: tensor<?x?xf32>) -> tensor<?xf32> {
 
 // -----
 
-// A map of maps of reductions (a matrix product's shape, the issue's sgemm cliff):
-// today a thread per row of the result, each computing its whole row (the middle
-// map, and the dot products in it) alone. The report names the outermost combinator
-// a thread runs.
-// CHECK:      convert-mem-to-gpu: @matmul: soac.map %c (as mem.map) -> map0: a thread per row; in each thread: soac.map %crow (as mem.map)
-// MARK:       {sym_name = "map0", soacc.sequential_inside = "soac.map %crow (as mem.map)"}
+// A map of maps of reductions (a matrix product's shape, the issue's sgemm cliff): a
+// group of threads per row of the result, each thread computing its elements' dot
+// products alone (the innermost level, run sequentially; it was a thread per row of
+// the result, each computing its whole row alone).
+// CHECK:      convert-mem-to-gpu: @matmul: soac.map %c (as mem.map) -> map0, map0_block_per_row, map0_warp_per_row: a thread, a warp or a block per row (by the rows' length); in each thread: mem.redomap %d
+// MARK:       {sym_name = "map0", soacc.sequential_inside = "mem.redomap %d"}
+// MARK:       {sym_name = "map0_block_per_row", soacc.sequential_inside = "mem.redomap %d"}
 func.func @matmul(%a: tensor<?x?xf32>, %bt: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %zero = arith.constant 0.0 : f32
   %c = soac.map(%a) : (tensor<?x?xf32>) -> tensor<?x?xf32> {
@@ -84,4 +85,28 @@ func.func @matmul(%a: tensor<?x?xf32>, %bt: tensor<?x?xf32>) -> tensor<?x?xf32> 
     soac.yield %crow : tensor<?xf32>
   }
   func.return %c : tensor<?x?xf32>
+}
+
+// -----
+
+// Maps three deep (a 3-D stencil's shape): still a thread per plane, each walking its
+// plane alone (issue 21: flattening).
+// CHECK:      convert-mem-to-gpu: @cube: soac.map %r (as mem.map) -> map0: a thread per row; in each thread: soac.map %p (as mem.map)
+// MARK:       {sym_name = "map0", soacc.sequential_inside = "soac.map %p (as mem.map)"}
+func.func @cube(%v: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  %two = arith.constant 2.0 : f32
+  %r = soac.map(%v) : (tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  ^bb0(%plane: tensor<?x?xf32>):
+    %p = soac.map(%plane) : (tensor<?x?xf32>) -> tensor<?x?xf32> {
+    ^bb1(%row: tensor<?xf32>):
+      %q = soac.map(%row) : (tensor<?xf32>) -> tensor<?xf32> {
+      ^bb2(%x: f32):
+        %y = arith.mulf %x, %two : f32
+        soac.yield %y : f32
+      }
+      soac.yield %q : tensor<?xf32>
+    }
+    soac.yield %p : tensor<?x?xf32>
+  }
+  func.return %r : tensor<?x?x?xf32>
 }
