@@ -336,7 +336,7 @@ BENCHMARKS = [
         "memory", "rows cols", moves=scatter_moves,
     ),
     Nested(
-        "nbody", "nbody", (32768,), (40,), nbody_inputs, nbody_definition, nbody_xp, "compute", "bodies",
+        "nbody", "nbody", (16384,), (40,), nbody_inputs, nbody_definition, nbody_xp, "compute", "bodies",
         tolerance=(1e-3, 1e-4), flops=lambda s: NBODY_FLOPS * float(s[0]) ** 2,
     ),
     Nested("seg_reduce_few", "segmented_reduce", (64, M), (3, 100), segmented_values, row_sums_definition, row_sums_xp, "segmented", "rows cols"),
@@ -378,8 +378,9 @@ def mismatch(got, expected, tolerance: tuple[float, float] | None) -> str | None
 
 
 def describe(error: BaseException) -> str:
+    """The error's type and first line (paths from the repository's root)."""
     lines = [line for line in str(error).splitlines() if line.strip()]
-    return f"{type(error).__name__}: {lines[0] if lines else ''}"
+    return f"{type(error).__name__}: {lines[0] if lines else ''}".replace(f"{HERE.parent}/", "")
 
 
 # --- measuring ---------------------------------------------------------------------
