@@ -7,7 +7,7 @@
 // device-to-device copies left (the same with memory-reuse too), counting the device
 // copies of the arguments (Futhark's parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 0 + 1; here 1 (ALL). the iota is made in row i of the argument's block.
+// 0 + 1; here 1 (ALL). The iota is made in row i of the argument's block.
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %xs_mem = mem.alloc
 // CHECK-NOT: {{^ *(%[a-z0-9_]+ = mem.alloc|mem.copy)}}

@@ -8,7 +8,7 @@
 // copies left (the same with memory-reuse too), counting the device copies of the
 // arguments (Futhark's parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 1 + 1; here 2 (ALL). the copy of xs[i:] keeps its block and is copied into xs[:2*i].
+// 1 + 1; here 2 (ALL). The copy of xs[i:] keeps its block and is copied into xs[:2*i].
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %r_mem = mem.alloc
 // CHECK-NEXT: %t_mem = mem.alloc

@@ -9,7 +9,7 @@
 // copies left (the same with memory-reuse too), counting the device copies of the
 // arguments (Futhark's parameters are not allocations).
 // Status: ported and better. Futhark's gpu-mem count plus one block per array parameter: 2
-// + 0; here 1 (ALL). iota k is made in dst[1:4] (one block), and the update's size check
+// + 0; here 1 (ALL). Iota k is made in dst[1:4] (one block), and the update's size check
 // stays before it (ASSERT), so the program fails as Futhark's does when k is not 3.
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %dst_mem = mem.alloc

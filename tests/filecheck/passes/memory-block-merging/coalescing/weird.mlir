@@ -10,7 +10,7 @@
 // with memory-reuse too (ALL), counting the device copies of the arguments (Futhark's
 // parameters are not allocations).
 // Status: ported and better. Futhark's gpu-mem count plus one block per array parameter: 2
-// + 1; here 2 (ALL). the loop updates xss in place (it carries nothing), xss is made in
+// + 1; here 2 (ALL). The loop updates xss in place (it carries nothing), xss is made in
 // the copy's destination, and that takes the argument's block (the map reads it row by
 // row); xs keeps its block, copied into row j in every iteration, as in Futhark.
 // CHECK-LABEL: @main(

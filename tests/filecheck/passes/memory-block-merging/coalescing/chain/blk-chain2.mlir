@@ -10,7 +10,7 @@
 // copies with memory-reuse too (ALL), counting the device copies of the arguments
 // (Futhark's parameters are not allocations).
 // Status: ported and worse. Futhark's gpu-mem count plus one block per array parameter: 3
-// + 3; here 4 (ALL). fewer blocks (u takes v's block), but u is copied into z[k+m+1],
+// + 3; here 4 (ALL). Fewer blocks (u takes v's block), but u is copied into z[k+m+1],
 // which Futhark builds it in: between u's making and the update, z[k,i1,i2] is read, and
 // short-circuit's condition 3 (only_apart, symbolic.disjoint) cannot show that element
 // apart from z[k+m+1] (it would need the read's bounds, i1 < m and i2 < n: Futhark's

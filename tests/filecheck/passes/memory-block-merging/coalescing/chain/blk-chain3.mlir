@@ -8,7 +8,7 @@
 // device-to-device copies left (the same with memory-reuse too), counting the device
 // copies of the arguments (Futhark's parameters are not allocations).
 // Status: ported and better. Futhark's gpu-mem count plus one block per array parameter: 1
-// + 3; here 3 (ALL). b and c are made in their rows of u and u in z[i1+i2+k], so all three
+// + 3; here 3 (ALL). B and c are made in their rows of u and u in z[i1+i2+k], so all three
 // live in z: only the arguments' blocks are left.
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %a_mem = mem.alloc

@@ -8,7 +8,7 @@
 // device-to-device copy left (the same with memory-reuse too), counting the device copies
 // of the arguments (Futhark's parameters are not allocations).
 // Status: ported and worse. Futhark's gpu-mem count plus one block per array parameter: 5
-// + 1; here 3 (ALL). fewer blocks (Futhark's GPU pipeline makes the replicates apart), but
+// + 1; here 3 (ALL). Fewer blocks (Futhark's GPU pipeline makes the replicates apart), but
 // x is copied into y's second half: a2, made after x, is made in y's first half first
 // (short-circuit goes top-down), and then condition 3 for x (only_apart) meets a2's map
 // between x's making and the copy, writing y through its lambda's output row, a lambda

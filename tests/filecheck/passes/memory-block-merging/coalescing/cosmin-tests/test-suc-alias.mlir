@@ -10,7 +10,7 @@
 // copies with memory-reuse too (ALL), counting the device copies of the arguments
 // (Futhark's parameters are not allocations).
 // Status: ported and better. Futhark's gpu-mem count plus one block per array parameter: 4
-// + 1; here 3 (ALL). as is made in yss[ind, 1:] although its slices are read after it is
+// + 1; here 3 (ALL). As is made in yss[ind, 1:] although its slices are read after it is
 // made (they are read before the update); the reductions' one-element device results take
 // the argument's block once it is dead. The row of the replicate keeps a block of its own.
 // CHECK-LABEL: @main(

@@ -8,7 +8,7 @@
 // device-to-device copies left (the same with memory-reuse too), counting the device
 // copies of the arguments (Futhark's parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 1 + 1; here 2 (ALL). all three maps write their parts of res.
+// 1 + 1; here 2 (ALL). All three maps write their parts of res.
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %as_mem = mem.alloc
 // CHECK-NEXT: %res_mem = mem.alloc

@@ -9,7 +9,7 @@
 // copies with memory-reuse too (ALL), counting the device copies of the arguments
 // (Futhark's parameters are not allocations).
 // Status: ported and better. Futhark's gpu-mem count plus one block per array parameter: 1
-// + 2; here 2 (ALL). each branch's map writes yss[ind], and memory-reuse gives yss the
+// + 2; here 2 (ALL). Each branch's map writes yss[ind], and memory-reuse gives yss the
 // block of ass (the index-access exception).
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %ass_mem = mem.alloc

@@ -10,7 +10,7 @@
 // with memory-reuse too (ALL), counting the device copies of the arguments (Futhark's
 // parameters are not allocations).
 // Status: ported and better. Futhark's gpu-mem count plus one block per array parameter: 3
-// + 1 (ass, of which only the size is read); here 2 (ALL). short-circuit does not coalesce
+// + 1 (ass, of which only the size is read); here 2 (ALL). Short-circuit does not coalesce
 // a loop's result (the study's limitation), but memory-reuse does: the loop starts from a
 // copy of iota n in yss[ind] and iterates there in place; yss takes the block of ass and
 // iota n the replicate's row's block.

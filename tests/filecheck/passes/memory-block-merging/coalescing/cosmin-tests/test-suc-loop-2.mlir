@@ -9,7 +9,7 @@
 // with memory-reuse too (ALL), counting the device copies of the arguments (Futhark's
 // parameters are not allocations).
 // Status: ported and worse. Futhark's gpu-mem count plus one block per array parameter: 6
-// + 2; here 4 (ALL). fewer blocks (the body's result takes the carried block, the initial
+// + 2; here 4 (ALL). Fewer blocks (the body's result takes the carried block, the initial
 // bs the block of as and yss that of ass), but the loop's result is copied into yss[ind],
 // which Futhark builds it in (a successful short-circuit, as the test's name says):
 // memory-reuse's carry_in_destination (loop_reuse._into_destination) compares the loop

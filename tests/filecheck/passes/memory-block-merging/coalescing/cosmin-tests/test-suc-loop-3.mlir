@@ -9,7 +9,7 @@
 // copies with memory-reuse too (ALL), counting the device copies of the arguments
 // (Futhark's parameters are not allocations).
 // Status: ported and better. Futhark's gpu-mem count plus one block per array parameter: 4
-// + 1; here 2 (ALL). the loop carries nothing (its updates are in place, as in Futhark),
+// + 1; here 2 (ALL). The loop carries nothing (its updates are in place, as in Futhark),
 // so xs is the replicate's array throughout, and that is made in yss[ind] (after cs has
 // read yss); yss takes the block of ass.
 // CHECK-LABEL: @main(

@@ -8,7 +8,7 @@
 // device-to-device copies left (the same with memory-reuse too), counting the device
 // copies of the arguments (Futhark's parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 1 + 1; here 2 (ALL). b keeps its block and is copied into xs[:4] (safety condition 3:
+// 1 + 1; here 2 (ALL). B keeps its block and is copied into xs[:4] (safety condition 3:
 // xs[2:4] is read between b's making and the update); the argument's block is the
 // result's.
 // CHECK-LABEL: @main(

@@ -8,7 +8,7 @@
 // device-to-device copy left (the same with memory-reuse too), counting the device copies
 // of the arguments (Futhark's parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 0 + 1; here 1 (ALL). b is made in xs[:4], and xs[6:8] is copied into it there (the
+// 0 + 1; here 1 (ALL). B is made in xs[:4], and xs[6:8] is copied into it there (the
 // update's own copy).
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %r_mem = mem.alloc

@@ -8,7 +8,7 @@
 // copies with memory-reuse too (ALL), counting the device copies of the arguments
 // (Futhark's parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 0 + 1; here 1 (ALL). memory-reuse gives the map's output the argument's block (the
+// 0 + 1; here 1 (ALL). Memory-reuse gives the map's output the argument's block (the
 // index-access exception).
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %xs_mem = mem.alloc

@@ -7,7 +7,7 @@
 // device-to-device copies left (the same with memory-reuse too), counting the device
 // copies of the arguments (Futhark's parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 0 + 1; here 1 (ALL). xs is made in row i of xss (the index-access exception: each lane
+// 0 + 1; here 1 (ALL). Xs is made in row i of xss (the index-access exception: each lane
 // reads its element before writing it).
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %xss2_mem = mem.alloc

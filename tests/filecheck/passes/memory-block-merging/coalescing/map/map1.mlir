@@ -7,7 +7,7 @@
 // device-to-device copy left (the same with memory-reuse too), counting the device copies
 // of the arguments (Futhark's parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 1 + 1; here 2 (ALL). xs keeps a block of its own and is copied into row i, as on
+// 1 + 1; here 2 (ALL). Xs keeps a block of its own and is copied into row i, as on
 // Futhark's GPU: the map has two inputs in xss's block (rows i and i+1), and the
 // index-access exception (interference.map_exception) takes only one.
 // CHECK-LABEL: @main(

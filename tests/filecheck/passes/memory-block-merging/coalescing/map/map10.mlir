@@ -8,7 +8,7 @@
 // device-to-device copies with memory-reuse too (ALL), counting the device copies of the
 // arguments (Futhark's parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 0 + 1; here 1 (ALL). the f32 result takes the i32 argument's block (same element size).
+// 0 + 1; here 1 (ALL). The f32 result takes the i32 argument's block (same element size).
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %xs_mem = mem.alloc
 // CHECK-NEXT: %ys_mem = mem.alloc

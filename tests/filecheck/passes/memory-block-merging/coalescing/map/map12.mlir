@@ -8,7 +8,7 @@
 // memory-reuse too (ALL), counting the device copies of the arguments (Futhark's
 // parameters are not allocations).
 // Status: ported and better. Futhark's gpu-mem count plus one block per array parameter: 2
-// + 1; here 2 (ALL). the result takes the argument's block (soacc's device copy of an
+// + 1; here 2 (ALL). The result takes the argument's block (soacc's device copy of an
 // argument is its own; Futhark's xs is not consumed), and zs takes ys's per-lane block.
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %xs_mem = mem.alloc

@@ -8,7 +8,7 @@
 // memory-reuse too (ALL), counting the device copies of the arguments (Futhark's
 // parameters are not allocations).
 // Status: ported and better. Futhark's gpu-mem count plus one block per array parameter: 1
-// + 1; here 1 (ALL). the map's output takes the argument's block and the result is a slice
+// + 1; here 1 (ALL). The map's output takes the argument's block and the result is a slice
 // of it.
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %xs_mem = mem.alloc

@@ -11,7 +11,7 @@
 // memory-reuse too (ALL), counting the device copies of the arguments (Futhark's
 // parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 0 + 2 in each; here 2 and 2 (ALL). the output takes an argument's block in each
+// 0 + 2 in each; here 2 and 2 (ALL). The output takes an argument's block in each
 // function.
 // CHECK-LABEL: @foo(
 // CHECK-NEXT: %xs_mem = mem.alloc

@@ -8,7 +8,7 @@
 // memory-reuse too (ALL), counting the device copies of the arguments (Futhark's
 // parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 0 + 1; here 1 (ALL). both maps write the argument's block.
+// 0 + 1; here 1 (ALL). Both maps write the argument's block.
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %xs0_mem = mem.alloc
 // CHECK-NEXT: %xs_mem = mem.alloc

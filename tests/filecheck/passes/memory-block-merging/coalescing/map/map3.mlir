@@ -7,7 +7,7 @@
 // device-to-device copies left (the same with memory-reuse too), counting the device
 // copies of the arguments (Futhark's parameters are not allocations).
 // Status: ported and better. Futhark's gpu-mem count plus one block per array parameter: 1
-// + 1; here 1 (ALL). xss is made in xsss[i], which it reads row by row (the index-access
+// + 1; here 1 (ALL). Xss is made in xsss[i], which it reads row by row (the index-access
 // exception, as Futhark's sequential backend does).
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %xsss2_mem = mem.alloc

@@ -8,7 +8,7 @@
 // device-to-device copy left (the same with memory-reuse too), counting the device copies
 // of the arguments (Futhark's parameters are not allocations).
 // Status: ported and worse. Futhark's gpu-mem count plus one block per array parameter: 1
-// + 1; here 4 (ALL). iota n is a block of its own (Futhark reads its elements as the
+// + 1; here 4 (ALL). Iota n is a block of its own (Futhark reads its elements as the
 // lane's index; soacc's fuse-iota does so in the default pipeline, not in these passes),
 // and each lane's copy of xs, which its loop updates in place, stays a per-lane block
 // copied into the output row when the lane ends: short-circuit coalesces a lambda's

@@ -8,7 +8,7 @@
 // device-to-device copy left (the same with memory-reuse too), counting the device copies
 // of the arguments (Futhark's parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 2 + 1; here 3 (ALL). the result, and a per-lane copy of the row, copied into the output
+// 2 + 1; here 3 (ALL). The result, and a per-lane copy of the row, copied into the output
 // row when the lane ends (a yielded loop is not coalesced).
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %xss_mem = mem.alloc

@@ -7,7 +7,7 @@
 // device-to-device copies left (the same with memory-reuse too), counting the device
 // copies of the arguments (Futhark's parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 1 + 1; here 2 (ALL). both maps write their halves of the concat.
+// 1 + 1; here 2 (ALL). Both maps write their halves of the concat.
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %xs_mem = mem.alloc
 // CHECK-NEXT: %c_mem = mem.alloc

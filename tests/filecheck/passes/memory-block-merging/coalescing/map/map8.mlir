@@ -8,7 +8,7 @@
 // device-to-device copies with memory-reuse too (ALL), counting the device copies of the
 // arguments (Futhark's parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 0 + 2; here 2 (ALL). the output takes an argument's block.
+// 0 + 2; here 2 (ALL). The output takes an argument's block.
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %xs_mem = mem.alloc
 // CHECK-NEXT: %ys_mem = mem.alloc

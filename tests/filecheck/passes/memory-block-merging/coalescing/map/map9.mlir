@@ -8,7 +8,7 @@
 // device-to-device copies with memory-reuse too (ALL), counting the device copies of the
 // arguments (Futhark's parameters are not allocations).
 // Status: ported and better. Futhark's gpu-mem count plus one block per array parameter: 1
-// + 1; here 1 (ALL). soacc's device copy of an argument is its own, so the output takes
+// + 1; here 1 (ALL). Soacc's device copy of an argument is its own, so the output takes
 // its block whether or not the caller's array is consumed.
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %xs_mem = mem.alloc

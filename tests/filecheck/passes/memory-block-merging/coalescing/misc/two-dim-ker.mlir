@@ -8,7 +8,7 @@
 // device-to-device copies left (the same with memory-reuse too), counting the device
 // copies of the arguments (Futhark's parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 2 + 1; here 3 (ALL). the result, and each lane's iota, which its loop updates in place
+// 2 + 1; here 3 (ALL). The result, and each lane's iota, which its loop updates in place
 // and which is copied into its output row when the lane ends (a yielded loop is not
 // coalesced into the output row).
 // CHECK-LABEL: @main(

@@ -8,7 +8,7 @@
 // device-to-device copy left (the same with memory-reuse too), counting the device copies
 // of the arguments (Futhark's parameters are not allocations).
 // Status: ported and better. Futhark's gpu-mem count plus one block per array parameter: 3
-// + 1; here 3 (ALL). one block fewer (xs, a and the reduction's one-element result); a is
+// + 1; here 3 (ALL). One block fewer (xs, a and the reduction's one-element result); a is
 // not made in xs[i] but copied there: the if that yields a's slices yields a's block with
 // them, and short-circuit's fresh_array (safety condition 4) refuses a block that anything
 // but its one view uses, although b is dead by the update.

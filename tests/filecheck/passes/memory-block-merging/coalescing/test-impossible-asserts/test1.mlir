@@ -8,7 +8,7 @@
 // with memory-reuse too (ALL), counting the device copies of the arguments (Futhark's
 // parameters are not allocations).
 // Status: ported and better. Futhark's gpu-mem count plus one block per array parameter: 2
-// + 2; here 3 (ALL). a takes a0's block; a is copied into xs[i], not made there (the if
+// + 2; here 3 (ALL). A takes a0's block; a is copied into xs[i], not made there (the if
 // yields a's block with its slices: safety condition 4, as in iota-inlined-perfbug).
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %xs_mem = mem.alloc

@@ -9,7 +9,7 @@
 // with memory-reuse too (ALL), counting the device copies of the arguments (Futhark's
 // parameters are not allocations).
 // Status: ported and better. Futhark's gpu-mem count plus one block per array parameter: 1
-// + 2; here 2 (ALL). a takes a0's block and is copied into xs[i] (safety condition 1: a is
+// + 2; here 2 (ALL). A takes a0's block and is copied into xs[i] (safety condition 1: a is
 // used after the update, as in Futhark).
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %xs_mem = mem.alloc

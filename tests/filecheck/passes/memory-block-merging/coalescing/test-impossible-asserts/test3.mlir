@@ -8,7 +8,7 @@
 // device-to-device copies left (the same with memory-reuse too), counting the device
 // copies of the arguments (Futhark's parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 0 + 3; here 3 (ALL). as is made in ass[i] and ass in xsss[i]: only the arguments' blocks
+// 0 + 3; here 3 (ALL). As is made in ass[i] and ass in xsss[i]: only the arguments' blocks
 // are left.
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %xsss_mem = mem.alloc

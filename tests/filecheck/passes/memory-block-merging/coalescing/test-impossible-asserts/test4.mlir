@@ -8,7 +8,7 @@
 // device-to-device copy left (the same with memory-reuse too), counting the device copies
 // of the arguments (Futhark's parameters are not allocations).
 // Status: ported and matching. Futhark's gpu-mem count plus one block per array parameter:
-// 1 + 1; here 2 (ALL). xs is made in zss[i]; ys keeps its block and is copied into zss[j].
+// 1 + 1; here 2 (ALL). Xs is made in zss[i]; ys keeps its block and is copied into zss[j].
 // CHECK-LABEL: @main(
 // CHECK-NEXT: %zss_mem = mem.alloc
 // CHECK-NEXT: %ys_mem = mem.alloc
