@@ -137,8 +137,10 @@ def place(ops: Iterable[Operation]) -> list[_Group]:
                     i -= 1  # only needs reads of the previous gpu group: join it
                 else:
                     i += 1
-            elif (groups[i].used | groups[i].bound) & consumes:
-                i += 2  # never invalidate what a kernel of the group uses
+            elif groups[i].bound & consumes:
+                # never consume a result of the kernel it would merge into; one that
+                # only reads what this consumes may: the merged body reads, then updates
+                i += 2
         else:
             i = 2 * ((i + 1) // 2)
         while len(groups) <= i:

@@ -63,11 +63,16 @@ func.func @needs_a_host_result(%A: tensor<?xi64>) -> (i64, tensor<1xi64>) {
   func.return %x, %z_dev : i64, tensor<1xi64>
 }
 
-// A gpu_body that updates (consumes) an array a kernel of the group reads may not join
-// that group (Assumption 2): it starts the next gpu group, after a host group.
+// A gpu_body that updates (consumes) an array a kernel of the group only reads joins
+// that group: the merged body reads, then updates (Assumption 2 forbids only updating
+// what the group binds; Futhark's tests/migration/reuse1_update).
 // CHECK-LABEL: func.func @consumes_what_the_group_reads
-// CHECK:         %r_dev = soac.gpu_body
-// CHECK:         %B_dev = soac.gpu_body
+// CHECK:         %r_dev, %B_dev = soac.gpu_body
+// CHECK-NEXT:      %c0 = arith.constant 0 : index
+// CHECK-NEXT:      %a = soac.index %A[%c0]
+// CHECK-NEXT:      %b = arith.addi %a, %v
+// CHECK-NEXT:      %B = soac.update %A[%c0] = %v
+// CHECK-NOT:     soac.gpu_body
 func.func @consumes_what_the_group_reads(%A: tensor<1xi64>, %v: i64) -> (tensor<1xi64>, tensor<1x1xi64>) {
   %r_dev = soac.gpu_body -> tensor<1xi64> {
     %c0 = arith.constant 0 : index
@@ -81,6 +86,24 @@ func.func @consumes_what_the_group_reads(%A: tensor<1xi64>, %v: i64) -> (tensor<
     soac.yield %B : tensor<1xi64>
   }
   func.return %r_dev, %B_dev : tensor<1xi64>, tensor<1x1xi64>
+}
+
+// A gpu_body that updates (consumes) a result the group binds may not join it
+// (Assumption 2): it starts the next gpu group, after a host group.
+// CHECK-LABEL: func.func @consumes_what_the_group_binds
+// CHECK:         %r_dev = soac.gpu_body
+// CHECK:         %B_dev = soac.gpu_body
+func.func @consumes_what_the_group_binds(%v: i64) -> tensor<1x1xi64> {
+  %r_dev = soac.gpu_body -> tensor<1xi64> {
+    %b = arith.addi %v, %v : i64
+    soac.yield %b : i64
+  }
+  %B_dev = soac.gpu_body -> tensor<1x1xi64> {
+    %c0 = arith.constant 0 : index
+    %B = soac.update %r_dev[%c0] = %v : tensor<1xi64>, i64
+    soac.yield %B : tensor<1xi64>
+  }
+  func.return %B_dev : tensor<1x1xi64>
 }
 
 // A fused scatter (soac.scatteromap, made by soac-fusion) consumes its destination as a

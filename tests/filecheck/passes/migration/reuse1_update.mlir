@@ -4,14 +4,11 @@
 //   structure gpu { /GPUBody/If/True/Update 1  /GPUBody/Loop/Update 0 }
 // Only case_if is ported: Futhark has case_while and case_for commented out (its
 // compiler's limitations), so its /GPUBody/Loop/Update 0 holds trivially.
-// Worse here in gpu_bodies (today's structure pinned), matching in reads (none): the
-// read of A[0] and its comparison are one gpu_body and the if a second, where
-// Futhark's MergeGPUBodies makes one GPUBody of them. merge-gpu-bodies
-// (passes/merge_gpu_bodies.py, `place`) refuses a gpu_body that consumes an array a
-// kernel of the group only reads (`elif (groups[i].used | groups[i].bound) & consumes:
-// i += 2`); Futhark's `moveGPUBody` starts a new group only when the GPUBody consumes
-// a value the group binds (`consumes idx grps` tests `groupBindings`), and a group
-// that merely observes A lets it join, since the merged kernel runs its ops in order.
+// Matching: one gpu_body, no read. (It was two, the read of A[0] and its comparison
+// one gpu_body and the if a second: merge-gpu-bodies refused a gpu_body that consumes
+// an array a kernel of the group only reads. Like Futhark's `moveGPUBody`, it now
+// starts a new group only for one that consumes what the group binds, Assumption 2 of
+// the study: the merged kernel runs its ops in order.)
 // (Futhark's `x % 5` of the i64 x is `remui` of an index argument, as in the other
 // ports.)
 // RUN: soacc-opt %s -p canonicalize,cse,reduce-device-syncs,merge-gpu-bodies --print-op-generic | python %S/structure.py | filecheck %s
@@ -35,10 +32,10 @@ func.func @case_if(%A: tensor<5xi64>, %x: index) -> tensor<1xi64> {
   }
   func.return %r : tensor<1xi64>
 }
-// CHECK-DAG: @case_if /soac.gpu_body [2]
+// CHECK-DAG: @case_if /soac.gpu_body [1]
 // CHECK-DAG: @case_if /soac.gpu_body/cmpop [1]
 // CHECK-DAG: @case_if /soac.gpu_body/scf.if [1]
 // CHECK-DAG: @case_if /soac.gpu_body/scf.if/then/soac.update [1]
 // CHECK-DAG: @case_if /scf.if [0]
-// The one index at the function's level is the second gpu_body's result row (no read):
+// The one index at the function's level is the gpu_body's result row (no read):
 // CHECK-DAG: @case_if /soac.index [1]
