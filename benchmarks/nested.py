@@ -29,13 +29,16 @@ threads that ran nested combinators sequentially (statistics.sequential_inside).
     python benchmarks/nested.py                           # on the GPU: soacc, CuPy, copy bandwidth
     python benchmarks/nested.py --backend numpy --small   # on the CPU: the reference executor and NumPy
     ... [--repeat N] [--programs a,b] [--size NAME=AxB ...] [--scale F] [--issue-sizes]
-        [--timeout-per-program S] [--json FILE] [--seed S]
+        [--timeout-per-program S] [--run-budget S] [--json FILE] [--seed S]
 
 On the GPU every program runs in a child process of its own, killed after
-`--timeout-per-program` seconds (default 150; reported TIMEOUT), so a slow nest or a
+`--timeout-per-program` seconds (default 120; reported TIMEOUT), so a slow nest or a
 kernel that fails the CUDA context cannot take the others with it; 0 runs them all in
-this process (the CPU's default). A program's timed rounds stop early once they have
-taken a third of that time (at least one round; the notes say how many). Programs that
+this process (the CPU's default). The whole run keeps within `--run-budget` seconds
+(default 450 on the GPU, so that it ends within about 8 minutes): a program's time-out
+is at most what is left, and a program that cannot start with 15 s left is reported
+SKIPPED. A program's timed rounds stop early once they have taken a third of its
+time-out (at least one round; the notes say how many). Programs that
 soacc runs very slowly today default to smaller sizes than the issue's (the output
 says which and why; `--issue-sizes` restores them); `--size NAME=AxB` sets one
 program's shape and `--scale F` multiplies every dimension of every default shape.
@@ -75,7 +78,11 @@ PROGRAMS_DIR = HERE / "nested"
 REPORT_PIPELINE = "soacc-pipeline{report=true}"
 """The cuda backend's own pipeline (soacc-pipeline), printing each kernel's parallelism."""
 
-DEFAULT_TIMEOUT_S = 150.0
+DEFAULT_TIMEOUT_S = 120.0
+DEFAULT_RUN_BUDGET_S = 450.0
+"""The whole run's default on the GPU: it ends within about 8 minutes on an H100."""
+MIN_PROGRAM_S = 15.0
+"""A program is not started with less than this left of the run's budget."""
 
 # the issue's targets
 COPY_TARGET = 0.8
@@ -587,29 +594,32 @@ def run_xp(benchmark: Nested, args: tuple, pristine: tuple, expected: tuple, dev
     return outcome("ok", None, samples)
 
 
-def measure_in_child(benchmark: Nested, shape: tuple[int, ...], options) -> dict:
-    """measure() in a process of its own, killed after the time-out."""
+def measure_in_child(benchmark: Nested, shape: tuple[int, ...], options, limit_s: float) -> dict:
+    """measure() in a process of its own, killed after `limit_s` seconds."""
     with tempfile.TemporaryDirectory() as folder:
         result = Path(folder) / "row.json"
         command = [
             sys.executable, str(Path(__file__).resolve()), "--backend", options.backend, "--programs", benchmark.name,
             "--size", f"{benchmark.name}={'x'.join(map(str, shape))}", "--repeat", str(options.repeat),
-            "--seed", str(options.seed), "--timeout-per-program", str(options.timeout_per_program), "--child", str(result),
+            "--seed", str(options.seed), "--timeout-per-program", f"{limit_s:g}", "--child", str(result),
         ]
         try:
-            done = subprocess.run(command, timeout=options.timeout_per_program, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            done = subprocess.run(command, timeout=limit_s, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         except subprocess.TimeoutExpired as expired:
             sys.stderr.write(expired.stderr.decode() if isinstance(expired.stderr, bytes) else expired.stderr or "")
-            why = f"killed after {options.timeout_per_program:g} s (--timeout-per-program)"
-            return {"name": benchmark.name, "shape": list(shape), "kind": benchmark.kind, "timeout": True,
-                    "soacc": outcome("timeout", why), "cupy": outcome("timeout", why), "strategy": [], "bytes": None, "flops": None}
+            cause = "--timeout-per-program" if limit_s >= options.timeout_per_program else "what was left of --run-budget"
+            return not_measured(benchmark, shape, "timeout", f"killed after {limit_s:g} s ({cause})")
         sys.stderr.write(done.stderr)
         if result.exists():
             return json.loads(result.read_text())
         last = [line for line in done.stderr.splitlines() if line.strip()][-1:] or [f"exit status {done.returncode}"]
-        why = f"the child process failed: {last[0]}"
-        return {"name": benchmark.name, "shape": list(shape), "kind": benchmark.kind,
-                "soacc": outcome("error", why), "cupy": outcome("error", why), "strategy": [], "bytes": None, "flops": None}
+        return not_measured(benchmark, shape, "error", f"the child process failed: {last[0]}")
+
+
+def not_measured(benchmark: Nested, shape: tuple[int, ...], status: str, why: str) -> dict:
+    """The row of a program that was not measured (timeout, error, skipped)."""
+    return {"name": benchmark.name, "shape": list(shape), "kind": benchmark.kind, "soacc": outcome(status, why),
+            "cupy": outcome(status, why), "strategy": [], "bytes": None, "flops": None}
 
 
 # --- the table ---------------------------------------------------------------------
@@ -645,7 +655,7 @@ def derive(row: dict, copy_bw: float | None, backend: str) -> None:
 def time_cell(result: dict) -> str:
     if result["median_s"] is not None:
         return f"{result['median_s'] * 1e3:.3f}"
-    return {"ok": "untimed", "wrong": "WRONG", "error": "ERROR", "timeout": "TIMEOUT"}[result["status"]]
+    return {"ok": "untimed", "wrong": "WRONG", "error": "ERROR", "timeout": "TIMEOUT", "skipped": "SKIPPED"}[result["status"]]
 
 
 def number(value: float | None, form: str) -> str:
@@ -664,6 +674,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--timeout-per-program", type=float, default=None,
         help=f"seconds, each program in a child process (default {DEFAULT_TIMEOUT_S:g} on cuda; 0, in this process, on numpy)",
+    )
+    parser.add_argument(
+        "--run-budget", type=float, default=None,
+        help=f"seconds for the whole run (default {DEFAULT_RUN_BUDGET_S:g} on cuda, 0: none): a program's time-out is at most "
+        "what is left of it, and a program it cannot start is reported SKIPPED",
     )
     parser.add_argument("--json", type=Path, help="write every measurement to this file")
     parser.add_argument("--seed", type=int, default=0)
@@ -684,6 +699,10 @@ def main(argv: list[str] | None = None) -> int:
         options.timeout_per_program = DEFAULT_TIMEOUT_S if options.backend == "cuda" else 0.0
     if options.timeout_per_program < 0:
         parser.error(f"--timeout-per-program must be 0 or more (got {options.timeout_per_program:g})")
+    if options.run_budget is None:
+        options.run_budget = DEFAULT_RUN_BUDGET_S if options.backend == "cuda" else 0.0
+    if options.run_budget < 0:
+        parser.error(f"--run-budget must be 0 or more (got {options.run_budget:g})")
     chosen = [b for b in BENCHMARKS if not names or b.name in names]
     shapes = {b.name: shape_of(b, options, overrides) for b in chosen}
     budget_s = options.timeout_per_program / 3
@@ -698,6 +717,7 @@ def main(argv: list[str] | None = None) -> int:
         if not usable:
             print(f"nested: error: no GPU: {why} (use --backend numpy --small)", file=sys.stderr)
             return 2
+    started = time.perf_counter()
     device = Device(options.backend)
     copy_floats = 1 << (28 if options.backend == "cuda" else 22)
     copy_bw = copy_bandwidth(device, copy_floats, options.repeat)
@@ -714,6 +734,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     if options.timeout_per_program:
         print(f"each program in a process of its own, killed after {options.timeout_per_program:g} s")
+    if options.run_budget:
+        print(f"the whole run within {options.run_budget:g} s: a program that cannot start before then is SKIPPED")
     for b in chosen:
         shape = shapes[b.name]
         if not options.small and b.name not in overrides and tuple(shape) != scaled(b.issue, options.scale):
@@ -727,13 +749,18 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * len(header))
     report = {
         "backend": options.backend, "device": where, "repeat": options.repeat, "seed": options.seed, "small": options.small,
-        "copy_bytes_per_s": copy_bw, "timeout_per_program_s": options.timeout_per_program, "programs": [],
+        "copy_bytes_per_s": copy_bw, "timeout_per_program_s": options.timeout_per_program, "run_budget_s": options.run_budget,
+        "programs": [],
     }
     soacc_wrong = False
+    deadline = started + options.run_budget
     for b in chosen:
         shape = shapes[b.name]
-        if options.timeout_per_program:
-            row = measure_in_child(b, shape, options)
+        left = deadline - time.perf_counter() if options.run_budget else float("inf")
+        if left < MIN_PROGRAM_S:
+            row = not_measured(b, shape, "skipped", "the run's time (--run-budget) was spent")
+        elif options.timeout_per_program:
+            row = measure_in_child(b, shape, options, min(options.timeout_per_program, left))
         else:
             row = measure(b, shape, options.backend, options.repeat, options.seed, budget_s)
         derive(row, copy_bw, options.backend)

@@ -143,3 +143,10 @@ def test_each_program_compiles_to_cuda_c_that_nvcc_compiles(nested, file, tmp_pa
     emit_cuda(program.module, source)
     result = compile_ptx(source.getvalue(), tmp_path, file)
     assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_a_program_past_the_run_budget_is_skipped(nested, capsys):
+    assert nested.main(["--backend", "numpy", "--small", "--repeat", "1", "--programs", "matmul", "--run-budget", "1"]) == 0
+    out = capsys.readouterr().out
+    assert rows(out)["matmul"][2:4] == ["SKIPPED", "SKIPPED"]
+    assert "matmul: soacc: SKIPPED: the run's time (--run-budget) was spent" in out
