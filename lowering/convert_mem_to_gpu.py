@@ -67,6 +67,7 @@ from soacc.lowering.gpu_epilogue import REDUCTIONS, find_epilogues
 from soacc.lowering.gpu_segmented import RowSharing, lower_segmented_map, row_sharing, row_writers
 from soacc.passes.analysis.memory_aliases import MemoryAliases
 from soacc.passes.analysis.symbolic import Symbolic
+from soacc.passes.utils.memory_motion import drop_if_results
 from soacc.lowering.gpu_hist import lower_hist
 from soacc.lowering.kernel_parallelism import describe, mark, sequential_inside, strategy
 from soacc.lowering.gpu_scan import lower_scan
@@ -347,6 +348,14 @@ class ConvertMemToGpuPass(ModulePass):
             for k in f.walk()
             if type(k) in _LOWERINGS and not runs_on_device(k) and not is_host_kernel(k)
         ]
+
+        # an `if` in a kernel that yields blocks nothing uses after it: the blocks go (in
+        # a kernel a view says where its elements are, and nothing frees a block)
+        for k in launched:
+            for inner in [o for o in k.walk() if isinstance(o, scf.IfOp)]:
+                unused = [i for i, r in enumerate(inner.results) if isinstance(r.type, mem.BlockType) and not r.uses]
+                if unused:
+                    drop_if_results(inner, unused)
 
         def add_kernel(kernel: gpu.FuncOp) -> str:
             kernels.append(kernel)

@@ -81,6 +81,7 @@ from soacc.passes.utils.size_checks import insert_size_check
 from soacc.passes.utils.memory_motion import (
     Materialiser,
     dominates,
+    drop_if_results,
     sink_allocation,
 )
 
@@ -164,7 +165,8 @@ class ShortCircuit:
             if self.coalesce(copy):
                 # every branch now leaves its rows in the output row: the `if` need not
                 # yield them (and a kernel need not carry a view out of it)
-                _drop_unused_result(branch_op, yielded.index, self.rewriter)
+                if not yielded.uses:
+                    drop_if_results(branch_op, [yielded.index])
                 self.analyses.changed()
             else:
                 terminator.operands = [yielded if i == index else v for i, v in enumerate(terminator.operands)]
@@ -512,21 +514,6 @@ class ShortCircuit:
             return False
         point = self.first_user(root, block)
         return point is not None and Materialiser(point).possible(dst)
-
-
-def _drop_unused_result(branch_op: scf.IfOp, k: int, rewriter: PatternRewriter) -> None:
-    """Result k of the `if`, now in the destination in every branch, when nothing
-    uses it any more: dropped from the `if` and its branches' yields."""
-    if branch_op.results[k].uses:
-        return
-    keep = [i for i in range(len(branch_op.results)) if i != k]
-    regions = [rewriter.move_region_contents_to_new_regions(r) for r in list(branch_op.regions)]
-    for region in regions:
-        terminator = region.block.last_op
-        terminator.operands = [terminator.operands[i] for i in keep]
-    new = scf.IfOp(branch_op.cond, [branch_op.results[i].type for i in keep], *regions)
-    results = iter(new.results)
-    rewriter.replace(branch_op, new, [None if i == k else next(results) for i in range(len(branch_op.results))])
 
 
 def _with_type(view: SSAValue, wanted, point: Operation, root: mem.ViewOp) -> SSAValue:

@@ -255,3 +255,20 @@ def stop_carrying(loop: scf.ForOp, positions: list[int]) -> scf.ForOp:
     kept = {k: i for i, k in enumerate(keep)}
     rewriter.replace(loop, new, [new.results[kept[k]] if k in kept else None for k in range(len(inits))])
     return new
+
+
+def drop_if_results(branch_op: scf.IfOp, positions: list[int]) -> scf.IfOp:
+    """The `if` without its results at `positions`, which nothing uses, nor its
+    branches' yields; returns the new `if`."""
+    assert not any(branch_op.results[k].uses for k in positions)
+    rewriter = PatternRewriter(branch_op)
+    keep = [i for i in range(len(branch_op.results)) if i not in positions]
+    regions = [rewriter.move_region_contents_to_new_regions(r) for r in list(branch_op.regions)]
+    for region in regions:
+        if region.blocks:
+            terminator = region.block.last_op
+            terminator.operands = [terminator.operands[i] for i in keep]
+    new = scf.IfOp(branch_op.cond, [branch_op.results[i].type for i in keep], *regions)
+    results = iter(new.results)
+    rewriter.replace(branch_op, new, [None if i in positions else next(results) for i in range(len(branch_op.results))])
+    return new

@@ -655,3 +655,43 @@ builtin.module {
 // CHECK:         }) {sym_name = "map0"}
 // CHECK-NOT:     sym_name = "map1"
 // CHECK:         }) {sym_name = "map2"}
+
+// -----
+
+// An `if` inside a kernel that yields blocks nothing uses after it (here a branch's
+// one-element copy made in the kernel's scratch, or the argument): the blocks are
+// dropped and each branch yields its view (Futhark's tests/migration/blocking7_exception,
+// whose whole `if` moves into a gpu_body).
+// CHECK-LABEL: func.func @if_yields_blocks
+// CHECK:       "gpu.launch_func"({{.*}}@kernels::@gpu_body0
+// CHECK:       "gpu.module"() <{sym_name = "kernels"}>
+// CHECK-NOT:   !mem.block
+// CHECK:       %r = scf.if %is42 -> (memref<1xi64, strided<[?], offset: ?>, #mem.space<device>>) {
+// CHECK:         scf.yield %{{[0-9]+}} : memref<1xi64
+// CHECK-NEXT:  } else {
+// CHECK-NEXT:    scf.yield %A : memref<1xi64
+// CUDA-LABEL:  extern "C" __global__ void gpu_body0(
+// CUDA:        if (is42) {
+// CUDA:        } else {
+// CUDA-NEXT:     auto r_next_1 = A;
+builtin.module {
+  func.func @if_yields_blocks(%A_mem: !mem.block<device>, %A: memref<1xi64, strided<[?], offset: ?>, #mem.space<device>>, %r_dev: memref<1x1xi64, strided<[?, ?], offset: ?>, #mem.space<device>>) {
+    mem.gpu_body outs(%r_dev : memref<1x1xi64, strided<[?, ?], offset: ?>, #mem.space<device>>) {
+      %c0 = arith.constant 0 : index
+      %a = mem.load %A[%c0] : memref<1xi64, strided<[?], offset: ?>, #mem.space<device>>
+      %k42 = arith.constant 42 : i64
+      %is42 = arith.cmpi eq, %a, %k42 : i64
+      %r_mem, %r = scf.if %is42 -> (!mem.block<device>, memref<1xi64, strided<[?], offset: ?>, #mem.space<device>>) {
+        %n = arith.constant 8 : index
+        %B_mem = mem.alloc %n : !mem.block<device>
+        %B = mem.view %B_mem[%c0] : !mem.block<device> -> memref<1xi64, strided<[?], offset: ?>, #mem.space<device>>
+        mem.copy %A, %B : memref<1xi64, strided<[?], offset: ?>, #mem.space<device>>, memref<1xi64, strided<[?], offset: ?>, #mem.space<device>>
+        scf.yield %B_mem, %B : !mem.block<device>, memref<1xi64, strided<[?], offset: ?>, #mem.space<device>>
+      } else {
+        scf.yield %A_mem, %A : !mem.block<device>, memref<1xi64, strided<[?], offset: ?>, #mem.space<device>>
+      }
+      mem.yield %r : memref<1xi64, strided<[?], offset: ?>, #mem.space<device>>
+    }
+    func.return
+  }
+}

@@ -209,6 +209,23 @@ def test_array_literals(n):
     assert a.tolist() == [1.5, 7.0, -2.0] and np.array_equal(m, np.stack([r2, r1])) and e == np.float32(-2.0)
 
 
+MIGRATION = Path(__file__).parents[2] / "filecheck" / "passes" / "migration"
+
+
+@pytest.mark.parametrize("taken", [True, False])
+def test_ifs_whose_arrays_move_into_a_gpu_body(taken):
+    """Futhark's blocking7_exception and merge6: an `if` moved whole into a gpu_body
+    yields a one-element copy made in the kernel, or its input (the kernel's `if`
+    drops the blocks it would yield), both branches taken."""
+    a = np.array([42 if taken else 7], np.int64)
+    assert np.array_equal(run_both((MIGRATION / "blocking7_exception.mlir").read_text(), (a,)), a)
+    A = np.array([0 if taken else 3, 1, 2, 3, 4], np.int64)
+    x = np.int64(0 if taken else 5)
+    got = run_both((MIGRATION / "merge6.mlir").read_text(), (A, x, np.int64(1)))
+    z = A[2:5].sum() if x == 0 else A[0] + A[1]
+    assert got.tolist() == ([z] if A[0] == 0 else [A[1]])
+
+
 def test_an_index_out_of_bounds_is_the_reference_executors_error():
     a = np.zeros((2, 2), np.float32)
     with pytest.raises(soacc.ExecutionError) as expected:
