@@ -153,19 +153,32 @@ def map_exception(
         return False
     in_positions = [i for i, v in enumerate(op.inputs) if old in aliases.memories(v)]
     out_positions = [j for j, v in enumerate(op.outputs) if new in aliases.memories(v)]
-    if len(in_positions) != 1 or len(out_positions) != 1:
+    if not in_positions or len(out_positions) != 1:
         return False
-    i, j = in_positions[0], out_positions[0]
-    if any(new in aliases.memories(v) for k, v in enumerate(op.inputs) if carried is None or k != i) or any(
+    j = out_positions[0]
+    target = symbolic.index_function(new_view if new_view is not None else op.outputs[j])
+    # inputs whose bytes are all apart from the output's (row i - 1 beside row i) are
+    # read by any lane at any time; one input may be read row by row where it is written
+    apart = {k for k in in_positions if _apart(op.inputs[k], target, symbolic)}
+    rows = [k for k in in_positions if k not in apart]
+    if len(rows) != 1:
+        return False
+    i = rows[0]
+    if any(new in aliases.memories(v) for k, v in enumerate(op.inputs) if k not in apart and (carried is None or k != i)) or any(
         old in aliases.memories(v) for v in op.outputs
     ):
         return False
     source = symbolic.index_function(op.inputs[i])
-    target = symbolic.index_function(new_view if new_view is not None else op.outputs[j])
     expected = _input_memories(old, new, carried, input_memories)
     return _same_rows(source, target, carried, expected, aliases, symbolic) and _lanes_row_by_row(
         op, i, j, old, new, aliases, symbolic, source, target, expected
     )
+
+
+def _apart(view: SSAValue, target, symbolic: Symbolic) -> bool:
+    """No byte of the view is one of the target's (index function, or None)."""
+    where = symbolic.index_function(view)
+    return target is not None and where is not None and symbolic.disjoint(where, target)
 
 
 def _input_memories(old, new, carried, input_memories) -> frozenset[SSAValue]:

@@ -1642,3 +1642,54 @@ func.func @c_lambda_if_into_a_part(%m: tensor<?x?xi64>, %c: i1, %k: index) -> te
   }
   func.return %r : tensor<?x?xi64>
 }
+
+// -----
+
+// A map that reads the row it writes and another row of the destination (Futhark's
+// coalescing/map/map7: xss[i] = map2 (+) xss[i] xss[i-1]): row i-1's bytes are all apart
+// from row i's, so every lane may read it at any time, and xs is made in row i.
+// CHECK-LABEL: func.func @c_row_beside_row(
+// CHECK:         %xs = mem.slice %xss2[%i]
+// CHECK-NEXT:    mem.map ins(%row0, %row1 : {{.*}}) outs(%xs :
+// COUNT-LABEL: @c_row_beside_row(
+// COUNT-NEXT: %xss2_mem = mem.alloc {{.*}} : !mem.block<device>
+// COUNT-NEXT: mem.copy %xss_host, %xss2 :
+// COUNT-NEXT: %xss2_host_mem = mem.alloc {{.*}} : !mem.block<host>
+// COUNT-NEXT: mem.copy %xss2, %xss2_host :
+func.func @c_row_beside_row(%xss: tensor<?x?xi32>, %i: index) -> tensor<?x?xi32> {
+  %c1 = arith.constant 1 : index
+  %i1 = arith.subi %i, %c1 : index
+  %row0 = soac.index %xss[%i] : tensor<?x?xi32>
+  %row1 = soac.index %xss[%i1] : tensor<?x?xi32>
+  %xs = soac.map(%row0, %row1) : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%a: i32, %b: i32):
+    %y = arith.addi %a, %b : i32
+    soac.yield %y : i32
+  }
+  %xss2 = soac.update %xss[%i] = %xs : tensor<?x?xi32>, tensor<?xi32>
+  func.return %xss2 : tensor<?x?xi32>
+}
+
+// -----
+
+// The same with the second input a slice that overlaps the output (a[1:n+1] beside
+// a[0:n]): lane j would read element j+1, which lane j+1 writes, so ys keeps its block
+// and is copied.
+// COUNT-LABEL: @c_overlapping_input(
+// COUNT-NEXT: %a2_mem = mem.alloc {{.*}} : !mem.block<device>
+// COUNT-NEXT: mem.copy %a_host, %a2 :
+// COUNT-NEXT: %ys_mem = mem.alloc {{.*}} : !mem.block<device>
+// COUNT-NEXT: mem.copy %ys, {{%[0-9]+}} :
+func.func @c_overlapping_input(%a: tensor<?xi32>, %n: index) -> tensor<?xi32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %x0 = soac.slice %a[%c0:%n] : tensor<?xi32> -> tensor<?xi32>
+  %x1 = soac.slice %a[%c1:%n] : tensor<?xi32> -> tensor<?xi32>
+  %ys = soac.map(%x0, %x1) : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32> {
+  ^bb0(%p: i32, %q: i32):
+    %y = arith.addi %p, %q : i32
+    soac.yield %y : i32
+  }
+  %a2 = soac.update %a[%c0:%n] = %ys : tensor<?xi32>, tensor<?xi32>
+  func.return %a2 : tensor<?xi32>
+}
