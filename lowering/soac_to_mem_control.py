@@ -15,7 +15,8 @@ from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem
 from soacc.lowering.soac_to_mem_base import DEVICE, ENTRY, LANE, Array, ConversionBase, is_array
-from soacc.passes.utils.memory_motion import stop_carrying
+from soacc.dialects.shared.utils import defined_inside
+from soacc.passes.utils.memory_motion import drop_if_results, stop_carrying
 
 
 class ControlFlowConversion(ConversionBase):
@@ -71,7 +72,18 @@ class ControlFlowConversion(ConversionBase):
             self.convert_structured_body(old_region, block)
             regions.append(Region(block))
         new = self.insert(scf.IfOp(self.scope[op.cond], result_types, regions[0], regions[1]))
-        self.unflatten(op.results, new.results)
+        # a result every branch yields unchanged from outside (an array each branch
+        # updates in place) is that value: later passes see the array itself
+        forwarded: dict[int, SSAValue] = {}
+        if all(r.blocks for r in new.regions):
+            yields = [r.block.last_op.operands for r in new.regions]
+            for i, value in enumerate(yields[0]):
+                if all(y[i] is value for y in yields) and not defined_inside(value, new):
+                    forwarded[i] = value
+        if forwarded:
+            new = drop_if_results(new, list(forwarded))
+        kept = iter(new.results)
+        self.unflatten(op.results, [forwarded[i] if i in forwarded else next(kept) for i in range(len(result_types))])
 
     def convert_structured_body(
         self,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith, func, scf
 from xdsl.dialects.builtin import TensorType
-from xdsl.ir import BlockArgument, Operation, OpResult, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from soacc.dialects.shared.traits import is_parallel_kernel
 from soacc.dialects import soac
@@ -177,14 +177,53 @@ def _consumed_by_one_use(value: SSAValue, consumer: Operation | None = None) -> 
 def can_consume(source: SSAValue, op: Operation, entry: bool) -> bool:
     """An in-place write into `source` is safe: this op is its only use apart from
     element reads done before it, it is defined in this block (a loop would otherwise
-    overwrite it every iteration) and it owns its memory."""
-    defined_here = (
-        source.owner.parent_block() is op.parent_block()
-        if isinstance(source, OpResult)
-        else source.owner is op.parent_block()
-    )
-    return (
-        _consumed_by_one_use(source, op)
-        and defined_here
-        and owns_memory(source, entry, repeating_ancestor(op))
-    )
+    overwrite it every iteration), or in a block around the branches of `if`s the op
+    is in (below), and it owns its memory."""
+    home = _defining_block(source)
+    if home is op.parent_block():
+        taken = _consumed_by_one_use(source, op)
+    else:
+        taken = _consumed_in_branch(source, op, home)
+    return taken and owns_memory(source, entry, repeating_ancestor(op))
+
+
+def _defining_block(value: SSAValue) -> Block | None:
+    return value.owner.parent_block() if isinstance(value, OpResult) else value.owner  # type: ignore[return-value]
+
+
+def _consumed_in_branch(source: SSAValue, op: Operation, home: Block | None) -> bool:
+    """`op`, in a branch of an `if` (of `if`s) of the block that defines `source`, may
+    take its memory: a run takes one branch, so a use in another branch of those `if`s
+    is no other use (each branch of `if c then z with [0] = x else z with [1] = x`
+    updates z in place, as Futhark's coalescing/if/if-nonexist does); every other use
+    is an element read or a size done before the statement that holds `op`, at its
+    level of the nesting. Uses after the outermost `if` are other uses."""
+    if home is None:
+        return False
+    levels: list[Operation] = [op]  # the statement holding op in each block, innermost first
+    while levels[-1].parent_block() is not home:
+        parent = levels[-1].parent_op()
+        if not isinstance(parent, scf.IfOp):
+            return False  # a loop or a lambda between: it would write every run
+        levels.append(parent)
+    holders = {statement.parent_block(): statement for statement in levels}
+    for use in source.uses:
+        user = use.operation
+        if user is op:
+            continue
+        # the innermost block of the nesting that holds the use
+        statement: Operation | None = user
+        while statement is not None and statement.parent_block() not in holders:
+            statement = statement.parent_op()
+        if statement is None:
+            return False
+        holder = holders[statement.parent_block()]
+        if statement is holder:
+            if holder is op:
+                return False
+            continue  # in another branch of an `if` op is in (a run takes one)
+        if not (_reads_scalars_only(user) and statement.is_before_in_block(holder)):
+            return False
+    return True
+
+
