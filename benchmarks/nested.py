@@ -77,6 +77,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))  # the sibling modules, however this script is loaded
 from report_files import write_report  # noqa: E402
 
+from soacc.tools.examples import mismatch as examples_mismatch  # noqa: E402
+
 PROGRAMS_DIR = HERE / "nested"
 REPORT_PIPELINE = "soacc-pipeline{report=true}"
 """The cuda backend's own pipeline (soacc-pipeline), printing each kernel's parallelism."""
@@ -365,25 +367,17 @@ BY_NAME = {b.name: b for b in BENCHMARKS}
 def mismatch(got, expected, tolerance: tuple[float, float] | None) -> str | None:
     """Why `got` differs from `expected` (result by result), or None when they agree:
     integers exactly, floats within (rtol, atol as a fraction of the largest expected
-    magnitude)."""
+    magnitude), or exactly where `tolerance` is None (the examples' check)."""
     got, expected = as_tuple(got), as_tuple(expected)
     if len(got) != len(expected):
         return f"{len(got)} results, expected {len(expected)}"
     for i, (g, e) in enumerate(zip(got, expected)):
-        g, e = np.asarray(g), np.asarray(e)
-        if g.shape != e.shape:
-            return f"result {i} has shape {g.shape}, expected {e.shape}"
-        if g.dtype != e.dtype:
-            return f"result {i} has dtype {g.dtype}, expected {e.dtype}"
-        if e.dtype.kind == "f" and tolerance is not None:
-            rtol, fraction = tolerance
-            atol = fraction * float(np.max(np.abs(e))) if e.size else 0.0
-            close = np.isclose(g, e, rtol=rtol, atol=atol, equal_nan=True)
-        else:
-            close = g == e
-        if not np.all(close):
-            where = tuple(int(w) for w in np.argwhere(~np.asarray(close))[0]) if g.ndim else ()
-            return f"result {i} differs at {where} ({np.count_nonzero(~close)} of {close.size}): {g[where]} vs expected {e[where]}"
+        e = np.asarray(e)
+        rtol, fraction = tolerance if tolerance is not None else (0.0, 0.0)
+        atol = fraction * float(np.max(np.abs(e))) if e.size and e.dtype.kind == "f" else 0.0
+        why = examples_mismatch((g,), (e,), rtol, atol)
+        if why is not None:
+            return why.replace("result 0 ", f"result {i} ", 1)
     return None
 
 
