@@ -35,7 +35,7 @@ from soacc.runtime.errors import ExecutionError, ProgramError
 from soacc.tools.examples import load_examples, mismatch
 
 from tests.support.nvcc import compile_ptx
-from tests.support.marks import params
+from tests.support.marks import params, sample
 from tests.support.random_programs import random_program
 from tests.support.scripts import benchmark_programs, load_benchmark
 from tests.support.sync_bound import cut_bound
@@ -50,6 +50,9 @@ STUDY_SYNCS = "reduce-device-syncs{device-loops=false},merge-gpu-bodies"
 per call, eagerly, so that a task graph can run a loop whole)."""
 LIT = ROOT / "tests" / "filecheck" / "passes"
 LIT_PROGRAMS = sorted((LIT / "migration").glob("*.mlir")) + [LIT / "reduce-device-syncs.mlir"]
+# half of Futhark's ported programs by default in the slower sweeps (the lit tests check
+# each one's structure); all with SOACC_TESTS=deep
+SAMPLED_LIT_PROGRAMS = sample(LIT_PROGRAMS, 2, keep=[LIT / "reduce-device-syncs.mlir"])
 
 
 def compiled(source, pipeline: str) -> soacc.Program:
@@ -253,7 +256,7 @@ def random_argument(t, rng: np.random.Generator):
     return values if shape or isinstance(t, TensorType) else values[()]
 
 
-@pytest.mark.parametrize("path", params(LIT_PROGRAMS, [p.stem for p in LIT_PROGRAMS], slow=["reduce-device-syncs"]))
+@pytest.mark.parametrize("path", params(SAMPLED_LIT_PROGRAMS, [p.stem for p in SAMPLED_LIT_PROGRAMS], slow=["reduce-device-syncs"]))
 def test_lit_programs_same_results_and_reads_at_the_bound(path):
     source = path.read_text()
     module = parse_program(source)
@@ -347,7 +350,7 @@ def test_cuda_of_every_example_compiles_after_the_passes(example, tmp_path):
 LOCATED_REFUSAL = re.compile(r"^<input>:\d+:\d+: error: convert-(soac-to-mem|mem-to-gpu): ")
 
 
-@pytest.mark.parametrize("path", LIT_PROGRAMS, ids=[p.stem for p in LIT_PROGRAMS])
+@pytest.mark.parametrize("path", SAMPLED_LIT_PROGRAMS, ids=[p.stem for p in SAMPLED_LIT_PROGRAMS])
 def test_every_lit_program_goes_through_the_whole_pipeline(path, tmp_path):
     """What the device-sync passes leave, lowered to kernels (issue 21, item 5): each
     program compiles, or is refused with a located message of a lowering that names

@@ -1,7 +1,7 @@
 """Marking long-running tests `slow` (registered in pyproject.toml; deselect them with
 -m 'not slow'; CI runs them all): whole tests with @pytest.mark.slow, single
 parameters of a parametrized test with `params`. And the depth of the randomised
-sweeps (`sweep`): CI runs a part of the largest, which keeps `.ci/run` within its
+sweeps (`sweep`, `sample`): CI runs a part of the largest, which keeps `.ci/run` within its
 20 minutes on 2 cores; `SOACC_TESTS=deep` runs every sweep in full (after changing a
 pass they cover, and before a release)."""
 
@@ -28,3 +28,10 @@ def sweep(default: int, deep: int) -> int:
     """How many seeds (programs, interleavings) a randomised sweep runs: `deep` with
     SOACC_TESTS=deep, else `default`."""
     return deep if DEEP else default
+
+
+def sample(items: Sequence, every: int, keep: Iterable = ()) -> list:
+    """Every `every`-th of `items` (and those in `keep`), a part spread over the list,
+    for the sweeps over ported programs; all of them with SOACC_TESTS=deep."""
+    keep = set(keep)
+    return [x for i, x in enumerate(items) if DEEP or i % every == 0 or x in keep]
