@@ -19,7 +19,6 @@ from xdsl.traits import is_side_effect_free
 
 from soacc.dialects import mem
 from soacc.dialects.shared.utils import used_values
-from soacc.dialects.shared.provenance import made_from, record_origin
 
 
 def dominates(value: SSAValue, point: Operation) -> bool:
@@ -270,9 +269,6 @@ def drop_if_results(branch_op: scf.IfOp, positions: list[int]) -> scf.IfOp:
             terminator = region.block.last_op
             terminator.operands = [terminator.operands[i] for i in keep]
     new = scf.IfOp(branch_op.cond, [branch_op.results[i].type for i in keep], *regions)
-    origin = made_from(branch_op)
-    if origin is not None:
-        record_origin(new, origin)  # located errors still name the program's `if`
     results = iter(new.results)
     rewriter.replace(branch_op, new, [None if i in positions else next(results) for i in range(len(branch_op.results))])
     return new
