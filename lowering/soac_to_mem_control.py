@@ -75,7 +75,7 @@ class ControlFlowConversion(ConversionBase):
         # a result every branch yields unchanged from outside (an array each branch
         # updates in place) is that value: later passes see the array itself
         forwarded: dict[int, SSAValue] = {}
-        if all(r.blocks for r in new.regions):
+        if new.results:  # (then both branches have a block and yield)
             yields = [r.block.last_op.operands for r in new.regions]
             for i, value in enumerate(yields[0]):
                 if all(y[i] is value for y in yields) and not defined_inside(value, new):

@@ -225,5 +225,3 @@ def _consumed_in_branch(source: SSAValue, op: Operation, home: Block | None) -> 
         if not (_reads_scalars_only(user) and statement.is_before_in_block(holder)):
             return False
     return True
-
-
