@@ -393,6 +393,20 @@ class Program:
         self.executor.use_task_graphs(bool(on))
 
     @property
+    def segment_graphs(self) -> bool:
+        """Whether, in calls that cannot be task graphs (their host code reads the
+        device), the stretches of device work between reads are recorded and those that
+        repeat replayed as CUDA graphs (runtime/gpu/segment_graphs.py). On with task
+        graphs (SOACC_SEGMENT_GRAPHS=0 turns it off); turning task graphs off turns it off."""
+        return getattr(self.executor, "segment_graphs", None) is not None
+
+    @segment_graphs.setter
+    def segment_graphs(self, on: bool) -> None:
+        if self.backend != "cuda":
+            raise ArgumentError(f"segment graphs are CUDA graphs on the GPU; this program runs on {self.runs_on}")
+        self.executor.use_segment_graphs(bool(on))
+
+    @property
     def statistics(self) -> Statistics:
         """The counters of the last call: allocations, copies, reads, launches."""
         return self.executor.last_statistics

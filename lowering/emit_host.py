@@ -432,11 +432,20 @@ def _for(e: _ModuleEmitter, op: scf.ForOp) -> None:
     i = e.define(induction) if induction.uses else "_"
     e.line(f"for {i} in {bounds}:", op)
     e.indent += 1
+    _next_iteration(e, op)
     if induction.uses:  # typed as MLIR types it (index is int64)
         e.line(f"{i} = {_numpy_type(numpy_dtype(induction.type))}({i})", op)
     e.bind(carried, results, op)
     e.emit_block(body, e.finisher(results))
     e.indent -= 1
+
+
+def _next_iteration(e: _ModuleEmitter, loop: Operation) -> None:
+    """`rt.next_iteration()` first in a host loop's body where it launches kernels
+    (itself or through a call): an eager call's segments of device work end at whole
+    iterations (runtime/gpu/segment_graphs.py)."""
+    if any(isinstance(op, gpu.LaunchFuncOp | func.CallOp) for op in loop.walk()):
+        e.line("rt.next_iteration()", loop)
 
 
 def _device_condition(op: scf.WhileOp) -> mem.LoadOp | None:
@@ -525,6 +534,7 @@ def _while(e: _ModuleEmitter, op: scf.WhileOp) -> None:
     results = [e.define(r) for r in op.results]
     e.line("while True:", op)
     e.indent += 1
+    _next_iteration(e, op)
     e.bind(before.args, holders, op)
     e.emit_block(before, e.finisher(results))
     e.bind(after.args, results, op)

@@ -28,6 +28,7 @@ from soacc.runtime.gpu.host_runtime import DeviceMemory, HostRuntime, overlap as
 from soacc.runtime.host_kernels import HostKernels
 from soacc.runtime.gpu.husks import send_back
 from soacc.runtime.husk_residency import ResidentRows, residency_wanted
+from soacc.runtime.gpu.segment_graphs import SegmentGraphs
 from soacc.runtime.gpu.task_graphs import TaskGraphs
 from soacc.dialects.fork import forked_variant_of
 from soacc.dialects.mem import entry_signature
@@ -99,6 +100,11 @@ class HostCodeExecutor:
         self.task_graphs: TaskGraphs | None = None
         """Calls captured as task graphs and replayed (runtime/gpu/task_graphs.py);
         None: the host code runs every call. The memory must be able to capture."""
+        self.segment_graphs: SegmentGraphs | None = None
+        """In calls the host code runs, the stretches of device work between host reads
+        that repeat, replayed as graphs (runtime/gpu/segment_graphs.py); None: every
+        launch is issued as the host code makes it. On with task graphs, unless
+        SOACC_SEGMENT_GRAPHS=0."""
 
     def call(self, function: str, args: Sequence) -> tuple:
         """Runs `function` on level-1 values (NumPy arrays and scalars); arrays go in and
@@ -199,8 +205,13 @@ class HostCodeExecutor:
         return block, View(block, -lo, array.shape, array.strides, array.dtype)
 
     def _eager(self, function: str, args: Sequence) -> tuple:
-        """The host code runs the call."""
-        results = self.functions[function](self.runtime, *args)
+        """The host code runs the call (its device work recorded into segments, which
+        repeated ones replay as graphs, where segment graphs are on)."""
+        segments = None if self.profiling else self.segment_graphs
+        if segments is None:
+            results = self.functions[function](self.runtime, *args)
+        else:
+            results = segments.call(function, self.functions[function], self.runtime, args)
         self.memory.synchronize()  # a failing kernel fails this call, not the next
         return results
 
@@ -214,6 +225,18 @@ class HostCodeExecutor:
         elif not on and self.task_graphs is not None:
             self.task_graphs.release()
             self.task_graphs = None
+        self.use_segment_graphs(on and segment_graphs_wanted())
+
+    def use_segment_graphs(self, on: bool) -> None:
+        """Records calls that the host code runs into segments and replays the repeated
+        ones as graphs (on), or issues every launch as it comes (off, dropping the
+        graphs). A program whose husks run on several devices issues every launch."""
+        on = on and len(self.runtime.peers) == 1
+        if on and self.segment_graphs is None:
+            self.segment_graphs = SegmentGraphs(self.memory)
+        elif not on and self.segment_graphs is not None:
+            self.segment_graphs.release()
+            self.segment_graphs = None
 
     def _located(self, error: Exception, function: str) -> ExecutionError:
         """The error as the reference executor words it: the op that failed (found by the
@@ -298,6 +321,13 @@ def _kernels(cache, cuda_source: str, host, memory) -> dict[str, object]:
         return {}
     loaded = cache.load(cuda_source, "the program's kernels")
     return {name: Kernel(loaded, name, fmt, memory.launches, "the program's kernels") for name, fmt in host.kernel_formats.items()}
+
+
+def segment_graphs_wanted() -> bool:
+    """Segment graphs are on with task graphs, unless SOACC_SEGMENT_GRAPHS=0."""
+    import os
+
+    return os.environ.get("SOACC_SEGMENT_GRAPHS", "1") != "0"
 
 
 def task_graphs_wanted() -> bool:

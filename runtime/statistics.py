@@ -98,6 +98,11 @@ class Statistics:
     task_graph_forked: bool | None = None
     """Where the call ran as a task graph: whether the graph was the function's forked
     copy's (task graphs measure both and keep the faster), else None."""
+    segment_graphs: int = 0
+    """On the GPU, in a call the host code ran: stretches of its device work between
+    host reads replayed as graphs (runtime/gpu/segment_graphs.py)."""
+    segment_operations: int = 0
+    """The kernel launches and device copies those replays did in one graph launch each."""
     sequential_inside: dict[str, SequentialInside] = field(default_factory=dict)
     """By kernel: launches of few threads (FEW_THREADS) whose threads each ran nested
     combinators sequentially, where flattening would have used the GPU (issue 21;
@@ -135,6 +140,8 @@ class Statistics:
         self.host_kernels = other.host_kernels
         self.task_graph = other.task_graph
         self.task_graph_forked = other.task_graph_forked
+        self.segment_graphs = other.segment_graphs
+        self.segment_operations = other.segment_operations
         self.kernel_time_s = None if other.kernel_time_s is None else dict(other.kernel_time_s)
         self.kernel_launch_counts = None if other.kernel_launch_counts is None else dict(other.kernel_launch_counts)
 
@@ -239,6 +246,8 @@ class Statistics:
         if self.task_graph is not None:
             forked = " (the forked copy's)" if self.task_graph_forked else ""
             lines.append(f"task graph: {self.task_graph}{forked}")
+        if self.segment_graphs:
+            lines.append(f"segment graphs replayed: {self.segment_graphs} ({self.segment_operations} kernels and copies)")
         if self.kernel_time_s is not None:
             counts = self.kernel_launch_counts or {}
             lines.append("kernel           device time  launches")

@@ -185,9 +185,13 @@ class CudaMemory:
             self._do(self._cuda.memcpy_dtod_async, destination, source, nbytes, self._forks.current())
 
     def copy_strided(self, itemsize, destination, destination_strides, source, source_strides, shape) -> None:
+        self.launch(*self._strided_launch(itemsize, destination, destination_strides, source, source_strides, shape))
+
+    def _strided_launch(self, itemsize, destination, destination_strides, source, source_strides, shape) -> tuple:
+        """The launch of the strided copy kernel that does a copy_strided."""
         args = strided_copy_arguments(destination, destination_strides, source, source_strides, shape)
         blocks = max(1, min((args[2] + _THREADS - 1) // _THREADS, _MAX_BLOCKS))
-        self.launch(self._copy_kernels[itemsize], (blocks, 1, 1), (_THREADS, 1, 1), args, 0)
+        return self._copy_kernels[itemsize], (blocks, 1, 1), (_THREADS, 1, 1), args, 0
 
     def launch(self, kernel, grid: tuple, block: tuple, args: tuple, shared: int) -> None:
         if self._profile is not None:
@@ -200,6 +204,65 @@ class CudaMemory:
             kernel.launch(grid, block, args, shared, self._forks.current())
         self._recent.append(kernel.name)
         self._since_wait += 1
+
+    # --- segment graphs (runtime/gpu/segment_graphs.py) ---------------------------------
+
+    def launch_record(self, kernel, grid: tuple, block: tuple, args: tuple, shared: int) -> tuple:
+        """A launch as a segment records it: its parameters packed (exact bits)."""
+        return (kernel, grid, block, shared, kernel.pack(args))
+
+    def copy_record(self, destination: int, source: int, nbytes: int) -> tuple:
+        return (None, destination, source, nbytes, None)
+
+    def copy_strided_record(self, itemsize, destination, destination_strides, source, source_strides, shape) -> tuple:
+        return self.launch_record(*self._strided_launch(itemsize, destination, destination_strides, source, source_strides, shape))
+
+    def issue(self, records: list) -> None:
+        """The recorded operations, issued now on the current stream."""
+        self._issue(records, self._forks.current())
+        for record in records[-4:]:
+            self._recent.append("a device copy" if record[0] is None else record[0].name)
+        self._since_wait += len(records)
+
+    def _issue(self, records: list, stream) -> None:
+        memcpy = self._cuda.memcpy_dtod_async
+        for kernel, a, b, c, packed in records:
+            if kernel is None:
+                self._do(memcpy, a, b, c, stream)
+            else:
+                kernel.launch_packed(a, b, packed, c, stream)
+
+    def graph_of(self, records: list) -> CudaGraph:
+        """The recorded operations captured as a graph, not run. It launches on the
+        graph stream, a blocking one: after the default stream's work before it, and
+        before the default stream's work after it."""
+        if self._capture is not None:
+            raise ExecutionError("a segment graph is captured inside a task graph's capture (a bug in soacc)")
+        driver = _cuda_graphs()
+        if self._graph_stream is None:
+            self._graph_stream = self._cuda.Stream()
+        stream = driver.CUstream(self._graph_stream.handle)
+        _check(driver.cuStreamBeginCapture(stream, driver.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED), "beginning a segment's capture")
+        try:
+            self._issue(records, self._graph_stream)
+        except Exception:
+            error, graph = driver.cuStreamEndCapture(stream)
+            if error == driver.CUresult.CUDA_SUCCESS and graph is not None:
+                driver.cuGraphDestroy(graph)
+            raise
+        error, graph = driver.cuStreamEndCapture(stream)
+        _check((error,), "ending a segment's capture")
+        error, executable = driver.cuGraphInstantiate(graph, 0)
+        if error != driver.CUresult.CUDA_SUCCESS:
+            driver.cuGraphDestroy(graph)
+            _check((error,), "instantiating a segment's graph")
+        return CudaGraph(graph, executable, stream, None)
+
+    def replay(self, graph: CudaGraph, records: list) -> None:
+        """A segment's graph launched in place of its records."""
+        graph.launch()
+        self._recent.append(f"a segment graph of {len(records)} kernels and copies")
+        self._since_wait += len(records)
 
     # --- forks (runtime/gpu/fork_streams.py) -------------------------------------------
 
@@ -516,7 +579,8 @@ class _Capture:
 
 
 class CudaGraph:
-    """An instantiated CUDA graph with the arena its nodes' memory lives in."""
+    """An instantiated CUDA graph with the arena its nodes' memory lives in (None for a
+    segment's graph, whose nodes use the eager call's blocks)."""
 
     def __init__(self, graph, executable, stream, arena):
         self._graph = graph
@@ -568,7 +632,8 @@ class CudaGraph:
         driver.cuGraphExecDestroy(self._executable)
         driver.cuGraphDestroy(self._graph)
         self._executable = self._graph = None
-        self.arena.release()
+        if self.arena is not None:
+            self.arena.release()
 
     def __del__(self) -> None:
         try:

@@ -328,6 +328,15 @@ class HostRuntime:
 
     # --- kernels -------------------------------------------------------------------------
 
+    def next_iteration(self) -> None:
+        """A host loop's iteration begins (emitted at the start of each loop body that
+        launches kernels): where an eager call's device work is recorded into segments
+        (runtime/gpu/segment_graphs.py), a segment may end here, so that segments are
+        whole iterations and repeat as the iterations do."""
+        next_iteration = getattr(self.memory, "next_iteration", None)
+        if next_iteration is not None:
+            next_iteration()
+
     def launch(self, name: str, grid: tuple[int, int, int], block: tuple[int, int, int], *args, shared: int = 0) -> None:
         """gpu.launch_func: asynchronous. The grid, block and shared sizes are Python
         ints (emitted so: converting them here cost about a microsecond a launch)."""

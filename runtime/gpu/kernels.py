@@ -65,3 +65,18 @@ class Kernel:
             ) from None
         self.counters.launches += 1
 
+    def pack(self, args: tuple) -> bytes:
+        """The parameter bytes of a launch with `args` (segment graphs record them)."""
+        try:
+            return self._pack(*args)
+        except struct.error as error:
+            raise ExecutionError(f"launching kernel {self.name} of {self.program} failed: {error}") from None
+
+    def launch_packed(self, grid: tuple[int, ...], block: tuple[int, ...], packed: bytes, shared: int, stream) -> None:
+        """A launch with parameter bytes from `pack`."""
+        try:
+            self._launch(grid, block, packed, shared, stream)
+        except self._errors as error:
+            raise ExecutionError(f"launching kernel {self.name} of {self.program} failed: {error}") from None
+        self.counters.launches += 1
+

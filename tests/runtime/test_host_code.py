@@ -24,13 +24,19 @@ from soacc.runtime.reference import ReferenceExecutor
 from tests.support.simulated_device import SimulatedDevice
 
 
-def executors(source: str, free_at_last_use: bool = True, forks: bool = False):
+def executors(source: str, free_at_last_use: bool = True, forks: bool = False, hosts: int = 1):
+    """The reference executor and `hosts` host-code executors of the compiled program,
+    each on a simulated device of its own (the last one's reuses addresses, as the
+    memory pool does, where there are several)."""
     module = parse_program(source)
     # without reduce-device-syncs, which would add gpu_body kernels the simulated device cannot run
     apply_pipeline(module, f"soacc-pipeline{{syncs=false forks={str(forks).lower()}}}")
     return (
         ReferenceExecutor(module, free_at_last_use=free_at_last_use),
-        host_code_executor(module, SimulatedDevice(), {}, free_at_last_use=free_at_last_use),
+        *(
+            host_code_executor(module, SimulatedDevice(reuse=hosts > 1 and k == hosts - 1), {}, free_at_last_use=free_at_last_use)
+            for k in range(hosts)
+        ),
     )
 
 
@@ -51,12 +57,16 @@ def check(source: str, *argument_sets, entry: str = "main", free_at_last_use: bo
     on every call: each argument set three times, eager, captured (where the host code
     can be a graph) and replayed, each equal to the reference. A fourth runs the program
     with forks (introduce-forks, convert-fork-to-gpu): the host issues every thread in
-    program order, and a wait for a signal not yet resolved would fail the call."""
-    reference, host = executors(source, free_at_last_use)
-    _, graphs = executors(source, free_at_last_use)
+    program order, and a wait for a signal not yet resolved would fail the call.
+    A fifth runs every call eagerly with segment graphs (runtime/gpu/segment_graphs.py),
+    on a device that reuses addresses as the memory pool does, each argument set three
+    times: segments that repeat are replayed."""
+    reference, host, graphs, segments = executors(source, free_at_last_use, hosts=3)
     _, forked = executors(source, free_at_last_use, forks=True)
     graphs.use_task_graphs(True)
     graphs.task_graphs.min_nodes = 0
+    graphs.use_segment_graphs(False)
+    segments.use_segment_graphs(True)
     got = None
     for args in argument_sets:
         want = reference.call(entry, [np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
@@ -77,7 +87,17 @@ def check(source: str, *argument_sets, entry: str = "main", free_at_last_use: bo
             if round == "replay" and graphs.last_statistics.task_graph is None:
                 key = next(iter(graphs.task_graphs.unsupported), None)
                 assert key is not None, "neither replayed nor refused"
+        for round in range(3):
+            got_segments = segments.call(entry, [np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
+            for i, (g, w) in enumerate(zip(got_segments, want)):
+                assert same_bits(g, w), f"with segment graphs, call {round}: result {i} for {args}: {g!r}, expected {w!r}"
+            assert segments.last_statistics.as_dict() == reference.last_statistics.as_dict(), ("segments", round, args)
+    SEGMENTS_REPLAYED.append(segments.segment_graphs.replays)
     return got
+
+
+SEGMENTS_REPLAYED: list[int] = []
+"""How many segments each check's fifth executor replayed (a test asks that some did)."""
 
 
 # --------------------------------------------------------------------------------------
@@ -479,3 +499,29 @@ def test_overlapping_and_strided_copies_in_the_runtime():
     expected[9::-2] = mirror[0:10:2]
     assert strided_host.array.tolist() == expected.tolist()
     assert rt.statistics.copies["device->device"].count == 2 and rt.statistics.copies["host->device"].count == 2
+
+
+COPY_LOOP = """
+func.func @main(%a: tensor<?xf32>, %n: index) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = soac.size %a[0] : tensor<?xf32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %a) -> (tensor<?xf32>) {
+    %f = soac.concat %v, %v : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    %g = soac.slice %f[%c1:%m] : tensor<?xf32> -> tensor<?xf32>
+    %h = soac.concat %g, %v : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+    %k = soac.slice %h[%c0:%m] : tensor<?xf32> -> tensor<?xf32>
+    %w = soac.copy %k : tensor<?xf32>
+    scf.yield %w : tensor<?xf32>
+  }
+  func.return %r : tensor<?xf32>
+}
+"""
+
+
+def test_segment_graphs_replay_a_host_loop_of_device_copies():
+    """The loop's device copies repeat from iteration to iteration (the pool-like device
+    hands the same blocks out again): check's fifth executor replays them, and every
+    result and count is the reference executor's."""
+    check(COPY_LOOP, *[(np.arange(m, dtype=np.float32), np.int64(12)) for m in (1, 3, 6)])
+    assert SEGMENTS_REPLAYED[-1] > 0

@@ -30,6 +30,46 @@ class SimulatedBuffer:
         self.data = np.full(nbytes, 0xFF, np.uint8)
 
 
+class _Lease:
+    """A buffer of a reusing device, lent until this dies; then the device holds the
+    buffer for the next allocation of its size, as the memory pool does."""
+
+    __slots__ = ("ptr", "__weakref__")
+
+    def __init__(self, ptr: int):
+        self.ptr = ptr
+
+
+class _Exact:
+    """A launch's arguments as a segment record compares them: by type and bits (so
+    -0.0 is not 0.0 and NaN is NaN), as CudaMemory compares packed parameter bytes."""
+
+    __slots__ = ("args", "_key", "_keep")
+
+    def __init__(self, args: tuple, keep: list):
+        self.args = args
+        self._keep = keep
+        """The live buffers the arguments point into: a record issued after the host
+        code freed one still finds it (the pool holds freed memory too)."""
+        self._key = tuple(_bits(a) for a in args)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, _Exact) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+
+def _bits(value):
+    """A value as a record compares it: ints and tuples of them as they are (addresses
+    may pass 64 bits here), NumPy scalars and floats by type and bytes."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, tuple):
+        return tuple(_bits(v) for v in value)
+    return type(value).__name__, np.asarray(value).tobytes()
+
+
 class SimulatedGraph:
     """A captured graph: the recorded operations, run in order on launch; it keeps the
     buffers allocated while it was captured (its arena)."""
@@ -61,7 +101,16 @@ class SimulatedDevice:
 
     _instances = 0
 
-    def __init__(self) -> None:
+    def __init__(self, reuse: bool = False) -> None:
+        self.reuse = reuse
+        """Freed buffers are held and lent again to allocations of their size (as the
+        memory pool does), so the same host code gets the same addresses again; every
+        buffer then lives as long as the device."""
+        self._held: dict[int, list[SimulatedBuffer]] = {}
+        self._kept: dict[int, SimulatedBuffer] = {}
+        self.segment_captures = 0
+        self.segment_replays = 0
+        self.issued_records = 0
         self._buffers: weakref.WeakValueDictionary[int, SimulatedBuffer] = weakref.WeakValueDictionary()
         # each device's addresses its own: a husk's device that used another's address
         # would find no buffer there
@@ -88,7 +137,18 @@ class SimulatedDevice:
 
     # --- DeviceMemory ----------------------------------------------------------------
 
-    def allocate(self, nbytes: int) -> SimulatedBuffer:
+    def allocate(self, nbytes: int) -> SimulatedBuffer | _Lease:
+        if self.reuse and self._capture is None:
+            self.allocations += 1
+            held = self._held.setdefault(nbytes, [])
+            if held:
+                buffer = held.pop()
+            else:
+                buffer = self._kept[self._next] = self._buffers[self._next] = SimulatedBuffer(self._next, nbytes)
+                self._next += _SPACING
+            lease = _Lease(buffer.ptr)
+            weakref.finalize(lease, held.append, buffer)
+            return lease
         buffer = SimulatedBuffer(self._next, nbytes)
         self._buffers[self._next] = buffer
         self._next += _SPACING
@@ -140,6 +200,62 @@ class SimulatedDevice:
         else:
             self.executed += 1
             operation()
+
+    # --- segment graphs, as CudaMemory's -------------------------------------------------
+
+    def _exact(self, args: tuple) -> _Exact:
+        keep = []
+        for a in args:
+            if isinstance(a, int | np.integer):
+                buffer = self._buffers.get(int(a) - int(a) % _SPACING)
+                if buffer is not None:
+                    keep.append(buffer)
+        return _Exact(args, keep)
+
+    def launch_record(self, kernel, grid, block, args, shared) -> tuple:
+        return ("launch", kernel, tuple(grid), tuple(block), shared, self._exact(tuple(args)))
+
+    def copy_record(self, destination: int, source: int, nbytes: int) -> tuple:
+        return ("copy", self._exact((destination, source, nbytes)))
+
+    def copy_strided_record(self, itemsize, destination, destination_strides, source, source_strides, shape) -> tuple:
+        return ("strided", self._exact((itemsize, destination, tuple(destination_strides), source, tuple(source_strides), tuple(shape))))
+
+    def issue(self, records: list) -> None:
+        self.issued_records += len(records)
+        for record in records:
+            kind = record[0]
+            if kind == "launch":
+                _, kernel, grid, block, shared, exact = record
+                self.launch(kernel, grid, block, exact.args, shared)
+            elif kind == "copy":
+                self.copy(*record[1].args)
+            else:
+                self.copy_strided(*record[1].args)
+
+    def graph_of(self, records: list) -> SimulatedGraph:
+        """The records as a graph (not run): each operation run in order at launch."""
+        assert self._capture is None, "a segment captured inside a capture"
+        self._capture = []
+        try:
+            self.issue(records)
+        finally:
+            operations, self._capture = self._capture, None
+        self.issued_records -= len(records)
+        self.segment_captures += 1
+
+        def counted(operation):
+            def run():
+                self.executed += 1
+                operation()
+
+            return run
+
+        return SimulatedGraph([counted(o) for o in operations], [])
+
+    def replay(self, graph: SimulatedGraph, records: list) -> None:
+        self.segment_replays += 1
+        graph.launch()
 
     # --- profiling, as CudaMemory's ---------------------------------------------------
 

@@ -144,3 +144,40 @@ def test_the_default_pipelines_forked_copy_is_measured_and_either_graph_gives_th
         assert forked_runs == 0 and not graphs.chosen and all(graphs.forked_unsupported.values())
     else:
         assert forked_runs >= CONTEST_ROUNDS + 1 and list(graphs.chosen.values()) in (["function"], ["forked"])
+
+
+HOST_LOOPS = "soacc-pipeline{device-loops=false}"
+"""Without device loops, a while loop's condition is read on the host every iteration:
+its calls run eagerly, and their iterations are segments (runtime/gpu/segment_graphs.py)."""
+
+
+@pytest.mark.parametrize("example", PROGRAMS, ids=[f"{e.program_path.parent.name}/{e.name}" for e in PROGRAMS])
+def test_segment_graphs_give_the_eager_results(example):
+    """Every program, with device loops off (so more of them run eagerly), called three
+    times with segment graphs on: each call equal to the calls with them off. A program
+    whose while loops read their condition on the host replays segments (the loop's
+    iterations), from the second iteration of the first call on."""
+    program = soacc.compile(example.program_path, backend="cuda", pipeline=HOST_LOOPS)
+    program.task_graphs = False
+    args = example.make_inputs(np.random.default_rng(5), 300)
+    want = _results(program, args)
+    assert not program.segment_graphs  # (off with task graphs)
+    program.segment_graphs = True  # (task graphs stay off: every call eager)
+    replayed = 0
+    for call in range(3):
+        got = _results(program, args)
+        _assert_same(got, want, f"call {call}")
+        replayed += program.statistics.segment_graphs
+        assert program.statistics.kernel_launches == _launches(program, args)
+    if example.name in DEVICE_LOOPS:
+        assert replayed > 0, "a host loop's iterations were never replayed"
+
+
+def _launches(program, args) -> int:
+    """The kernel launches of a call with segment graphs off (the counts must not change)."""
+    segments = program.executor.segment_graphs
+    program.segment_graphs = False
+    _results(program, args)
+    launches = program.statistics.kernel_launches
+    program.executor.segment_graphs = segments
+    return launches
