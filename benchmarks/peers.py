@@ -158,20 +158,33 @@ SOACC_WARM_UP_CALLS = 10
 """soacc's untimed calls: eager, capture, and a forked copy's contest (3 + 2 * 3)."""
 
 
-def soacc_framework(backend: str, task_graphs: bool = True, transfers: bool = False) -> Framework:
+def soacc_framework(
+    backend: str, task_graphs: bool = True, transfers: bool = False, host_loops: bool = False, segments: bool = True,
+) -> Framework:
     """soacc itself; with `task_graphs` False, soacc with its task graphs off (the peer
     `soacc-eager`, whose ratio to soacc is what the graphs gain); with `transfers`,
     soacc with fuse-transfers (the peer `soacc-transfers`, whose ratio to soacc says
-    whether the pass may be on by default)."""
+    whether the pass may be on by default); with `host_loops`, soacc without device
+    loops (`device-loops=false`: a while loop reads its condition on the host every
+    iteration, so its calls run eagerly), with segment graphs (the peer
+    `soacc-host-loops`) or without (`soacc-host-loops-unsegmented`): their ratio is
+    what segment graphs gain (runtime/gpu/segment_graphs.py)."""
     import soacc
 
-    name = "soacc-transfers" if transfers else "soacc" if task_graphs else "soacc-eager"
-    pipeline = "soacc-pipeline{transfers=true}" if transfers and backend == "cuda" else None
+    if host_loops:
+        name = "soacc-host-loops" if segments else "soacc-host-loops-unsegmented"
+    else:
+        name = "soacc-transfers" if transfers else "soacc" if task_graphs else "soacc-eager"
+    pipeline = None
+    if backend == "cuda" and (transfers or host_loops):
+        options = ["transfers=true"] * transfers + ["device-loops=false"] * host_loops
+        pipeline = f"soacc-pipeline{{{' '.join(options)}}}"
 
     def prepare(benchmark: Benchmark, example) -> Call:
         program = soacc.compile(example.program_path, backend=backend, pipeline=pipeline)
         if program.backend == "cuda":
             program.task_graphs = task_graphs
+            program.segment_graphs = task_graphs and segments
         warm = []
 
         def call(args: tuple) -> tuple:
@@ -193,7 +206,8 @@ def soacc_framework(backend: str, task_graphs: bool = True, transfers: bool = Fa
             return Framework(name, False, f"no GPU: {why}", peer=name != "soacc")
         graphs = "with task graphs" if task_graphs else "task graphs off"
         fused = ", fuse-transfers" if transfers else ""
-        return Framework(name, True, f"the GPU (cuda backend, {graphs}{fused})", prepare, peer=name != "soacc")
+        loops = f", device loops off, segment graphs {'on' if segments else 'off'}" if host_loops else ""
+        return Framework(name, True, f"the GPU (cuda backend, {graphs}{fused}{loops})", prepare, peer=name != "soacc")
     return Framework(name, True, "the CPU reference executor", prepare, peer=name != "soacc")
 
 
@@ -268,6 +282,8 @@ def frameworks(backend: str, peers: list[str]) -> list[Framework]:
         "numpy": numpy_framework,
         "soacc-eager": lambda: soacc_framework(backend, task_graphs=False),
         "soacc-transfers": lambda: soacc_framework(backend, transfers=True),
+        "soacc-host-loops": lambda: soacc_framework(backend, host_loops=True),
+        "soacc-host-loops-unsegmented": lambda: soacc_framework(backend, host_loops=True, segments=False),
     }
     return [soacc_framework(backend), *(makers[name]() for name in peers)]
 
@@ -430,7 +446,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--peers",
         help="comma-separated, of jax, cupy, numpy, soacc-eager (soacc with task graphs off), "
-        "soacc-transfers (soacc with fuse-transfers) "
+        "soacc-transfers (soacc with fuse-transfers), soacc-host-loops and soacc-host-loops-unsegmented "
+        "(device loops off, segment graphs on and off) "
         "(default: jax,cupy on cuda; numpy on numpy)",
     )
     parser.add_argument("--json", type=Path, help="write every measurement to this file")
@@ -446,8 +463,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"no program named {', '.join(unknown)} (there are {', '.join(known)})")
     peers = [p for p in (options.peers or ("jax,cupy" if options.backend == "cuda" else "numpy")).split(",") if p]
-    if not peers or set(peers) - {"jax", "cupy", "numpy", "soacc-eager", "soacc-transfers"}:
-        parser.error(f"--peers takes jax, cupy, numpy, soacc-eager and soacc-transfers (got {options.peers!r})")
+    known_peers = {"jax", "cupy", "numpy", "soacc-eager", "soacc-transfers", "soacc-host-loops", "soacc-host-loops-unsegmented"}
+    if not peers or set(peers) - known_peers:
+        parser.error(f"--peers takes {', '.join(sorted(known_peers))} (got {options.peers!r})")
     chosen = [b for b in BENCHMARKS if not names or b.name in names]
 
     runners = frameworks(options.backend, list(dict.fromkeys(peers)))

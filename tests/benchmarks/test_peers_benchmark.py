@@ -146,6 +146,18 @@ def test_a_framework_that_cannot_run_is_left_out_with_a_note(peers, capsys):
     assert "cupy/soacc: no program timed for both" in out
 
 
+def test_the_host_loop_peers_run_soacc_without_device_loops(peers, capsys):
+    """soacc-host-loops and soacc-host-loops-unsegmented (segment graphs on and off) are
+    soacc itself with another pipeline on the GPU; here, soacc on the CPU, timed as peers."""
+    argv = ["--backend", "numpy", "--small", "--repeat", "1", "--programs", "convergence"]
+    assert peers.main([*argv, "--peers", "soacc-host-loops,soacc-host-loops-unsegmented"]) == 0
+    out = capsys.readouterr().out
+    assert "soacc-host-loops: the CPU reference executor" in out
+    assert "soacc-host-loops-unsegmented/soacc" in out
+    row = rows(out, ["convergence"])["convergence"]
+    assert row[3] != "-" and row[4] != "-"
+
+
 @pytest.mark.parametrize("argv", [["--programs", "nonesuch"], ["--peers", "torch"], ["--repeat", "-1"]])
 def test_bad_arguments_are_usage_errors(peers, argv, capsys):
     with pytest.raises(SystemExit) as exit_:
