@@ -226,7 +226,7 @@ class KernelBody:
                 self.nested_reduce(op)
             case mem.ScanOp():
                 self.nested_scan(op)
-            case mem.RedomapOp() | mem.ScanomapOp() | mem.ScatteromapOp() | mem.HistomapOp():
+            case mem.RedomapOp() | mem.ScanomapOp() | mem.ScatteromapOp() | mem.HistomapOp() | mem.HistOp():
                 from soacc.lowering.kernel_elements import translate_nested
 
                 translate_nested(self, op)

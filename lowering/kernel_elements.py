@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 
 from soacc.dialects import mem, soacc_gpu
-from soacc.lowering.kernel_body import KernelBody, Row
+from soacc.lowering.kernel_body import CannotLower, KernelBody, Row
 
 Combine = Callable[[Sequence[SSAValue], Sequence[SSAValue]], list[SSAValue]]
 
@@ -204,8 +204,8 @@ def store_scanned(kb: KernelBody, op: Operation, outputs: Sequence[SSAValue], sc
 
 
 def translate_nested(kb: KernelBody, op: Operation) -> None:
-    """A fused combinator inside a kernel's lambda, run sequentially by its thread, row
-    by row (as nested_reduce and nested_scan do for the unfused ones)."""
+    """A fused combinator, or a hist, inside a kernel's lambda, run sequentially by its
+    thread, row by row (as nested_reduce and nested_scan do for the unfused ones)."""
     elements = Elements.of(op)
     ins = [kb.materialise(v) for v in elements.inputs]
     mapped = [kb.materialise(v) for v in elements.mapped]
@@ -237,7 +237,10 @@ def translate_nested(kb: KernelBody, op: Operation) -> None:
         kb.loop(n, step, [kb.value(v) for v in op.neutral])
         return
     dest = kb.materialise(op.dest)
+    if dest.type.get_num_dims() != 1:
+        raise CannotLower(op, "is a histogram of rows inside a kernel, which is not supported yet")
     bins = kb.op(memref.DimOp(dest, kb.constant(0)))
+    operator = op.body if isinstance(op, mem.HistOp) else op.operator
 
     def write(j: SSAValue) -> None:
         b, v = elements.at(kb, ins, mapped, j)
@@ -254,7 +257,7 @@ def translate_nested(kb: KernelBody, op: Operation) -> None:
 
         def combine_into_bin() -> None:  # the lambda's own destination: no other thread writes it
             old = kb.op(memref.LoadOp.get(dest, [b]))
-            (new,) = kb.apply_operator(op.operator, [old], [v])
+            (new,) = kb.apply_operator(operator, [old], [v])
             kb.b.insert(memref.StoreOp.get(new, dest, [b]))
 
         kb.when(inside, combine_into_bin)

@@ -551,3 +551,34 @@ def test_pulls(bodies):
     mass = rng.integers(1, 100, bodies).astype(np.int64)
     got = soacc.compile(PULLS, backend="numpy", pipeline=FUSED).main(pos, vel, mass)
     np.testing.assert_array_equal(got, pulls(pos, vel, mass))
+
+
+SEGMENTED_HIST = """
+func.func @main(%xss: tensor<?x?xi32>, %vss: tensor<?x?xi32>) -> tensor<?x8xi32> {
+  %zero = arith.constant 0 : i32
+  %c8 = arith.constant 8 : index
+  %hs = soac.map(%xss, %vss) : (tensor<?x?xi32>, tensor<?x?xi32>) -> tensor<?x8xi32> {
+  ^bb0(%row: tensor<?xi32>, %vals: tensor<?xi32>):
+    %bins = soac.replicate %c8, %zero : i32 -> tensor<8xi32>
+    %h = soac.hist %bins[%row], %vals neutral(%zero : i32) : tensor<8xi32>, tensor<?xi32>, tensor<?xi32> {
+    ^bb1(%a: i32, %b: i32):
+      %m = arith.maxsi %a, %b : i32
+      soac.yield %m : i32
+    }
+    soac.yield %h : tensor<8xi32>
+  }
+  func.return %hs : tensor<?x8xi32>
+}
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", [(0, 5), (3, 0), (1, 1), (9, 33), (1000, 70), (3, 100_003)])
+def test_segmented_histograms(shape):
+    """A map of hists: each row's hist in a thread, bins out of range (negative ones
+    too) skipped, as on the CPU."""
+    rng = np.random.default_rng(shape[1])
+    bins = rng.integers(-2, 10, shape).astype(np.int32)
+    values = rng.integers(-50, 50, shape).astype(np.int32)
+    gpu, cpu = _both(SEGMENTED_HIST, bins, values)
+    np.testing.assert_array_equal(gpu, cpu)

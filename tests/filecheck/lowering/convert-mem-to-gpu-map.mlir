@@ -137,3 +137,34 @@ func.func @scatter_rows(%a: tensor<?xi64>, %is: tensor<?xi64>, %vs: tensor<?xi64
   }
   func.return %r : tensor<?x?xi64>
 }
+
+// -----
+
+// A hist inside a lambda (a map of hists: a segmented histogram): the thread combines
+// value j into bin indices[j] of its own destination row by the hist's operator,
+// skipping bins out of bounds, negative ones included.
+// CHECK-LABEL: func.func @hist_rows
+// CHECK:       "gpu.func"()
+// CHECK:             [[I:%[0-9]+]] = memref.load %{{[0-9a-z_]+}}[[[J:%[0-9]+]]]
+// CHECK-NEXT:        [[V:%[0-9]+]] = memref.load %{{[0-9a-z_]+}}[[[J]]]
+// CHECK-NEXT:        [[K:%[0-9]+]] = arith.index_cast [[I]] : i32 to index
+// CHECK-NEXT:        [[IN:%[0-9]+]] = arith.cmpi ult, [[K]], {{%[0-9]+}} : index
+// CHECK-NEXT:        scf.if [[IN]] {
+// CHECK-NEXT:          [[OLD:%[0-9]+]] = memref.load [[H:%[0-9]+]][[[K]]]
+// CHECK-NEXT:          [[NEW:%[0-9a-z_]+]] = arith.maxsi [[OLD]], [[V]] : i32
+// CHECK-NEXT:          memref.store [[NEW]], [[H]][[[K]]]
+func.func @hist_rows(%xss: tensor<?x?xi32>, %vss: tensor<?x?xi32>) -> tensor<?x8xi32> {
+  %zero = arith.constant 0 : i32
+  %c8 = arith.constant 8 : index
+  %hs = soac.map(%xss, %vss) : (tensor<?x?xi32>, tensor<?x?xi32>) -> tensor<?x8xi32> {
+  ^bb0(%row: tensor<?xi32>, %vals: tensor<?xi32>):
+    %bins = soac.replicate %c8, %zero : i32 -> tensor<8xi32>
+    %h = soac.hist %bins[%row], %vals neutral(%zero : i32) : tensor<8xi32>, tensor<?xi32>, tensor<?xi32> {
+    ^bb1(%a: i32, %b: i32):
+      %m = arith.maxsi %a, %b : i32
+      soac.yield %m : i32
+    }
+    soac.yield %h : tensor<8xi32>
+  }
+  func.return %hs : tensor<?x8xi32>
+}
