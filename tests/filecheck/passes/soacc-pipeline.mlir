@@ -48,10 +48,12 @@ func.func @main(%a: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
 // into the loop's carried block; the gpu_body kernel stores the literal where it
 // belongs (no copy of it into itself, no parameter for the 1-row output); and the
 // level-3 cleanup folds the block sizes and moves the views, which provably fit their
-// block, out of the loop. What is left in the loop is the scalar update and the launch.
+// block, out of the loop. What is left in the loop is the scalar update and the launch
+// (after the iteration's mark for segment graphs).
 // HOST-LABEL: def main(
 // HOST:         lit_dev = A0_mem.view(
 // HOST:         for _ in range(
+// HOST-NEXT:        rt.next_iteration()
 // HOST-NEXT:        w = v
 // HOST-NEXT:        w1 = arith.addi(w, one)
 // HOST-NEXT:        rt.launch('gpu_body0', {{.*}}, w, *{{[a-z0-9_]+}}.kernel_args)
