@@ -472,6 +472,7 @@ def short_strategy(lines: list[str]) -> str:
         share = {
             "a thread, a warp or a block per row (by the rows' length)": "group/row",
             "a thread per row": "thread/row",
+            "a thread per element of its perfectly nested maps (flattened)": "flat",
         }.get(share, share)
         if inside:
             ops = [part.split(" (as ")[0].split(" %")[0] for part in inside.split(", ")]

@@ -68,8 +68,9 @@ from soacc.lowering.gpu_segmented import RowSharing, lower_segmented_map, row_sh
 from soacc.passes.analysis.memory_aliases import MemoryAliases
 from soacc.passes.analysis.symbolic import Symbolic
 from soacc.passes.utils.memory_motion import drop_if_results
+from soacc.lowering.gpu_flatten import FLAT_SUFFIX, flattenable, lower_flattened, perfect_nest
 from soacc.lowering.gpu_hist import lower_hist
-from soacc.lowering.kernel_parallelism import describe, mark, sequential_inside, strategy
+from soacc.lowering.kernel_parallelism import describe, mark, nested_combinators, sequential_inside, strategy
 from soacc.lowering.gpu_scan import lower_scan
 from soacc.lowering.kernel_elements import Elements, shared_vector_width
 from soacc.lowering.kernel_scratch import ScratchPlan, bind_scratch, grid_blocks, plan_scratch, scratch_blocks, scratch_operands, scratch_parameters
@@ -374,6 +375,13 @@ class ConvertMemToGpuPass(ModulePass):
             if candidates:
                 aliases, symbolic = MemoryAliases(f), Symbolic(f)
                 sharing |= {k: row_sharing(k, aliases, symbolic) for k in candidates}
+        # perfect nests of maps, flattened (also read from level 2)
+        nests: dict[Operation, list[mem.MapOp]] = {}
+        for f in op.ops:
+            candidates = [k for k in launched if isinstance(k, mem.MapOp) and f.is_ancestor(k) and perfect_nest(k)]
+            if candidates:
+                aliases, symbolic = MemoryAliases(f), Symbolic(f)
+                nests |= {k: levels for k in candidates if (levels := flattenable(k, aliases, symbolic))}
 
         try:
             for index, k in enumerate(launched):
@@ -385,7 +393,7 @@ class ConvertMemToGpuPass(ModulePass):
                     lower_reduce(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel, epilogues[k])
                     Rewriter.erase_op(epilogues[k].body)
                 elif isinstance(k, mem.MapOp):
-                    lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel, sharing=sharing.get(k))
+                    lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel, sharing=sharing.get(k), nest=nests.get(k))
                 else:
                     lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel)
                 _record_lowered_from(k, before, kernels[first_kernel:])
@@ -407,7 +415,8 @@ class ConvertMemToGpuPass(ModulePass):
         # (a segmented map's thread-per-row kernel is the host's choice for short rows:
         # its sequential row is no cliff)
         grouped = any(name.endswith("_block_per_row") for name in names)
-        inside = sequential_inside(k, grouped)
+        flattened = perfect_nest(k) if any(name.endswith(FLAT_SUFFIX) for name in names) else None
+        inside = nested_combinators(flattened[-1]) if flattened else sequential_inside(k, grouped)
         for kernel in made:
             mark(kernel, inside)
         if not self.report or not made:
@@ -471,7 +480,15 @@ def _one_kernel(build, rows_of, allocates: bool = False):
     (grid-stride), or on one thread where rows_of is None. Where `allocates`, arrays the
     lambdas allocate get slots in a scratch buffer allocated before the launch."""
 
-    def lower(k: Operation, name: str, b: Builder, add_kernel, sharing: RowSharing | None = None) -> None:
+    def lower(
+        k: Operation, name: str, b: Builder, add_kernel, sharing: RowSharing | None = None, nest: list[mem.MapOp] | None = None
+    ) -> None:
+        # a perfect nest of maps (`nest`, gpu_flatten.flattenable): a thread per element
+        # of the product of its levels' rows (where a group per row would share out a
+        # map of maps, that stays: it chooses by the rows' length; three levels and
+        # more are flattened)
+        if nest is not None and (sharing is None or len(nest) > 2) and lower_flattened(nest, name, b, add_kernel):
+            return
         plan = plan_scratch(k, b) if allocates else None
         kernel, operands = build(k, name, plan) if allocates else build(k, name)
         add_kernel(kernel)

@@ -276,21 +276,7 @@ def row_sharing(op: mem.MapOp, aliases: MemoryAliases, symbolic: Symbolic) -> Ro
         return use.operation in writers and _reads(use)
 
     def conflicts(v: SSAValue) -> bool:
-        """v may share bytes with an output."""
-        for out in op.outputs:
-            shared = aliases.memories(out) & aliases.memories(v)
-            if not shared or not may_share_memory(aliases, out, v):
-                continue
-            fresh = _allocated_block(out)
-            # a block allocated after v was made is not v's memory, though the analysis
-            # (which merges a loop's iterations) may say so of a loop-carried v
-            if fresh is not None and shared == {fresh.block} and dominates(v, fresh):
-                continue
-            a, b = symbolic.index_function(v), symbolic.index_function(out)
-            if a is not None and b is not None and symbolic.disjoint(a, b):
-                continue
-            return True
-        return False
+        return may_overlap_outputs(op, v, aliases, symbolic)
 
     barrier = False
     for param, v in zip(lam.args, op.inputs):
@@ -306,6 +292,25 @@ def row_sharing(op: mem.MapOp, aliases: MemoryAliases, symbolic: Symbolic) -> Ro
             return None
         barrier = True
     return RowSharing(tuple(writers), barrier)
+
+
+def may_overlap_outputs(op: Operation, v: SSAValue, aliases: MemoryAliases, symbolic: Symbolic) -> bool:
+    """Whether the view `v`, read by the kernel op `op`, may share bytes with one of its
+    outputs."""
+    for out in op.outputs:
+        shared = aliases.memories(out) & aliases.memories(v)
+        if not shared or not may_share_memory(aliases, out, v):
+            continue
+        fresh = _allocated_block(out)
+        # a block allocated after v was made is not v's memory, though the analysis
+        # (which merges a loop's iterations) may say so of a loop-carried v
+        if fresh is not None and shared == {fresh.block} and dominates(v, fresh):
+            continue
+        a, b = symbolic.index_function(v), symbolic.index_function(out)
+        if a is not None and b is not None and symbolic.disjoint(a, b):
+            continue
+        return True
+    return False
 
 
 def _allocated_block(view: SSAValue) -> mem.AllocOp | None:

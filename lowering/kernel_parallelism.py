@@ -5,10 +5,9 @@ parallelism sequentially in each.
 
 A host-level combinator becomes kernels whose threads share out its rows (a map's,
 a reduction's, a histogram's elements); with a group of threads per row (a segmented
-map: gpu_segmented.py) also the combinators its lambda runs over each row. Any
-combinator nested deeper runs in one thread, element after element: a map of a map of
-a map over a 512³ grid is 512² threads each looping over 512 elements, where Futhark's
-flattening would use all 512³.
+map: gpu_segmented.py) also the combinators its lambda runs over each row; a perfect
+nest of maps (gpu_flatten.py) shares out the product of all its levels' rows. Any
+combinator nested deeper runs in one thread, element after element.
 """
 
 from __future__ import annotations
@@ -67,6 +66,8 @@ def strategy(op: Operation, kernels: list[str]) -> str:
     """How the kernels made of `op` (their names) share out its work."""
     if any(name.endswith("_block_per_row") for name in kernels):
         return "a thread, a warp or a block per row (by the rows' length)"
+    if any(name.endswith("_flat") for name in kernels):
+        return "a thread per element of its perfectly nested maps (flattened)"
     kind = op.name.split(".", 1)[1]
     if kind in ("reduce", "redomap"):
         return "every element (partial results per block, then one block)"

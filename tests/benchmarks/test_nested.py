@@ -58,7 +58,7 @@ def test_every_program_runs_on_the_cpu_and_agrees_with_its_definition(nested, tm
     assert by_name["scatter_rows"]["bytes"] == 3 * 4 * 7 * 50  # positions, values, the row written
     assert by_name["matmul"]["gflop_s"] > 0 and by_name["matmul"]["gb_s"] is None
     assert "how soacc parallelised each program" in out
-    assert "stencil3d: mem.map -> map0: a thread per row; in each thread: mem.map" in out
+    assert "stencil3d: mem.map -> map0_flat: a thread per element of its perfectly nested maps (flattened)" in out
 
 
 def test_a_wrong_result_is_reported_and_not_timed(nested, monkeypatch, capsys):

@@ -89,10 +89,11 @@ func.func @matmul(%a: tensor<?x?xf32>, %bt: tensor<?x?xf32>) -> tensor<?x?xf32> 
 
 // -----
 
-// Maps three deep (a 3-D stencil's shape): still a thread per plane, each walking its
-// plane alone (issue 21: flattening).
-// CHECK:      convert-mem-to-gpu: @cube: soac.map %r (as mem.map) -> map0: a thread per row; in each thread: soac.map %p (as mem.map)
-// MARK:       {sym_name = "map0", soacc.sequential_inside = "soac.map %p (as mem.map)"}
+// Maps three deep (a 3-D stencil's shape), a perfect nest: flattened, a thread per
+// element of the product of the three levels' rows, nothing left sequential in it (the
+// map writes its input's memory, but each thread reads only the element it writes).
+// CHECK:      convert-mem-to-gpu: @cube: soac.map %r (as mem.map) -> map0_flat: a thread per element of its perfectly nested maps (flattened)
+// MARK:       {sym_name = "map0_flat"}
 func.func @cube(%v: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
   %two = arith.constant 2.0 : f32
   %r = soac.map(%v) : (tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
