@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, scf
-from xdsl.dialects.builtin import FunctionType, IndexType, MemRefType
+from xdsl.dialects.builtin import FunctionType, IndexType, IntegerType, MemRefType
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -39,6 +39,11 @@ from soacc.lowering.gpu_segmented import may_overlap_outputs
 from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost, grid_blocks
 from soacc.passes.analysis.memory_aliases import MemoryAliases
 from soacc.passes.analysis.symbolic import Symbolic
+
+i32 = IntegerType(32)
+
+NARROW_BELOW = 1 << 31
+"""Products of fewer elements than this are taken apart in 32-bit arithmetic."""
 
 FLAT_SUFFIX = "_flat"
 """The name suffix of a flattened nest's kernel (the report says how it shares out)."""
@@ -182,16 +187,43 @@ def build_flat_kernel(levels: list[mem.MapOp], name: str) -> tuple[gpu.FuncOp, l
     x = gpu.DimensionAttr(gpu.DimensionEnum.X)
     first = b.insert(gpu.GlobalIdOp(x)).result
     threads = b.insert(arith.MuliOp(b.insert(gpu.GridDimOp(x)).result, b.insert(gpu.BlockDimOp(x)).result)).results[0]
-    element_block = Block(arg_types=[IndexType()])
-    element_block.args[0].name_hint = "element"
-    kb = KernelBody(Builder(InsertPoint.at_end(element_block)), dict(zip(operands, params)))
-    # the element's index at each level, innermost first (it varies fastest)
+    values = dict(zip(operands, params))
+    # (64-bit division is a long software sequence on the GPU: where every element's
+    # number fits 31 bits, which is the common case, the indices are taken apart in
+    # 32-bit arithmetic, in a copy of the loop)
+    narrow = b.insert(arith.CmpiOp(total, index_constant(b, NARROW_BELOW), "ult")).result
+    loops = []
+    for in_32_bits in (True, False):
+        loop_block = Block()
+        inner = Builder(InsertPoint.at_end(loop_block))
+        narrowed = [inner.insert(arith.IndexCastOp(size, i32)).result for size in sizes] if in_32_bits else sizes
+        element_block = Block(arg_types=[IndexType()])
+        element_block.args[0].name_hint = "element"
+        kb = KernelBody(Builder(InsertPoint.at_end(element_block)), dict(values))
+        _element(kb, levels, captured, params, element_block.args[0], narrowed, in_32_bits)
+        kb.b.insert(scf.YieldOp())
+        inner.insert(scf.ForOp(first, total, threads, [], Region(element_block)))
+        inner.insert(scf.YieldOp())
+        loops.append(Region(loop_block))
+    b.insert(scf.IfOp(narrow, [], loops[0], loops[1]))
+    b.insert(gpu.ReturnOp([]))
+    return gpu.FuncOp(name, FunctionType.from_lists(block.arg_types, []), Region(block), kernel=True), operands
+
+
+def _element(
+    kb: KernelBody, levels: list[mem.MapOp], captured: list, params, element: SSAValue, sizes: list[SSAValue], in_32_bits: bool
+) -> None:
+    """One element of the product space: its index at each level, innermost first (it
+    varies fastest), then each level's lambda down the nest."""
     indices: list[SSAValue] = []
-    rest = element_block.args[0]
+    rest = kb.op(arith.IndexCastOp(element, i32)) if in_32_bits else element
     for size in reversed(sizes):
         indices.insert(0, kb.op(arith.RemUIOp(rest, size)))
         rest = kb.op(arith.DivUIOp(rest, size))
     indices.insert(0, rest)
+    if in_32_bits:
+        indices = [kb.op(arith.IndexCastOp(i, IndexType())) for i in indices]
+    op = levels[0]
     k = len(op.inputs)
     ins = [Row(p, ()) for p in params[len(captured) : len(captured) + k]]
     outs = [Row(p, ()) for p in params[len(captured) + k :]]
@@ -209,10 +241,6 @@ def build_flat_kernel(levels: list[mem.MapOp], name: str) -> tuple[gpu.FuncOp, l
         kb.translate_block(lam)
         for value, out in zip(lam.last_op.operands, outs):
             kb.store(kb.values[value], out, i, level)
-    kb.b.insert(scf.YieldOp())
-    b.insert(scf.ForOp(first, total, threads, [], Region(element_block)))
-    b.insert(gpu.ReturnOp([]))
-    return gpu.FuncOp(name, FunctionType.from_lists(block.arg_types, []), Region(block), kernel=True), operands
 
 
 def _bind(kb: KernelBody, level: mem.MapOp, ins: list[Row], outs: list[Row], i: SSAValue) -> None:

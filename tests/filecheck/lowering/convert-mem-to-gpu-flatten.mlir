@@ -4,7 +4,9 @@
 // Perfectly nested maps (lowering/gpu_flatten.py): one kernel over the product of the
 // levels' rows. The host launches it over rows0 * rows1 * rows2 elements and hands it
 // the inner levels' row counts; each thread takes its element apart, innermost first
-// (neighbouring threads, neighbouring elements), and runs the innermost lambda.
+// (neighbouring threads, neighbouring elements), and runs the innermost lambda. Where
+// the product has fewer than 2^31 elements (tested in the kernel) that is done in 32-bit
+// arithmetic: 64-bit division is a long software sequence on the GPU.
 // CHECK-LABEL: func.func @cube(
 // CHECK:         %r = mem.view
 // CHECK-NEXT:    [[R1:%[0-9]+]] = mem.size %v[1]
@@ -14,15 +16,30 @@
 // CHECK-NEXT:    [[N:%[0-9]+]] = arith.muli [[P]], [[R2]] : index
 // CHECK:         "gpu.launch_func"({{.*}}, %two, %v, %r, [[N]], [[R1]], [[R2]]) <{kernel = @kernels::@map0_flat,
 // CHECK:         ^bb0(%two: f32, %v: {{.*}}, %r: {{.*}}, %elements: index, %rows1: index, %rows2: index):
-// CHECK:           scf.for %element = {{%[0-9]+}} to %elements step {{%[0-9]+}} {
-// CHECK-NEXT:        [[K:%[0-9]+]] = arith.remui %element, %rows2 : index
-// CHECK-NEXT:        [[IJ:%[0-9]+]] = arith.divui %element, %rows2 : index
-// CHECK-NEXT:        [[J:%[0-9]+]] = arith.remui [[IJ]], %rows1 : index
-// CHECK-NEXT:        [[I:%[0-9]+]] = arith.divui [[IJ]], %rows1 : index
-// CHECK-NEXT:        [[X:%[0-9]+]] = memref.load %v[[[I]], [[J]], [[K]]]
-// CHECK-NEXT:        %y = arith.mulf [[X]], %two : f32
-// CHECK-NEXT:        memref.store %y, %r[[[I]], [[J]], [[K]]]
-// CHECK-NEXT:      }
+// CHECK:           [[NARROW:%[0-9]+]] = arith.cmpi ult, %elements, {{%[0-9]+}} : index
+// CHECK-NEXT:      scf.if [[NARROW]] {
+// CHECK-NEXT:        [[N1:%[0-9]+]] = arith.index_cast %rows1 : index to i32
+// CHECK-NEXT:        [[N2:%[0-9]+]] = arith.index_cast %rows2 : index to i32
+// CHECK-NEXT:        scf.for %element = {{%[0-9]+}} to %elements step {{%[0-9]+}} {
+// CHECK-NEXT:          [[E:%[0-9]+]] = arith.index_cast %element : index to i32
+// CHECK-NEXT:          [[K:%[0-9]+]] = arith.remui [[E]], [[N2]] : i32
+// CHECK-NEXT:          [[IJ:%[0-9]+]] = arith.divui [[E]], [[N2]] : i32
+// CHECK-NEXT:          [[J:%[0-9]+]] = arith.remui [[IJ]], [[N1]] : i32
+// CHECK-NEXT:          [[I:%[0-9]+]] = arith.divui [[IJ]], [[N1]] : i32
+// CHECK-NEXT:          [[II:%[0-9]+]] = arith.index_cast [[I]] : i32 to index
+// CHECK-NEXT:          [[JJ:%[0-9]+]] = arith.index_cast [[J]] : i32 to index
+// CHECK-NEXT:          [[KK:%[0-9]+]] = arith.index_cast [[K]] : i32 to index
+// CHECK-NEXT:          [[X:%[0-9]+]] = memref.load %v[[[II]], [[JJ]], [[KK]]]
+// CHECK-NEXT:          %y = arith.mulf [[X]], %two : f32
+// CHECK-NEXT:          memref.store %y, %r[[[II]], [[JJ]], [[KK]]]
+// CHECK-NEXT:        }
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.for %element_1 = {{%[0-9]+}} to %elements step {{%[0-9]+}} {
+// CHECK-NEXT:          [[K:%[0-9]+]] = arith.remui %element_1, %rows2 : index
+// CHECK-NEXT:          [[IJ:%[0-9]+]] = arith.divui %element_1, %rows2 : index
+// CHECK-NEXT:          [[J:%[0-9]+]] = arith.remui [[IJ]], %rows1 : index
+// CHECK-NEXT:          [[I:%[0-9]+]] = arith.divui [[IJ]], %rows1 : index
+// CHECK-NEXT:          [[X:%[0-9]+]] = memref.load %v[[[I]], [[J]], [[K]]]
 // CHECK:         }) {sym_name = "map0_flat"}
 // CUDA:        extern "C" __global__ void map0_flat(
 func.func @cube(%v: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
@@ -51,8 +68,8 @@ func.func @cube(%v: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
 // CHECK-LABEL: func.func @clamped(
 // CHECK:         "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map3_flat,
 // CHECK:           scf.for %element =
-// CHECK:             [[I:%[0-9]+]] = arith.divui {{%[0-9]+}}, %rows1 : index
-// CHECK-NEXT:        [[IV:%[0-9]+]] = memref.load %is[[[I]]]
+// CHECK:             [[I:%[0-9]+]] = arith.index_cast {{%[0-9]+}} : i32 to index
+// CHECK:             [[IV:%[0-9]+]] = memref.load %is[[[I]]]
 // CHECK-NEXT:        %ip1 = arith.addi [[IV]], %c1 : index
 // CHECK-NEXT:        %iS = arith.minsi %ip1, %l0 : index
 // CHECK-NEXT:        [[JV:%[0-9]+]] = memref.load %js[
