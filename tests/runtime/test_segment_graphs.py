@@ -49,12 +49,18 @@ class Harness:
         return self.segments.call(python.__name__, python, runtime, args)
 
 
-def halve_until_small(rt, x_host_mem, x_host, limit):
-    """x halved (two kernels an iteration: x += 0, x *= 0.5) while x[0] > limit, read on
-    the host each iteration; returns x and the iterations."""
+def on_device(rt, x_host):
+    """The host argument's copy in a device block of its own."""
     n = x_host.shape[0]
     x = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
     rt.copy(x_host, x)
+    return x, n
+
+
+def halve_until_small(rt, x_host_mem, x_host, limit):
+    """x halved (two kernels an iteration: x += 0, x *= 0.5) while x[0] > limit, read on
+    the host each iteration; returns x and the iterations."""
+    x, n = on_device(rt, x_host)
     iterations = 0
     while rt.load(x, (0,)) > limit:
         rt.next_iteration()
@@ -114,9 +120,7 @@ def test_without_reused_addresses_nothing_repeats():
 
 def steps_with_parameter(rt, x_host_mem, x_host, values):
     """x += v for each v, one launch each, in a loop of host iterations, then read."""
-    n = x_host.shape[0]
-    x = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
-    rt.copy(x_host, x)
+    x, n = on_device(rt, x_host)
     for v in values:
         rt.next_iteration()
         rt.launch("add", (1, 1, 1), (1, 1, 1), x.address, v, n)
@@ -155,9 +159,7 @@ def test_a_segment_ends_at_the_longest():
     values = [np.float32(1.0)] * (2 * segment_graphs.LONGEST)
 
     def no_iterations(rt, x_host_mem, x_host, values):
-        n = x_host.shape[0]
-        x = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
-        rt.copy(x_host, x)
+        x, n = on_device(rt, x_host)
         for v in values:
             rt.launch("add", (1, 1, 1), (1, 1, 1), x.address, v, n)
         return rt.load(x, (0,))
@@ -172,9 +174,7 @@ def test_a_failing_call_issues_what_it_recorded_and_fails_as_eagerly():
     h = Harness()
 
     def checks_after_launches(rt, x_host_mem, x_host):
-        n = x_host.shape[0]
-        x = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
-        rt.copy(x_host, x)
+        x, n = on_device(rt, x_host)
         rt.launch("add", (1, 1, 1), (1, 1, 1), x.address, np.float32(1.0), n)
         rt.launch("add", (1, 1, 1), (1, 1, 1), x.address, np.float32(1.0), n)
         rt.check(False, "the check failed")
@@ -190,9 +190,7 @@ def test_a_failing_kernel_fails_the_call():
     h = Harness()
 
     def launches_a_failing_kernel(rt, x_host_mem, x_host):
-        n = x_host.shape[0]
-        x = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
-        rt.copy(x_host, x)
+        x, n = on_device(rt, x_host)
         rt.launch("fail", (1, 1, 1), (1, 1, 1), x.address, n)
         rt.launch("add", (1, 1, 1), (1, 1, 1), x.address, np.float32(1.0), n)
         return rt.load(x, (0,))
@@ -207,9 +205,7 @@ def test_fork_threads_issue_as_they_come():
     h = Harness()
 
     def forked(rt, x_host_mem, x_host):
-        n = x_host.shape[0]
-        x = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
-        rt.copy(x_host, x)
+        x, n = on_device(rt, x_host)
         for _ in range(3):
             rt.launch("add", (1, 1, 1), (1, 1, 1), x.address, np.float32(1.0), n)
         rt.fork()
@@ -263,9 +259,7 @@ def test_out_of_memory_issues_the_segment_and_drops_the_graphs():
     seen = []
 
     def relieved(rt, x_host_mem, x_host):
-        n = x_host.shape[0]
-        x = rt.alloc_device(4 * n).view(0, (n,), None, np.float32)
-        rt.copy(x_host, x)
+        x, n = on_device(rt, x_host)
         for _ in range(3):
             rt.launch("add", (1, 1, 1), (1, 1, 1), x.address, np.float32(1.0), n)
         done = h.device.executed

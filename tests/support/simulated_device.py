@@ -243,15 +243,7 @@ class SimulatedDevice:
             operations, self._capture = self._capture, None
         self.issued_records -= len(records)
         self.segment_captures += 1
-
-        def counted(operation):
-            def run():
-                self.executed += 1
-                operation()
-
-            return run
-
-        return SimulatedGraph([counted(o) for o in operations], [])
+        return self._graph(operations, [])
 
     def replay(self, graph: SimulatedGraph, records: list) -> None:
         self.segment_replays += 1
@@ -298,6 +290,10 @@ class SimulatedDevice:
         operations, buffers = self._capture, self._captured_buffers
         self._capture, self._captured_buffers = None, []
         self.captures += 1
+        return self._graph(operations, buffers)
+
+    def _graph(self, operations: list, buffers: list) -> SimulatedGraph:
+        """A graph of the captured operations, each counted as executed when it runs."""
 
         def counted(operation):
             def run():
