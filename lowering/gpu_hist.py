@@ -46,7 +46,7 @@ from soacc.dialects.shared.utils import captured_values
 from soacc.dialects import mem, soacc_gpu
 from soacc.lowering.gpu_cooperation import barrier
 from soacc.lowering.gpu_reduce import launch
-from soacc.lowering.kernel_elements import Elements, operator_regions
+from soacc.lowering.kernel_elements import Elements, elementwise_operator, operator_regions
 from soacc.lowering.kernel_scratch import bind_scratch_per_thread, plan_scratch, scratch_operands, scratch_parameters
 from soacc.lowering.kernel_body import (
     THREADS_PER_BLOCK,
@@ -116,23 +116,15 @@ def atomic_kind(op: mem.HistOp) -> str | None:
 
 
 def elementwise_atomic_kind(op: mem.HistOp) -> str | None:
-    """For a hist of rows whose operator combines two rows element by element with one
-    arith op CUDA has an atomic for (a mem.map of it into a fresh row, which is yielded):
-    that op's atomic kind. Such a hist is a hist of elements: each element of a value
-    row updates its own element of the bin's row."""
-    lam = op.body.block
-    maps = [o for o in lam.ops if isinstance(o, mem.MapOp)]
-    if len(maps) != 1 or not isinstance(lam.last_op, mem.YieldOp):
+    """For a hist of rows whose operator combines two rows element by element
+    (kernel_elements.elementwise_operator) with one arith op CUDA has an atomic for:
+    that op's atomic kind."""
+    elementwise = elementwise_operator(op.body)
+    if elementwise is None:
         return None
-    (inner,) = maps
-    if list(lam.last_op.operands) != list(inner.outputs) or set(inner.inputs) != set(lam.args) or len(inner.inputs) != 2:
-        return None
-    if any(not isinstance(o, mem.AllocOp | mem.ViewOp | mem.SizeOp | mem.MapOp | mem.YieldOp) and o.dialect_name() != "arith" for o in lam.ops):
-        return None
-    body = inner.body.block
+    body = elementwise[0].block
     ops = list(body.ops)
-    element = op.dest.type.element_type
-    if len(ops) != 2 or not _word_sized(element):
+    if len(ops) != 2 or not _word_sized(op.dest.type.element_type):
         return None
     combine, result = ops
     kind = _ATOMIC_KINDS.get(type(combine))
@@ -142,14 +134,19 @@ def elementwise_atomic_kind(op: mem.HistOp) -> str | None:
 
 
 def _lower_row_hist(op: mem.HistOp, name: str, b: Builder, add_kernel) -> None:
-    """A hist of rows with an element-wise atomic operator: a grid-stride loop over all
-    elements of the value rows (coalesced), element (i, j) updating dest[indices[i], j]."""
+    """A hist of rows whose operator combines them element by element: a grid-stride
+    loop over all elements of the value rows (coalesced), element (i, j) combining into
+    dest[indices[i], j], by an atomic where CUDA has one for the operator, else by a
+    compare-and-swap loop running the operator's element lambda."""
+    elementwise = elementwise_operator(op.body)
+    assert elementwise is not None
+    element_lambda, swapped = elementwise
     kind = elementwise_atomic_kind(op)
-    assert kind is not None
-    operands = [op.dest, op.indices, op.values]
+    captured = [v for v in captured_values(op) if v not in (op.dest, op.indices, op.values, op.neutral)]
+    operands = [*captured, op.dest, op.indices, op.values]
 
     def build(kb: KernelBody, params, extra) -> None:
-        dest, indices, values = params
+        dest, indices, values = params[len(captured) :]
         (count,) = extra
         width = kb.dim(Row(values, ()), 1)
         bins = kb.dim(Row(dest, ()), 0)
@@ -164,14 +161,20 @@ def _lower_row_hist(op: mem.HistOp, name: str, b: Builder, add_kernel) -> None:
             if not isinstance(k.type, IndexType):
                 k = kb.op(arith.IndexCastOp(k, IndexType()))
             inside = kb.op(arith.CmpiOp(k, bins, "ult"))
+
             def update() -> None:
-                kb.op(soacc_gpu.AtomicRMWOp(kind, kb.op(memref.LoadOp.get(values, [i, j])), dest, [k, j]))
+                value = kb.op(memref.LoadOp.get(values, [i, j]))
+                if kind is not None:
+                    kb.op(soacc_gpu.AtomicRMWOp(kind, value, dest, [k, j]))
+                else:
+                    _combine_by_cas(kb, element_lambda, dest, [k, j], value, swapped)
 
             kb.when(inside, update)
 
         kb.range_loop(gid, count, threads, element)
 
-    kernel = add_kernel(kernel_function(f"{name}_rows_global_atomic", operands, [("count", IndexType())], build))
+    strategy = "rows_global_atomic" if kind is not None else "rows_global_cas"
+    kernel = add_kernel(kernel_function(f"{name}_{strategy}", operands, [("count", IndexType())], build))
     rows = b.insert(mem.SizeOp(op.values, 0)).result
     width = b.insert(mem.SizeOp(op.values, 1)).result
     n = b.insert(arith.MuliOp(rows, width)).results[0]
@@ -198,14 +201,20 @@ def lower_hist(op: mem.HistOp | mem.HistomapOp, name: str, b: Builder, add_kerne
     values are written on the way; kernel_elements.py)."""
     dest_type = op.dest.type
     assert isinstance(dest_type, MemRefType)
-    if isinstance(op, mem.HistOp) and dest_type.get_num_dims() == 2 and elementwise_atomic_kind(op) is not None:
+    if (
+        isinstance(op, mem.HistOp)
+        and dest_type.get_num_dims() == 2
+        and elementwise_operator(op.body) is not None
+        and _word_sized(dest_type.element_type)
+    ):
         _lower_row_hist(op, name, b, add_kernel)
         return
     if dest_type.get_num_dims() != 1:
         raise CannotLower(
             op,
-            "combines rows (its destination has rank > 1): no atomic covers a whole row, so "
-            "this needs a lock per bin, which is not supported yet",
+            "combines rows (its destination has rank > 1) by an operator that does not combine "
+            "them element by element (or of values narrower than 32 bits): no atomic covers a "
+            "whole row, so this needs a lock per bin, which is not supported yet",
         )
     element = dest_type.element_type
     if not _word_sized(element):
@@ -323,8 +332,11 @@ def _bits(kb: KernelBody, v: SSAValue) -> SSAValue:
     return v
 
 
-def _combine_by_cas(kb: KernelBody, operator: Region, ref: SSAValue, index: SSAValue, value: SSAValue) -> None:
-    """ref[index] = op(ref[index], value) atomically, by compare-and-swap:
+def _combine_by_cas(
+    kb: KernelBody, operator: Region, ref: SSAValue, index: SSAValue | list[SSAValue], value: SSAValue, swapped: bool = False
+) -> None:
+    """ref[index] = op(ref[index], value) atomically (op(value, ref[index]) where
+    `swapped`; `index` one index or a list), by compare-and-swap:
 
         seen = ref[index]                       (volatile: not a stale cached copy)
         do { assumed = seen; desired = op(assumed, value);
@@ -332,20 +344,21 @@ def _combine_by_cas(kb: KernelBody, operator: Region, ref: SSAValue, index: SSAV
         } while (seen's bits differ from assumed's)
     """
     t = value.type
-    first = kb.op(soacc_gpu.LoadVolatileOp(ref, [index]))
+    at = index if isinstance(index, list) else [index]
+    first = kb.op(soacc_gpu.LoadVolatileOp(ref, at))
     before = Block(arg_types=[t])
     assumed = before.args[0]
     assumed.name_hint = "assumed"
     outer = kb.b
     kb.b = Builder(InsertPoint.at_end(before))
     try:
-        (desired,) = kb.apply_operator(operator, [assumed], [value])
+        (desired,) = kb.apply_operator(operator, *(([value], [assumed]) if swapped else ([assumed], [value])))
         assumed_bits = _bits(kb, assumed)
         unchanged = kb.op(arith.CmpiOp(_bits(kb, desired), assumed_bits, "eq"))
         (seen,) = kb.when(
             unchanged,
             lambda: [assumed],
-            lambda: [kb.op(soacc_gpu.AtomicCasOp(assumed, desired, ref, [index]))],
+            lambda: [kb.op(soacc_gpu.AtomicCasOp(assumed, desired, ref, at))],
             [t],
         )
         seen.name_hint = "seen"

@@ -54,6 +54,29 @@ def combiner(kb: KernelBody, op: Operation) -> Combine:
     return combine
 
 
+def elementwise_operator(region: Region) -> tuple[Region, bool] | None:
+    """For an operator on two rows that combines them element by element (a mem.map of
+    scalar code over the two rows into a fresh row, which it yields): that map's scalar
+    lambda, and whether it takes the second row's element first (its inputs the other
+    way round). A hist of rows with such an operator is a hist of elements: each
+    element of a value row combines into its own element of the bin's row. None for
+    any other operator."""
+    lam = region.block
+    maps = [o for o in lam.ops if isinstance(o, mem.MapOp)]
+    if len(maps) != 1 or not isinstance(lam.last_op, mem.YieldOp):
+        return None
+    (inner,) = maps
+    left, right = lam.args
+    if list(lam.last_op.operands) != list(inner.outputs) or list(inner.inputs) not in ([left, right], [right, left]):
+        return None
+    if any(not isinstance(o, mem.AllocOp | mem.ViewOp | mem.SizeOp | mem.MapOp | mem.YieldOp) and o.dialect_name() != "arith" for o in lam.ops):
+        return None
+    body = inner.body.block
+    if any(o.regions or (o is not body.last_op and o.dialect_name() not in ("arith", "math")) for o in body.ops):
+        return None
+    return inner.body, inner.inputs[0] is right
+
+
 def is_commutative(op: Operation) -> bool:
     """Whether the whole (tuple) operator may combine in any order."""
     if isinstance(op, mem.RedomapOp | mem.ScanomapOp):
@@ -142,7 +165,7 @@ class Elements:
         """The operands of row i (kernel views `ins`); a fused op's mapped values are
         written to row i of `mapped` on the way."""
         if not self.fused:
-            return [kb.op(memref.LoadOp.get(v, [i])) for v in ins]
+            return [kb.element_or_row(Row(v, ()), i) for v in ins]  # (a hist's values may be rows)
         yields = self.all_yields_at(kb, ins, mapped, i)
         for value, view in zip(yields[self.count :], mapped):
             kb.store(value, Row(view, ()), i, self.op)
@@ -237,10 +260,15 @@ def translate_nested(kb: KernelBody, op: Operation) -> None:
         kb.loop(n, step, [kb.value(v) for v in op.neutral])
         return
     dest = kb.materialise(op.dest)
-    if dest.type.get_num_dims() != 1:
-        raise CannotLower(op, "is a histogram of rows inside a kernel, which is not supported yet")
     bins = kb.op(memref.DimOp(dest, kb.constant(0)))
-    operator = op.body if isinstance(op, mem.HistOp) else op.operator
+    operator, swapped = (op.body if isinstance(op, mem.HistOp) else getattr(op, "operator", None)), False
+    rows = isinstance(op, mem.HistOp | mem.HistomapOp) and dest.type.get_num_dims() > 1
+    if rows:
+        # a hist of rows: element by element, where its operator is so
+        elementwise = elementwise_operator(operator) if dest.type.get_num_dims() == 2 else None
+        if elementwise is None:
+            raise CannotLower(op, "is a histogram of rows inside a kernel whose operator does not combine them element by element, which is not supported yet")
+        operator, swapped = elementwise
 
     def write(j: SSAValue) -> None:
         b, v = elements.at(kb, ins, mapped, j)
@@ -255,14 +283,24 @@ def translate_nested(kb: KernelBody, op: Operation) -> None:
             kb.when(inside, scatter_into_bin)
             return
 
+        def combine(at: list[SSAValue], value: SSAValue) -> None:
+            old = kb.op(memref.LoadOp.get(dest, at))
+            (new,) = kb.apply_operator(operator, *(([value], [old]) if swapped else ([old], [value])))
+            kb.b.insert(memref.StoreOp.get(new, dest, at))
+
         def combine_into_bin() -> None:  # the lambda's own destination: no other thread writes it
-            old = kb.op(memref.LoadOp.get(dest, [b]))
-            (new,) = kb.apply_operator(operator, [old], [v])
-            kb.b.insert(memref.StoreOp.get(new, dest, [b]))
+            if not rows:
+                combine([b], v)
+                return
+            row = v if isinstance(v, Row) else Row(v, ())
+            kb.loop(kb.dim(row, 0), lambda e: combine([b, e], kb.element_or_row(row, e)))
 
         kb.when(inside, combine_into_bin)
 
     kb.loop(n, write)
 
 
-__all__ = ["Combine", "Elements", "shared_vector_width", "combiner", "is_commutative", "operator_regions", "store_scanned", "translate_nested"]
+__all__ = [
+    "Combine", "Elements", "shared_vector_width", "combiner", "elementwise_operator", "is_commutative", "operator_regions",
+    "store_scanned", "translate_nested",
+]

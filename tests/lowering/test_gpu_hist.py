@@ -240,12 +240,7 @@ def test_captured_values_are_kernel_parameters():
 func.func @main(%d: tensor<4x?xf32>, %is: tensor<?xi32>, %vs: tensor<?x?xf32>, %z: tensor<?xf32>) -> tensor<4x?xf32> {
   %h = soac.hist %d[%is], %vs neutral(%z : tensor<?xf32>) : tensor<4x?xf32>, tensor<?xi32>, tensor<?x?xf32> {
   ^bb0(%l: tensor<?xf32>, %r: tensor<?xf32>):
-    %s = soac.map(%l, %r) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32> {
-    ^bb0(%a: f32, %b: f32):
-      %c = arith.mulf %a, %b : f32
-      soac.yield %c : f32
-    }
-    soac.yield %s : tensor<?xf32>
+    soac.yield %r : tensor<?xf32>
   }
   func.return %h : tensor<4x?xf32>
 }
@@ -364,3 +359,46 @@ def test_every_element_into_one_bin(name, bins):
     values = _values(op, n, rng)
     gpu_program, cpu_program = _programs(hist_program(op, _static_key(bins)))
     _same(gpu_program.main(dest.copy(), indices, values), cpu_program.main(dest.copy(), indices, values))
+
+
+ROW_HIST = """
+func.func @main(%d: tensor<?x?xOUT>, %is: tensor<?xi32>, %vs: tensor<?x?xOUT>, %z: tensor<?xOUT>) -> tensor<?x?xOUT> {
+  %h = soac.hist %d[%is], %vs neutral(%z : tensor<?xOUT>) : tensor<?x?xOUT>, tensor<?xi32>, tensor<?x?xOUT> {
+  ^bb0(%l: tensor<?xOUT>, %r: tensor<?xOUT>):
+    %s = soac.map(%r, %l) : (tensor<?xOUT>, tensor<?xOUT>) -> tensor<?xOUT> {
+    ^bb0(%a: OUT, %b: OUT):
+      %c = arith.OP %a, %b : OUT
+      soac.yield %c : OUT
+    }
+    soac.yield %s : tensor<?xOUT>
+  }
+  func.return %h : tensor<?x?xOUT>
+}
+"""
+ROW_OPERATORS = {"addi_i32": ("addi", "i32", "rows_global_atomic"), "muli_i64": ("muli", "i64", "rows_global_cas"), "maximumf_f32": ("maximumf", "f32", "rows_global_cas")}
+
+
+@pytest.mark.parametrize("name", list(ROW_OPERATORS))
+def test_rows_combined_element_by_element_are_a_hist_of_elements(name):
+    op, t, strategy = ROW_OPERATORS[name]
+    source = ROW_HIST.replace("OUT", t).replace("OP", op)
+    assert _kernel_names(source) == [f"hist0_{strategy}"]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("shape", [(0, 3), (5, 0), (1, 1), (1000, 3), (300, 70)])
+@pytest.mark.parametrize("name", list(ROW_OPERATORS))
+def test_rows_combined_element_by_element_give_the_reference_results(name, shape):
+    op, t, _ = ROW_OPERATORS[name]
+    source = ROW_HIST.replace("OUT", t).replace("OP", op)
+    rng = np.random.default_rng(shape[0])
+    dtype = np.dtype({"i32": np.int32, "i64": np.int64, "f32": np.float32}[t])
+    bins = 7
+    d = rng.integers(-3, 4, (bins, shape[1])).astype(dtype)
+    vs = rng.integers(-3, 4, shape).astype(dtype)
+    is_ = rng.integers(-2, bins + 2, shape[0]).astype(np.int32)
+    identity = {"addi": 0, "muli": 1, "maximumf": -np.inf}[op]  # (the operator's neutral element)
+    z = np.full(shape[1], identity, dtype)
+    gpu = soacc.compile(source, backend="cuda").main(d, is_, vs, z)
+    cpu = soacc.compile(source, backend="numpy").main(d, is_, vs, z)
+    np.testing.assert_array_equal(gpu, cpu)

@@ -237,3 +237,38 @@ func.func @row_sums(%sums: memref<8x?xf32, strided<[?, ?], offset: ?>, #mem.spac
 // CHECK:           [[I:%[0-9]+]] = arith.divui
 // CHECK:           [[J:%[0-9]+]] = arith.remui
 // CHECK:           soacc_gpu.atomic_rmw "addf" {{%[0-9]+}}, %sums[{{%[0-9]+}}, [[J]]]
+
+// -----
+
+// Rows combined element by element by an op CUDA has no atomic for (a product): each
+// element of a value row combines into its own element of the bin's row by a
+// compare-and-swap loop running the element lambda.
+func.func @row_products(%prods: memref<8x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, %bins: memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, %rows: memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, %ones: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+  mem.hist %prods[%bins], %rows neutral(%ones : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) : memref<8x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>>, memref<?xi32, strided<[?], offset: ?>, #mem.space<device>>, memref<?x?xf32, strided<[?, ?], offset: ?>, #mem.space<device>> {
+  ^bb0(%l: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, %r: memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>):
+    %n = mem.size %l[0] : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    %c4 = arith.constant 4 : index
+    %bytes = arith.muli %c4, %n : index
+    %s_mem = mem.alloc %bytes : !mem.block<device>
+    %c0 = arith.constant 0 : index
+    %s = mem.view %s_mem[%c0] sizes(%n) : !mem.block<device> -> memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+    mem.map ins(%r, %l : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>, memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) outs(%s : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>) {
+    ^bb1(%a: f32, %b: f32):
+      %c = arith.mulf %a, %b : f32
+      mem.yield %c : f32
+    }
+    mem.yield %s : memref<?xf32, strided<[?], offset: ?>, #mem.space<device>>
+  }
+  func.return
+}
+
+// CHECK-LABEL: func.func @row_products
+// CHECK:         "gpu.launch_func"({{.*}}, %prods, %bins, %rows, {{%[0-9]+}}) <{kernel = @kernels::@hist0_rows_global_cas
+// CHECK:       "gpu.func"()
+// CHECK:           [[J:%[0-9]+]] = arith.remui
+// CHECK:           [[V:%[0-9]+]] = memref.load %rows[{{%[0-9]+}}, [[J]]]
+// CHECK-NEXT:      [[FIRST:%[0-9]+]] = soacc_gpu.load_volatile %prods[[[K:%[0-9]+]], [[J]]]
+// CHECK-NEXT:      {{%[0-9]+}} = scf.while (%assumed = [[FIRST]]) : (f32) -> f32 {
+// CHECK-NEXT:        %c = arith.mulf [[V]], %assumed : f32
+// CHECK:             soacc_gpu.atomic_cas %assumed, %c, %prods[[[K]], [[J]]]
+

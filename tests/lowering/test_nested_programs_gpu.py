@@ -1,0 +1,92 @@
+"""Issue 21, item 5: every random program of the `nested` family (lambdas that hold
+the work: combinators inside lambdas, hists and scatters of rows, loops and ifs of
+rows) that runs at level 1 goes through `soacc-pipeline` for the GPU and through nvcc;
+a program refused on the way must be refused by a located message that says what is
+not supported (never an internal error). On the GPU (marker gpu) each one's results
+equal the reference executor's at level 1, and a program with a deliberate run-time
+error fails on both."""
+
+from __future__ import annotations
+
+import functools
+import io
+import shutil
+
+import numpy as np
+import pytest
+
+import soacc
+from soacc.lowering.emit_cuda import emit_cuda
+
+from tests.support.marks import sweep
+from tests.support.nvcc import compile_ptx
+from tests.support.random_programs import random_program
+
+SEEDS = list(range(sweep(24, 80)))
+
+REFUSED = ("allocates memory whose size depends on what a thread computes",)
+"""What the GPU pipeline may still refuse (a located ProgramError saying so): an array
+a lambda makes whose size a thread computes (issue 21)."""
+
+
+@functools.cache
+def _compiled(seed: int) -> soacc.Program | None:
+    """The program compiled for the GPU (on the CPU: its module), or None where a
+    refusal of REFUSED stopped it."""
+    source = random_program("nested", seed).source
+    try:
+        return soacc.compile(source, backend="numpy", pipeline="soacc-pipeline")
+    except soacc.ProgramError as error:
+        if any(reason in str(error) for reason in REFUSED):
+            return None
+        raise
+
+
+def test_most_nested_programs_compile_for_the_gpu():
+    compiled = [seed for seed in SEEDS if _compiled(seed) is not None]
+    assert len(compiled) >= 0.9 * len(SEEDS), f"{len(SEEDS) - len(compiled)} of {len(SEEDS)} refused"
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
+def test_their_kernels_compile_with_nvcc(tmp_path):
+    """All of them in one nvcc run (each program's kernels in a namespace of its own)."""
+    parts = []
+    for seed in SEEDS:
+        program = _compiled(seed)
+        if program is None:
+            continue
+        text = io.StringIO()
+        emit_cuda(program.module, text)
+        body = text.getvalue()
+        includes = [line for line in body.splitlines() if line.startswith("#include")]
+        rest = "\n".join(line for line in body.splitlines() if not line.startswith("#include"))
+        rest = rest.replace('extern "C" ', "")
+        parts.append((includes, f"namespace seed{seed} {{\n{rest}\n}}"))
+    includes = sorted({line for inc, _ in parts for line in inc})
+    result = compile_ptx("\n".join(includes) + "\n" + "\n".join(p for _, p in parts), tmp_path, "nested")
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("seed", SEEDS)
+def test_results_on_the_gpu_equal_the_reference_executors(seed):
+    program = random_program("nested", seed)
+    try:
+        gpu = soacc.compile(program.source, backend="cuda")
+    except soacc.ProgramError as error:
+        assert any(reason in str(error) for reason in REFUSED), error
+        pytest.skip(f"refused: {error}")
+    reference = soacc.compile(program.source, backend="numpy", pipeline="canonicalize")
+    for n in (0, 1, 7, 300):
+        args = program.inputs(n, np.random.default_rng(seed * 1000 + n))
+        try:
+            want = reference.main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
+        except soacc.ExecutionError:
+            with pytest.raises(soacc.ExecutionError):
+                gpu.main(*args)
+            continue
+        got = gpu.main(*args)
+        want = want if isinstance(want, tuple) else (want,)
+        got = got if isinstance(got, tuple) else (got,)
+        for i, (g, w) in enumerate(zip(got, want, strict=True)):
+            np.testing.assert_array_equal(g, w, err_msg=f"n={n}, result {i}")
