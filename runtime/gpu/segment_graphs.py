@@ -50,9 +50,10 @@ BATCH = 8
 """Operations a segment holds before a host loop's next iteration may end it: a loop of
 small bodies makes segments of several iterations, always whole ones."""
 
-LONGEST = 256
+LONGEST = 64
 """Operations after which a segment ends wherever it is (the device waits for a segment
-to end before it runs any of it)."""
+to end before it runs any of it: about 64 µs of recording, where eager launches would
+have kept it busy)."""
 
 CAPACITY = 64
 """Graphs kept per program."""
