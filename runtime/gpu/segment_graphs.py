@@ -42,6 +42,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any
 
+from soacc.runtime.errors import ExecutionError
+
 SHORTEST = 2
 """Operations a segment needs to be worth a graph (a graph launch costs about as much as
 one kernel launch)."""
@@ -136,8 +138,6 @@ class SegmentGraphs:
         statistics.segment_operations += len(records)
 
     def _capture(self, key: tuple, records: list) -> Any:
-        from soacc.runtime.errors import ExecutionError
-
         try:
             graph = self.memory.graph_of(records)
         except ExecutionError as error:  # (issued as they are, and never tried again)
