@@ -396,8 +396,9 @@ class Program:
     def segment_graphs(self) -> bool:
         """Whether, in calls that cannot be task graphs (their host code reads the
         device), the stretches of device work between reads are recorded and those that
-        repeat replayed as CUDA graphs (runtime/gpu/segment_graphs.py). On with task
-        graphs (SOACC_SEGMENT_GRAPHS=0 turns it off); turning task graphs off turns it off."""
+        repeat replayed as CUDA graphs (runtime/gpu/segment_graphs.py). Off by default:
+        on an H100 it made the calls it replayed slower (docs/runtime.md); SOACC_SEGMENT_GRAPHS=1
+        turns it on with task graphs; turning task graphs off turns it off."""
         return getattr(self.executor, "segment_graphs", None) is not None
 
     @segment_graphs.setter

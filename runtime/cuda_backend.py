@@ -103,8 +103,8 @@ class HostCodeExecutor:
         self.segment_graphs: SegmentGraphs | None = None
         """In calls the host code runs, the stretches of device work between host reads
         that repeat, replayed as graphs (runtime/gpu/segment_graphs.py); None: every
-        launch is issued as the host code makes it. On with task graphs, unless
-        SOACC_SEGMENT_GRAPHS=0."""
+        launch is issued as the host code makes it. Off by default (measured slower);
+        SOACC_SEGMENT_GRAPHS=1 turns it on with task graphs."""
 
     def call(self, function: str, args: Sequence) -> tuple:
         """Runs `function` on level-1 values (NumPy arrays and scalars); arrays go in and
@@ -324,10 +324,11 @@ def _kernels(cache, cuda_source: str, host, memory) -> dict[str, object]:
 
 
 def segment_graphs_wanted() -> bool:
-    """Segment graphs are on with task graphs, unless SOACC_SEGMENT_GRAPHS=0."""
+    """Segment graphs are off unless SOACC_SEGMENT_GRAPHS=1 (with task graphs): on an
+    H100 they made eager calls slower (runtime/gpu/segment_graphs.py)."""
     import os
 
-    return os.environ.get("SOACC_SEGMENT_GRAPHS", "1") != "0"
+    return os.environ.get("SOACC_SEGMENT_GRAPHS", "0") == "1"
 
 
 def task_graphs_wanted() -> bool:

@@ -58,7 +58,10 @@ def _both(source: str, name: str, *args):
 @pytest.mark.parametrize("source, name", [(CUBE, "cube"), (CLAMPED, "clamped"), (STENCIL3D, "main"), (READS_FIRST, "reads_first")])
 def test_flattened_nests_give_the_reference_results(source, name, shape):
     v = np.random.default_rng(sum(shape)).standard_normal(shape).astype(np.float32)
-    if name == "clamped" and 0 in shape:
-        return  # (its lambda reads m[i+1 clamped, ...]: out of bounds where a level is empty, on both)
+    if name in ("clamped", "reads_first") and 0 in shape:
+        # (they read m[clamped i+1, ...] and plane[0, 0]: out of bounds where a level is
+        # empty; the reference executor says so, and a kernel's failed check would end
+        # the process's GPU context)
+        return
     gpu, cpu = _both(source, name, v)
     np.testing.assert_allclose(gpu, cpu, rtol=1e-6, atol=1e-6)
