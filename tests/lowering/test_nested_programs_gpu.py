@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import io
+import re
 import shutil
 
 import numpy as np
@@ -67,18 +68,32 @@ def test_their_kernels_compile_with_nvcc(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
 
 
-MISMATCHED = {1, 4, 11, 12, 13, 18, 19, 20, 22}
+UNDIAGNOSED = {19}
 """Seeds whose GPU results differed from the reference executor's on an H100
-(2026-12-07). Seed 4's (and likely 13's and 22's): a reduction whose operator masks to
-a byte (`(l + r) & 255`) with neutral 0 over negative elements, where 0 is no neutral
-element: the reference folds one element alone, the GPU combines it with the neutral
-(-3 against 253). The others were not diagnosed (no device time was left)."""
+(2026-12-07) for a reason not yet known (no device time was left to look)."""
+
+
+def _defined_sizes(source: str) -> list[int]:
+    """The array lengths at which the program's results are defined, so that the GPU
+    must give the reference executor's. Positions of the family's host-level scatters
+    ((k & 3) - 1) repeat once n > 1, and which write wins is not defined (the reference
+    executor keeps the last, the GPU's threads any): n <= 1 there. A reduction of k by
+    `(l + r) & 255` with neutral 0 has no neutral element over negative k: the
+    reference returns a lone element as it is, the GPU combines it with 0 (-3 against
+    253, seen on an H100): n != 1 there."""
+    sizes = [0, 1, 7, 300]
+    host = [line for line in source.splitlines() if line.startswith("  %")]
+    if any("soac.scatter" in line for line in host):
+        sizes = [n for n in sizes if n <= 1]
+    if re.search(r"soac\.reduce\(%k\)[^\n]*\n(?:[^\n]*\n){0,3}[^\n]*constant 255", source):
+        sizes = [n for n in sizes if n != 1]
+    return sizes
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize(
     "seed",
-    [pytest.param(s, marks=pytest.mark.xfail(reason="results differed on an H100; see MISMATCHED", strict=False)) if s in MISMATCHED else s for s in SEEDS],
+    [pytest.param(s, marks=pytest.mark.xfail(reason="results differed on an H100, not diagnosed", strict=False)) if s in UNDIAGNOSED else s for s in SEEDS],
 )
 def test_results_on_the_gpu_equal_the_reference_executors(seed):
     program = random_program("nested", seed)
@@ -88,7 +103,7 @@ def test_results_on_the_gpu_equal_the_reference_executors(seed):
         assert any(reason in str(error) for reason in REFUSED), error
         pytest.skip(f"refused: {error}")
     reference = soacc.compile(program.source, backend="numpy", pipeline="canonicalize")
-    for n in (0, 1, 7, 300):
+    for n in _defined_sizes(program.source):
         args = program.inputs(n, np.random.default_rng(seed * 1000 + n))
         try:
             want = reference.main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
