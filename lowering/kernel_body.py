@@ -133,6 +133,16 @@ class KernelBody:
 
         self.rows_loop(op, source, row)
 
+    def check_same_shape(self, source: Row, target: Row) -> None:
+        """A copy's two shapes agree, as mem.copy checks on the host: inside a kernel a
+        failed check stops the launch (a cf.assert traps, as a size check a pass left in
+        a lambda does), instead of copying part of a row or writing past one. Sizes the
+        types fix alike fold away."""
+        for axis in range(source.rank):
+            a, b = self.dim(source, axis), self.dim(target, axis)
+            same = self.op(arith.CmpiOp(a, b, "eq"))
+            self.b.insert(cf.AssertOp(same, "copies an array into one of another shape"))
+
     def dim(self, row: Row, axis: int) -> SSAValue:
         position = index_constant(self.b, len(row.prefix) + axis)
         return self.b.insert(memref.DimOp(row.view, position)).result
@@ -253,6 +263,7 @@ class KernelBody:
                 cast = (lambda j: j) if isinstance(element, IndexType) else (lambda j: self.op(arith.IndexCastOp(j, element)))
                 self.rows_loop(op, out, lambda j: self.store(cast(j), out, j, op))
             case mem.CopyOp():
+                self.check_same_shape(self.row(op.source), self.row(op.dest))
                 self.copy(self.row(op.source), self.row(op.dest), op)
             case mem.ScatterOp():
                 self.scatter(op)
