@@ -159,7 +159,7 @@ SOACC_WARM_UP_CALLS = 10
 
 
 def soacc_framework(
-    backend: str, task_graphs: bool = True, transfers: bool = False, host_loops: bool = False, segments: bool = True,
+    backend: str, task_graphs: bool = True, transfers: bool = False, host_loops: bool = False, segments: bool | None = None,
 ) -> Framework:
     """soacc itself; with `task_graphs` False, soacc with its task graphs off (the peer
     `soacc-eager`, whose ratio to soacc is what the graphs gain); with `transfers`,
@@ -168,7 +168,8 @@ def soacc_framework(
     loops (`device-loops=false`: a while loop reads its condition on the host every
     iteration, so its calls run eagerly), with segment graphs (the peer
     `soacc-host-loops`) or without (`soacc-host-loops-unsegmented`): their ratio is
-    what segment graphs gain (runtime/gpu/segment_graphs.py)."""
+    what segment graphs gain (runtime/gpu/segment_graphs.py). `segments` None leaves
+    segment graphs as the library has them (off by default)."""
     import soacc
 
     if host_loops:
@@ -184,7 +185,8 @@ def soacc_framework(
         program = soacc.compile(example.program_path, backend=backend, pipeline=pipeline)
         if program.backend == "cuda":
             program.task_graphs = task_graphs
-            program.segment_graphs = task_graphs and segments
+            if segments is not None:
+                program.segment_graphs = task_graphs and segments
         warm = []
 
         def call(args: tuple) -> tuple:
@@ -282,7 +284,7 @@ def frameworks(backend: str, peers: list[str]) -> list[Framework]:
         "numpy": numpy_framework,
         "soacc-eager": lambda: soacc_framework(backend, task_graphs=False),
         "soacc-transfers": lambda: soacc_framework(backend, transfers=True),
-        "soacc-host-loops": lambda: soacc_framework(backend, host_loops=True),
+        "soacc-host-loops": lambda: soacc_framework(backend, host_loops=True, segments=True),
         "soacc-host-loops-unsegmented": lambda: soacc_framework(backend, host_loops=True, segments=False),
     }
     return [soacc_framework(backend), *(makers[name]() for name in peers)]
