@@ -107,14 +107,14 @@ def test_a_second_call_replays_from_its_first_iteration():
     assert h.device.segment_captures == 1
 
 
-def test_without_reused_addresses_nothing_repeats():
-    """Each call's blocks at new addresses: its segments are new, so issued as made."""
+def test_without_reused_addresses_only_a_calls_own_iterations_repeat():
+    """Each call's blocks at new addresses: no segment of one call is another's, so each
+    call captures its own (its iterations reuse its one block, so they still repeat)."""
     h = Harness(reuse=False)
     for scale_by in (1, 2):
         x = np.full(4, 64.0 * scale_by, np.float32)
         out, _ = h.call(halve_until_small, *host_array(x), np.float32(1.0))
         np.testing.assert_array_equal(out.array, _halved(x, 1.0)[0])
-    # (within a call the block is the same: its iterations still repeat)
     assert h.device.segment_captures == 2
 
 
