@@ -378,10 +378,10 @@ class ConvertMemToGpuPass(ModulePass):
         # perfect nests of maps, flattened (also read from level 2)
         nests: dict[Operation, list[mem.MapOp]] = {}
         for f in op.ops:
-            candidates = [k for k in launched if isinstance(k, mem.MapOp) and f.is_ancestor(k) and perfect_nest(k)]
-            if candidates:
+            found = {k: levels for k in launched if isinstance(k, mem.MapOp) and f.is_ancestor(k) and (levels := perfect_nest(k))}
+            if found:
                 aliases, symbolic = MemoryAliases(f), Symbolic(f)
-                nests |= {k: levels for k in candidates if (levels := flattenable(k, aliases, symbolic))}
+                nests |= {k: levels for k, levels in found.items() if flattenable(levels, aliases, symbolic)}
 
         try:
             for index, k in enumerate(launched):
@@ -397,7 +397,7 @@ class ConvertMemToGpuPass(ModulePass):
                 else:
                     lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel)
                 _record_lowered_from(k, before, kernels[first_kernel:])
-                self._note_parallelism(k, kernels[first_kernel:])
+                self._note_parallelism(k, kernels[first_kernel:], nests.get(k))
                 Rewriter.erase_op(k)
         except CannotLower as error:
             raise _fail(error) from None
@@ -408,14 +408,14 @@ class ConvertMemToGpuPass(ModulePass):
             op.attributes["gpu.container_module"] = UnitAttr()
 
 
-    def _note_parallelism(self, k: Operation, made: list[gpu.FuncOp]) -> None:
+    def _note_parallelism(self, k: Operation, made: list[gpu.FuncOp], nest: list[mem.MapOp] | None = None) -> None:
         """Marks each kernel made of `k` with the combinators it runs in each thread,
         and reports them where asked."""
         names = [kernel.sym_name.data for kernel in made]
         # (a segmented map's thread-per-row kernel is the host's choice for short rows:
         # its sequential row is no cliff)
         grouped = any(name.endswith("_block_per_row") for name in names)
-        flattened = perfect_nest(k) if any(name.endswith(FLAT_SUFFIX) for name in names) else None
+        flattened = nest if nest and any(name.endswith(FLAT_SUFFIX) for name in names) else None
         inside = nested_combinators(flattened[-1]) if flattened else sequential_inside(k, grouped)
         for kernel in made:
             mark(kernel, inside)

@@ -35,6 +35,7 @@ from xdsl.rewriter import InsertPoint
 from soacc.dialects import mem
 from soacc.dialects.shared.utils import captured_values
 from soacc.lowering.kernel_body import THREADS_PER_BLOCK, KernelBody, Row, index_constant
+from soacc.lowering.gpu_reduce import launch
 from soacc.lowering.gpu_segmented import may_overlap_outputs
 from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost, grid_blocks
 from soacc.passes.analysis.memory_aliases import MemoryAliases
@@ -60,21 +61,20 @@ def perfect_nest(op: mem.MapOp) -> list[mem.MapOp] | None:
     return levels if len(levels) > 1 else None
 
 
-def flattenable(op: mem.MapOp, aliases: MemoryAliases, symbolic: Symbolic) -> list[mem.MapOp] | None:
-    """The perfect nest of `op` (perfect_nest), where no array it reads (its inputs, the
-    arrays its lambdas read from outside) may share bytes with its outputs; else None.
-    Reads level-2 code: asked before anything is lowered."""
-    levels = perfect_nest(op)
-    if levels is None:
-        return None
+def flattenable(levels: list[mem.MapOp], aliases: MemoryAliases, symbolic: Symbolic) -> bool:
+    """Whether the perfect nest `levels` (perfect_nest) may be flattened: no array it
+    reads (its inputs, the arrays its lambdas read from outside) may share bytes with
+    its outputs, unless each thread reads just the element it writes. Reads level-2
+    code: asked before anything is lowered."""
+    op = levels[0]
     captured = [v for v in captured_values(op) if isinstance(v.type, MemRefType) and v not in op.outputs]
     if any(may_overlap_outputs(op, v, aliases, symbolic) for v in captured):
-        return None
+        return False
     lam = op.body.block
-    for param, v in zip(lam.args, op.inputs):
-        if not _element_by_element(param, levels[1:]) and may_overlap_outputs(op, v, aliases, symbolic):
-            return None
-    return levels
+    return not any(
+        not _element_by_element(param, levels[1:]) and may_overlap_outputs(op, v, aliases, symbolic)
+        for param, v in zip(lam.args, op.inputs)
+    )
 
 
 def _element_by_element(param: SSAValue, inner_levels: list[mem.MapOp]) -> bool:
@@ -147,23 +147,8 @@ def lower_flattened(levels: list[mem.MapOp], name: str, b: Builder, add_kernel) 
     kernel, operands = build_flat_kernel(levels, f"{name}{FLAT_SUFFIX}")
     add_kernel(kernel)
     needed = b.insert(arith.CeilDivUIOp(total, index_constant(b, THREADS_PER_BLOCK))).results[0]
-    blocks = grid_blocks(b, needed, None)
-    one = index_constant(b, 1)
-    b.insert(
-        gpu.LaunchFuncOp(
-            kernel_symbol(kernel),
-            [blocks, one, one],
-            [index_constant(b, THREADS_PER_BLOCK), one, one],
-            kernelOperands=[*operands, total, *sizes],
-        )
-    )
+    launch(b, kernel.sym_name.data, grid_blocks(b, needed, None), [*operands, total, *sizes])
     return True
-
-
-def kernel_symbol(kernel: gpu.FuncOp):
-    from xdsl.dialects.builtin import SymbolRefAttr
-
-    return SymbolRefAttr("kernels", [kernel.sym_name.data])
 
 
 def build_flat_kernel(levels: list[mem.MapOp], name: str) -> tuple[gpu.FuncOp, list[SSAValue]]:
