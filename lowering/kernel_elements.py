@@ -261,7 +261,8 @@ def translate_nested(kb: KernelBody, op: Operation) -> None:
         return
     dest = kb.materialise(op.dest)
     bins = kb.op(memref.DimOp(dest, kb.constant(0)))
-    operator, swapped = (op.body if isinstance(op, mem.HistOp) else getattr(op, "operator", None)), False
+    operator = op.body if isinstance(op, mem.HistOp) else getattr(op, "operator", None)  # (a scatteromap has none)
+    swapped = False
     rows = isinstance(op, mem.HistOp | mem.HistomapOp) and dest.type.get_num_dims() > 1
     if rows:
         # a hist of rows: element by element, where its operator is so
