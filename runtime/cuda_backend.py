@@ -225,7 +225,11 @@ class HostCodeExecutor:
         elif not on and self.task_graphs is not None:
             self.task_graphs.release()
             self.task_graphs = None
-        self.use_segment_graphs(on and segment_graphs_wanted())
+        # (off with task graphs; on with them where SOACC_SEGMENT_GRAPHS asks, else as set)
+        if not on:
+            self.use_segment_graphs(False)
+        elif segment_graphs_wanted():
+            self.use_segment_graphs(True)
 
     def use_segment_graphs(self, on: bool) -> None:
         """Records calls that the host code runs into segments and replays the repeated

@@ -271,3 +271,20 @@ def test_out_of_memory_issues_the_segment_and_drops_the_graphs():
         assert h.call(relieved, *host_array(np.zeros(4, np.float32))) == 3
     # the three launches ran at the relief (issued, then replayed), and no graph is kept
     assert seen == [(3, 0), (3, 0)]
+
+
+def test_task_graphs_turned_on_keep_segment_graphs_as_set_and_turned_off_end_them(monkeypatch):
+    from soacc.backends import host_code_executor
+    from soacc.program import apply_pipeline, parse_program
+
+    monkeypatch.delenv("SOACC_SEGMENT_GRAPHS", raising=False)
+    module = parse_program("func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> {\n  %c = soac.copy %a : tensor<?xf32>\n  func.return %c : tensor<?xf32>\n}")
+    apply_pipeline(module, "soacc-pipeline{syncs=false}")
+    executor = host_code_executor(module, SimulatedDevice(), {})
+    executor.use_task_graphs(True)
+    assert executor.segment_graphs is None  # (off by default)
+    executor.use_segment_graphs(True)
+    executor.use_task_graphs(True)
+    assert executor.segment_graphs is not None
+    executor.use_task_graphs(False)
+    assert executor.segment_graphs is None
