@@ -15,6 +15,8 @@ more, and only that is here (named `soacc_gpu` so it cannot clash with xDSL's `g
   arrays a thread allocates, expanded into one allocation before the launch);
 - `soacc_gpu.row`: a row of a view as a view value (xDSL's memref.subview would do,
   but its rank-reducing dynamic form is clumsy to build and to check);
+- `soacc_gpu.stride`: a view's stride along one dimension (kernels that load tiles pick
+  the order of their loads by it);
 - `soacc_gpu.fence`: orders this thread's writes before its later ones for the whole
   device (`__threadfence`);
 - `soacc_gpu.vector_load` / `soacc_gpu.vector_store` / `soacc_gpu.vectorizable`: 2 or 4
@@ -38,6 +40,7 @@ from xdsl.dialects.builtin import (
     AnyFloat,
     DenseArrayBase,
     IndexType,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     StringAttr,
@@ -322,6 +325,30 @@ class SyncWarpOp(IRDLOperation):
         super().__init__()
 
 
+@irdl_op_definition
+class StrideOp(IRDLOperation):
+    """The distance, in elements, between neighbours along one dimension of a view (its
+    layout is only known at run time: a kernel that reads tiles of a matrix picks the
+    order of its loads by it, so that neighbouring threads read neighbouring addresses
+    whether the matrix is stored by rows or, transposed, by columns)."""
+
+    name = "soacc_gpu.stride"
+    ref = operand_def(MemRefType)
+    dim = prop_def(IntegerAttr[I64])
+    result = result_def(IndexType)
+    traits = traits_def(Pure())
+    assembly_format = "$ref `[` $dim `]` attr-dict `:` type($ref)"
+
+    def __init__(self, ref: SSAValue, dim: int):
+        super().__init__(operands=[ref], result_types=[IndexType()], properties={"dim": IntegerAttr(dim, i64)})
+
+    def verify_(self) -> None:
+        t = self.ref.type
+        assert isinstance(t, MemRefType)
+        if not 0 <= self.dim.value.data < t.get_num_dims():
+            raise VerifyException(f"soacc_gpu.stride of dimension {self.dim.value.data} of a rank-{t.get_num_dims()} view")
+
+
 VECTOR_BYTES = 16
 """The bytes of one vector load: CUDA's widest (float4, int4, double2, longlong2)."""
 
@@ -414,6 +441,6 @@ class VectorStoreOp(IRDLOperation):
 
 SOACC_GPU = Dialect(
     "soacc_gpu",
-    [ShuffleOp, SharedOp, AtomicRMWOp, AtomicCasOp, LoadVolatileOp, StoreVolatileOp, ViewOp, RowOp, SliceOp, FenceOp, SyncWarpOp, VectorizableOp, VectorLoadOp, VectorStoreOp],
+    [ShuffleOp, SharedOp, AtomicRMWOp, AtomicCasOp, LoadVolatileOp, StoreVolatileOp, ViewOp, RowOp, SliceOp, FenceOp, SyncWarpOp, StrideOp, VectorizableOp, VectorLoadOp, VectorStoreOp],
     [],
 )

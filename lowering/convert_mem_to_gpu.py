@@ -69,6 +69,7 @@ from soacc.passes.analysis.memory_aliases import MemoryAliases
 from soacc.passes.analysis.symbolic import Symbolic
 from soacc.passes.utils.memory_motion import drop_if_results
 from soacc.lowering.gpu_flatten import FLAT_SUFFIX, flattenable, lower_flattened, perfect_nest
+from soacc.lowering.gpu_tile import TILED_SUFFIX, Tiling, lower_tiled, tiling
 from soacc.lowering.gpu_hist import lower_hist
 from soacc.lowering.kernel_parallelism import describe, mark, nested_combinators, sequential_inside, strategy
 from soacc.lowering.gpu_scan import lower_scan
@@ -382,6 +383,8 @@ class ConvertMemToGpuPass(ModulePass):
             if found:
                 aliases, symbolic = MemoryAliases(f), Symbolic(f)
                 nests |= {k: levels for k, levels in found.items() if flattenable(levels, aliases, symbolic)}
+        # maps of maps of a reduction that reuses its inputs (flattenable ones), tiled
+        tilings = {k: t for k, levels in nests.items() if (t := tiling(levels)) is not None}
 
         try:
             for index, k in enumerate(launched):
@@ -393,7 +396,10 @@ class ConvertMemToGpuPass(ModulePass):
                     lower_reduce(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel, epilogues[k])
                     Rewriter.erase_op(epilogues[k].body)
                 elif isinstance(k, mem.MapOp):
-                    lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel, sharing=sharing.get(k), nest=nests.get(k))
+                    lower(
+                        k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel,
+                        sharing=sharing.get(k), nest=nests.get(k), tiled=tilings.get(k),
+                    )
                 else:
                     lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel)
                 _record_lowered_from(k, before, kernels[first_kernel:])
@@ -417,8 +423,12 @@ class ConvertMemToGpuPass(ModulePass):
         grouped = any(name.endswith("_block_per_row") for name in names)
         flattened = nest if nest and any(name.endswith(FLAT_SUFFIX) for name in names) else None
         inside = nested_combinators(flattened[-1]) if flattened else sequential_inside(k, grouped)
+        # (a tiled kernel's threads each fold their results' reduction, in registers)
+        tiled = nested_combinators(nest[-1]) if nest and any(name.endswith(TILED_SUFFIX) for name in names) else None
         for kernel in made:
-            mark(kernel, inside)
+            mark(kernel, tiled if tiled is not None and kernel.sym_name.data.endswith(TILED_SUFFIX) else inside)
+        if tiled is not None:
+            inside = tiled
         if not self.report or not made:
             return
         where = k.parent_op()
@@ -481,8 +491,21 @@ def _one_kernel(build, rows_of, allocates: bool = False):
     lambdas allocate get slots in a scratch buffer allocated before the launch."""
 
     def lower(
-        k: Operation, name: str, b: Builder, add_kernel, sharing: RowSharing | None = None, nest: list[mem.MapOp] | None = None
+        k: Operation,
+        name: str,
+        b: Builder,
+        add_kernel,
+        sharing: RowSharing | None = None,
+        nest: list[mem.MapOp] | None = None,
+        tiled: Tiling | None = None,
     ) -> None:
+        # a map of maps of a reduction that reuses its inputs (a matrix product's):
+        # tiled where both sides of its results are wide, else as below
+        if tiled is not None and lower_tiled(tiled, name, b, add_kernel, lambda inner: untiled(k, name, inner, add_kernel, sharing, nest)):
+            return
+        untiled(k, name, b, add_kernel, sharing, nest)
+
+    def untiled(k: Operation, name: str, b: Builder, add_kernel, sharing: RowSharing | None, nest: list[mem.MapOp] | None) -> None:
         # a perfect nest of maps (`nest`, gpu_flatten.flattenable): a thread per element
         # of the product of its levels' rows (where a group per row would share out a
         # map of maps, that stays: it chooses by the rows' length; three levels and

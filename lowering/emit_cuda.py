@@ -756,6 +756,10 @@ def _vectorizable(p: CudaPrinter, op: soacc_gpu.VectorizableOp) -> None:
     p.define(op.result, f"{m}_stride0 == 1 && ((unsigned long long)({m} + {m}_offset)) % {size} == 0")
 
 
+def _stride(p: CudaPrinter, op: soacc_gpu.StrideOp) -> None:
+    p.define(op.result, f"{p.name(op.ref)}_stride{op.dim.value.data}")
+
+
 def _vector_type(p: CudaPrinter, op: soacc_gpu.VectorLoadOp | soacc_gpu.VectorStoreOp) -> str:
     t = c_type(op.ref.type.element_type)
     vector = _VECTOR_TYPES.get(t)
@@ -889,6 +893,7 @@ _HANDLERS: dict[type[Operation], Callable] = {
     gpu.ReturnOp: _return,
     soacc_gpu.ShuffleOp: _shuffle,
     soacc_gpu.SharedOp: _shared,
+    soacc_gpu.StrideOp: _stride,
     soacc_gpu.AtomicRMWOp: _atomic_rmw,
     soacc_gpu.AtomicCasOp: _atomic_cas,
     soacc_gpu.LoadVolatileOp: _load_volatile,

@@ -64,6 +64,9 @@ def describe(op: Operation) -> str:
 
 def strategy(op: Operation, kernels: list[str]) -> str:
     """How the kernels made of `op` (their names) share out its work."""
+    if any(name.endswith("_tiled") for name in kernels):
+        other = strategy(op, [name for name in kernels if not name.endswith("_tiled")])
+        return f"a block per tile of its results, a tile of it per thread, the operands through shared memory (where both sides are wide; else {other})"
     if any(name.endswith("_block_per_row") for name in kernels):
         return "a thread, a warp or a block per row (by the rows' length)"
     if any(name.endswith("_flat") for name in kernels):

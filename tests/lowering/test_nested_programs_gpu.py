@@ -73,11 +73,6 @@ def test_their_kernels_compile_with_nvcc(tmp_path):
     assert result.returncode == 0, result.stderr[-3000:]
 
 
-UNDIAGNOSED = {19}
-"""Seeds whose GPU results differed from the reference executor's on an H100
-(2026-12-07) for a reason not yet known (no device time was left to look)."""
-
-
 def _defined_sizes(source: str) -> list[int]:
     """The array lengths at which the program's results are defined, so that the GPU
     must give the reference executor's. Positions of the family's host-level scatters
@@ -110,10 +105,7 @@ def _inputs(program, seed: int, n: int) -> tuple:
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize(
-    "seed",
-    [pytest.param(s, marks=pytest.mark.xfail(reason="results differed on an H100, not diagnosed", strict=False)) if s in UNDIAGNOSED else s for s in SEEDS],
-)
+@pytest.mark.parametrize("seed", SEEDS)
 def test_results_on_the_gpu_equal_the_reference_executors(seed):
     program = random_program("nested", seed)
     try:

@@ -57,11 +57,12 @@ func.func @row_sums(%xss: tensor<?x?xf32>) -> tensor<?xf32> {
 
 // -----
 
-// A map of maps of reductions (a matrix product's shape, the issue's sgemm cliff): a
-// group of threads per row of the result, each thread computing its elements' dot
-// products alone (the innermost level, run sequentially; it was a thread per row of
-// the result, each computing its whole row alone).
-// CHECK:      convert-mem-to-gpu: @matmul: soac.map %c (as mem.map) -> map0, map0_block_per_row, map0_warp_per_row: a thread, a warp or a block per row (by the rows' length); in each thread: mem.redomap %d
+// A map of maps of reductions (a matrix product's shape, the issue's sgemm cliff):
+// tiled where both sides of the result are wide (a block per tile, each thread folding
+// a tile of dot products from shared memory: lowering/gpu_tile.py), else a group of
+// threads per row of the result, each thread computing its elements' dot products
+// alone (the innermost level, run sequentially).
+// CHECK:      convert-mem-to-gpu: @matmul: soac.map %c (as mem.map) -> map0_tiled, map0, map0_block_per_row, map0_warp_per_row: a block per tile of its results, a tile of it per thread, the operands through shared memory (where both sides are wide; else a thread, a warp or a block per row (by the rows' length)); in each thread: mem.redomap %d
 // MARK:       {sym_name = "map0", soacc.sequential_inside = "mem.redomap %d"}
 // MARK:       {sym_name = "map0_block_per_row", soacc.sequential_inside = "mem.redomap %d"}
 func.func @matmul(%a: tensor<?x?xf32>, %bt: tensor<?x?xf32>) -> tensor<?x?xf32> {

@@ -1,7 +1,8 @@
 // RUN: soacc-opt %s --verify-diagnostics --split-input-file | filecheck %s
 
 // The verifier errors of soacc_gpu's vector ops: views of rank 1 with 32- or 64-bit
-// elements only, and as many values as 16 bytes hold.
+// elements only, and as many values as 16 bytes hold; stride's dimension within the
+// view's rank.
 
 func.func @vectorizable_rank_2(%m: memref<?x?xf32, strided<[?, ?], offset: ?>>) {
   %ok = soacc_gpu.vectorizable %m : memref<?x?xf32, strided<[?, ?], offset: ?>>
@@ -36,3 +37,12 @@ func.func @vector_store_width(%m: memref<?xf32, strided<[?], offset: ?>>, %i: in
 }
 
 // CHECK: soacc_gpu.vector_store of f32 takes 4 values of that type
+
+// -----
+
+func.func @stride_past_the_rank(%m: memref<?x?xf32, strided<[?, ?], offset: ?>>) {
+  %s = soacc_gpu.stride %m[2] : memref<?x?xf32, strided<[?, ?], offset: ?>>
+  func.return
+}
+
+// CHECK: soacc_gpu.stride of dimension 2 of a rank-2 view

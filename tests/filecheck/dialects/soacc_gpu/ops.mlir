@@ -26,6 +26,8 @@
       %c0 = arith.constant 0 : index
       // CHECK: %{{.*}} = soacc_gpu.view %{{.*}}[%{{.*}}] sizes(%{{.*}}) strides(%{{.*}}) : memref<?xi32, strided<[?], offset: ?>> -> memref<?xf32, strided<[?], offset: ?>>
       %v = soacc_gpu.view %h[%c0] sizes(%i) strides(%i) : memref<?xi32, strided<[?], offset: ?>> -> memref<?xf32, strided<[?], offset: ?>>
+      // CHECK: %{{.*}} = soacc_gpu.stride %{{.*}}[0] : memref<?xi32, strided<[?], offset: ?>>
+      %st = soacc_gpu.stride %h[0] : memref<?xi32, strided<[?], offset: ?>>
       // CHECK: %{{.*}} = soacc_gpu.vectorizable %{{.*}} : memref<?xi32, strided<[?], offset: ?>>
       %ok = soacc_gpu.vectorizable %h : memref<?xi32, strided<[?], offset: ?>>
       // CHECK: %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = soacc_gpu.vector_load %{{.*}}[%{{.*}}] : memref<?xi32, strided<[?], offset: ?>> -> i32, i32, i32, i32
