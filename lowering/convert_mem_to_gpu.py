@@ -70,6 +70,7 @@ from soacc.passes.analysis.symbolic import Symbolic
 from soacc.passes.utils.memory_motion import drop_if_results
 from soacc.lowering.gpu_flatten import FLAT_SUFFIX, flattenable, lower_flattened, perfect_nest
 from soacc.lowering.gpu_tile import TILED_SUFFIX, Tiling, lower_tiled, tiling
+from soacc.lowering.gpu_segmented_hist import HistPerRow, lower_hist_per_row, segmented_hist
 from soacc.lowering.gpu_hist import lower_hist
 from soacc.lowering.kernel_parallelism import describe, mark, nested_combinators, sequential_inside, strategy
 from soacc.lowering.gpu_scan import lower_scan
@@ -385,6 +386,13 @@ class ConvertMemToGpuPass(ModulePass):
                 nests |= {k: levels for k, levels in found.items() if flattenable(levels, aliases, symbolic)}
         # maps of maps of a reduction that reuses its inputs (flattenable ones), tiled
         tilings = {k: t for k, levels in nests.items() if (t := tiling(levels)) is not None}
+        # maps of a hist: a group of threads per row (also read from level 2)
+        hists: dict[Operation, HistPerRow] = {}
+        for f in op.ops:
+            maps = [k for k in launched if isinstance(k, mem.MapOp) and f.is_ancestor(k)]
+            if maps:
+                aliases, symbolic = MemoryAliases(f), Symbolic(f)
+                hists |= {k: h for k in maps if (h := segmented_hist(k, aliases, symbolic)) is not None}
 
         try:
             for index, k in enumerate(launched):
@@ -398,7 +406,7 @@ class ConvertMemToGpuPass(ModulePass):
                 elif isinstance(k, mem.MapOp):
                     lower(
                         k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel,
-                        sharing=sharing.get(k), nest=nests.get(k), tiled=tilings.get(k),
+                        sharing=sharing.get(k), nest=nests.get(k), tiled=tilings.get(k), hist=hists.get(k),
                     )
                 else:
                     lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel)
@@ -498,14 +506,17 @@ def _one_kernel(build, rows_of, allocates: bool = False):
         sharing: RowSharing | None = None,
         nest: list[mem.MapOp] | None = None,
         tiled: Tiling | None = None,
+        hist: HistPerRow | None = None,
     ) -> None:
         # a map of maps of a reduction that reuses its inputs (a matrix product's):
         # tiled where both sides of its results are wide, else as below
         if tiled is not None and lower_tiled(tiled, name, b, add_kernel, lambda inner: untiled(k, name, inner, add_kernel, sharing, nest)):
             return
-        untiled(k, name, b, add_kernel, sharing, nest)
+        untiled(k, name, b, add_kernel, sharing, nest, hist)
 
-    def untiled(k: Operation, name: str, b: Builder, add_kernel, sharing: RowSharing | None, nest: list[mem.MapOp] | None) -> None:
+    def untiled(
+        k: Operation, name: str, b: Builder, add_kernel, sharing: RowSharing | None, nest: list[mem.MapOp] | None, hist: HistPerRow | None = None
+    ) -> None:
         # a perfect nest of maps (`nest`, gpu_flatten.flattenable): a thread per element
         # of the product of its levels' rows (where a group per row would share out a
         # map of maps, that stays: it chooses by the rows' length; three levels and
@@ -530,6 +541,10 @@ def _one_kernel(build, rows_of, allocates: bool = False):
             blocks = grid_blocks(b, needed, plan)
             gpu_launch(b, name, blocks, [*operands, rows, *scratch_operands(b, plan, blocks, k)])
 
+        # a map of a hist: a block or a warp per row by the rows' length, a thread per
+        # row for short ones
+        if hist is not None and lower_hist_per_row(hist, name, b, add_kernel, launch):
+            return
         if isinstance(k, mem.MapOp) and lower_segmented_map(k, name, b, add_kernel, launch, sharing, plan):
             return
         launch(b)

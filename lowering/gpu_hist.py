@@ -91,7 +91,7 @@ Update = Callable[[KernelBody, SSAValue, SSAValue, SSAValue], None]
 """update(kb, ref, index, value): ref[index] = op(ref[index], value), atomically."""
 
 
-def _word_sized(t: Attribute) -> bool:
+def word_sized(t: Attribute) -> bool:
     """A 32- or 64-bit scalar: what CUDA's atomicCAS (and so every update here) takes."""
     if isinstance(t, IndexType | Float32Type | Float64Type):
         return True
@@ -103,7 +103,7 @@ def atomic_kind(op: mem.HistOp) -> str | None:
     parameters (in either order) that CUDA has an atomic for; None otherwise."""
     lam = operator_regions(op)[0].block
     ops = list(lam.ops)
-    if len(ops) != 2 or not _word_sized(op.dest.type.element_type):
+    if len(ops) != 2 or not word_sized(op.dest.type.element_type):
         return None
     combine, result = ops
     kind = _ATOMIC_KINDS.get(type(combine))
@@ -124,7 +124,7 @@ def elementwise_atomic_kind(op: mem.HistOp) -> str | None:
         return None
     body = elementwise[0].block
     ops = list(body.ops)
-    if len(ops) != 2 or not _word_sized(op.dest.type.element_type):
+    if len(ops) != 2 or not word_sized(op.dest.type.element_type):
         return None
     combine, result = ops
     kind = _ATOMIC_KINDS.get(type(combine))
@@ -167,7 +167,7 @@ def _lower_row_hist(op: mem.HistOp, name: str, b: Builder, add_kernel) -> None:
                 if kind is not None:
                     kb.op(soacc_gpu.AtomicRMWOp(kind, value, dest, [k, j]))
                 else:
-                    _combine_by_cas(kb, element_lambda, dest, [k, j], value, swapped)
+                    combine_by_cas(kb, element_lambda, dest, [k, j], value, swapped)
 
             kb.when(inside, update)
 
@@ -205,7 +205,7 @@ def lower_hist(op: mem.HistOp | mem.HistomapOp, name: str, b: Builder, add_kerne
         isinstance(op, mem.HistOp)
         and dest_type.get_num_dims() == 2
         and elementwise_operator(op.body) is not None
-        and _word_sized(dest_type.element_type)
+        and word_sized(dest_type.element_type)
     ):
         _lower_row_hist(op, name, b, add_kernel)
         return
@@ -217,7 +217,7 @@ def lower_hist(op: mem.HistOp | mem.HistomapOp, name: str, b: Builder, add_kerne
             "whole row, so this needs a lock per bin, which is not supported yet",
         )
     element = dest_type.element_type
-    if not _word_sized(element):
+    if not word_sized(element):
         raise CannotLower(
             op,
             f"combines {element} values: CUDA's atomics and compare-and-swap take 32- and "
@@ -236,7 +236,7 @@ def lower_hist(op: mem.HistOp | mem.HistomapOp, name: str, b: Builder, add_kerne
         if kind is not None:
             kb.op(soacc_gpu.AtomicRMWOp(kind, value, ref, [index]))
         else:
-            _combine_by_cas(kb, region, ref, index, value)
+            combine_by_cas(kb, region, ref, index, value)
 
     def build(kb: KernelBody, params, extra) -> None:
         neutral, dest, *views = params[len(captured) :]
@@ -281,7 +281,7 @@ def _shared_histogram(kb: KernelBody, bins: int, neutral, dest, bin_and_value, c
 
     def merge(j: SSAValue) -> None:
         partial = kb.op(memref.LoadOp.get(sub, [j]))
-        changed = kb.op(arith.CmpiOp(_bits(kb, partial), _bits(kb, neutral), "ne"))
+        changed = kb.op(arith.CmpiOp(value_bits(kb, partial), value_bits(kb, neutral), "ne"))
         kb.when(changed, lambda: update(kb, dest, j, partial))
 
     kb.range_loop(tid, size, threads, merge)
@@ -323,7 +323,7 @@ def _each_element(kb: KernelBody, bin_and_value, count, bins, update: Callable[[
     kb.range_loop(rest, count, threads, lambda i: use(load(i)))
 
 
-def _bits(kb: KernelBody, v: SSAValue) -> SSAValue:
+def value_bits(kb: KernelBody, v: SSAValue) -> SSAValue:
     """The value as an integer of its width, so that comparisons are of bits (NaN
     equals itself, -0.0 differs from 0.0)."""
     t = v.type
@@ -332,7 +332,7 @@ def _bits(kb: KernelBody, v: SSAValue) -> SSAValue:
     return v
 
 
-def _combine_by_cas(
+def combine_by_cas(
     kb: KernelBody, operator: Region, ref: SSAValue, index: SSAValue | list[SSAValue], value: SSAValue, swapped: bool = False
 ) -> None:
     """ref[index] = op(ref[index], value) atomically (op(value, ref[index]) where
@@ -353,8 +353,8 @@ def _combine_by_cas(
     kb.b = Builder(InsertPoint.at_end(before))
     try:
         (desired,) = kb.apply_operator(operator, *(([value], [assumed]) if swapped else ([assumed], [value])))
-        assumed_bits = _bits(kb, assumed)
-        unchanged = kb.op(arith.CmpiOp(_bits(kb, desired), assumed_bits, "eq"))
+        assumed_bits = value_bits(kb, assumed)
+        unchanged = kb.op(arith.CmpiOp(value_bits(kb, desired), assumed_bits, "eq"))
         (seen,) = kb.when(
             unchanged,
             lambda: [assumed],
@@ -362,7 +362,7 @@ def _combine_by_cas(
             [t],
         )
         seen.name_hint = "seen"
-        retry = kb.op(arith.CmpiOp(_bits(kb, seen), assumed_bits, "ne"))
+        retry = kb.op(arith.CmpiOp(value_bits(kb, seen), assumed_bits, "ne"))
         kb.b.insert(scf.ConditionOp(retry, seen))
     finally:
         kb.b = outer
@@ -371,4 +371,4 @@ def _combine_by_cas(
     kb.b.insert(scf.WhileOp([first], [t], Region(before), Region(after)))
 
 
-__all__ = ["SHARED_BUDGET", "atomic_kind", "fits_shared_memory", "lower_hist", "static_bins"]
+__all__ = ["SHARED_BUDGET", "atomic_kind", "combine_by_cas", "fits_shared_memory", "lower_hist", "static_bins", "value_bits", "word_sized"]

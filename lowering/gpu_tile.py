@@ -125,7 +125,7 @@ def tiling(levels: list[mem.MapOp]) -> Tiling | None:
         return None
     if redomap.outputs or redomap.row_count is not None or not redomap.results_:
         return None
-    if not all(_lambda_of_scalars(region.block, outer) for region in (redomap.map_body, *redomap.operators)):
+    if not all(scalar_lambda(region.block, outer) for region in (redomap.map_body, *redomap.operators)):
         return None
     if not all(_outside(v, outer) or isinstance(v.owner, arith.ConstantOp) for v in redomap.neutral):
         return None
@@ -154,9 +154,10 @@ def tiling(levels: list[mem.MapOp]) -> Tiling | None:
     return None
 
 
-def _lambda_of_scalars(block: Block, outer: mem.MapOp) -> bool:
-    """Whether a redomap lambda is scalar arithmetic on its parameters and on values
-    from outside the nest (each thread runs it R² times per k, in registers)."""
+def scalar_lambda(block: Block, outer: Operation) -> bool:
+    """Whether a lambda is scalar arithmetic on its parameters and on values from
+    outside `outer` (a kernel can run it anywhere: a tiled redomap's R² times per k, in
+    registers)."""
     for o in block.ops:
         if o is block.last_op:
             continue
@@ -402,4 +403,4 @@ class _Tile:
                 kb.when(inside, element)
 
 
-__all__ = ["TILED_FROM", "TILED_SUFFIX", "Tiling", "build_tiled_kernel", "lower_tiled", "tiling"]
+__all__ = ["TILED_FROM", "TILED_SUFFIX", "Tiling", "build_tiled_kernel", "lower_tiled", "scalar_lambda", "tiling"]

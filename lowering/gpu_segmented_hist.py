@@ -1,0 +1,420 @@
+"""A histogram per row (a map of a hist: issue 21, item 2, the segmented hist) with a
+group of threads per row and a sub-histogram in shared memory, as the host-level hist
+kernels do for one histogram (gpu_hist.py).
+
+The map's lambda makes each row's histogram from bins filled with one value, a hist of
+the row's bin numbers and values, and yields the bins:
+
+    map (\\row -> hist (op) ne (replicate nbins init) row values) rows
+
+where the bin numbers are a row of an input of the map (or an array from outside),
+and the values are a row of an input, an array from outside, or a replicate of one
+value (a count's ones). A thread per row runs the row's hist alone, element after
+element (the kernel's fallback for short rows); here instead:
+
+- `block`: a block per row, or, where there are fewer rows than the GPU has room for
+  blocks, several blocks per row, each over a chunk of it (the host picks the chunks:
+  about TARGET_BLOCKS in all, each of at least MIN_CHUNK elements). Each block builds
+  its chunk's sub-histogram in shared memory (shared-memory atomics, cheap and spread
+  over the blocks), then merges it into the row's bins in global memory: stored
+  directly where a block has the whole row (the bins' fill value combined with it),
+  by one atomic update per bin it changed where several blocks share the row (the
+  row's bins filled before, by a kernel of their own). Bins that do not fit shared
+  memory (or whose count only the run knows) are updated in global memory directly.
+- `warp`: a warp per row, each warp with its own sub-histogram in the block's shared
+  memory, merged by direct stores (a warp has its whole row): rows of a few dozen to a
+  few thousand elements, too short to keep a block busy.
+
+The host chooses by the rows' length (BLOCK_FROM, WARP_FROM), as for segmented
+reductions (gpu_segmented.py). The operator updates a bin by an atomic where CUDA has
+one for it, else by a compare-and-swap loop (gpu_hist.py); it is associative and
+commutative (a hist's), so the order of updates does not matter."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, cf, gpu, memref, scf
+from xdsl.dialects.builtin import IndexType, MemRefType
+from xdsl.ir import Block, BlockArgument, Region, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from soacc.dialects import mem, soacc_gpu
+from soacc.dialects.shared.utils import captured_values
+from soacc.lowering.gpu_cooperation import WARP, WARPS, barrier, block_id, thread_ids
+from soacc.lowering.gpu_flatten import _outside
+from soacc.lowering.gpu_hist import SHARED_BUDGET, atomic_kind, combine_by_cas, static_bins, value_bits, word_sized
+from soacc.lowering.gpu_reduce import launch
+from soacc.lowering.gpu_segmented import may_overlap_outputs
+from soacc.lowering.gpu_tile import scalar_lambda
+from soacc.lowering.kernel_body import MAX_BLOCKS, THREADS_PER_BLOCK, KernelBody, index_constant, kernel_function
+from soacc.lowering.kernel_elements import operator_regions
+from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost
+from soacc.passes.analysis.memory_aliases import MemoryAliases
+from soacc.passes.analysis.symbolic import Symbolic
+
+BLOCK_FROM = 2048
+"""Rows at least this long take the block strategy."""
+WARP_FROM = 32
+"""Rows at least this long (and shorter than BLOCK_FROM) take the warp strategy."""
+TARGET_BLOCKS = 528
+"""About this many blocks share out few long rows (four per SM of an H100)."""
+MIN_CHUNK = 4 * THREADS_PER_BLOCK
+"""The fewest elements a block's chunk of a row has (four per thread)."""
+
+
+@dataclass(frozen=True)
+class HistPerRow:
+    """A map of a hist the strategies above compute (segmented_hist)."""
+
+    op: mem.MapOp
+    hist: mem.HistOp | mem.HistomapOp
+    init: SSAValue
+    """The value the row's bins are filled with."""
+    inputs: tuple[SSAValue, ...]
+    """What the hist reads per element: its bin numbers and values (a hist), or its
+    map lambda's inputs (a histomap). Each is a row parameter of the map's lambda or an
+    array from outside, or a replicate of one value (`filled`)."""
+    filled: tuple[SSAValue | None, ...]
+    """For each input, the value it is a replicate of, or None."""
+
+    @property
+    def bins(self) -> int | None:
+        return static_bins(self.hist)
+
+    def shared_fits(self, groups: int) -> bool:
+        bins = self.bins
+        return bins is not None and groups * bins * self.hist.dest.type.element_type.compile_time_size <= SHARED_BUDGET
+
+
+def segmented_hist(op: mem.MapOp, aliases: MemoryAliases, symbolic: Symbolic) -> HistPerRow | None:
+    """The map of a hist (module docstring) `op` is, or None; also None where an array
+    it reads may share memory with its output (the groups' reads of a row and the
+    writes of its bins are not ordered: the bins may be filled before any row is read).
+    Reads level-2 code."""
+    found = _map_of_hist(op)
+    if found is None:
+        return None
+    read = [v for v in (*op.inputs, *captured_values(op)) if isinstance(v.type, MemRefType) and v not in op.outputs]
+    if any(may_overlap_outputs(op, v, aliases, symbolic) for v in read):
+        return None
+    return found
+
+
+def _map_of_hist(op: mem.MapOp) -> HistPerRow | None:
+    if len(op.outputs) != 1 or op.outputs[0].type.get_num_dims() != 2:
+        return None
+    lam = op.body.block
+    hists = [o for o in lam.ops if isinstance(o, mem.HistOp | mem.HistomapOp)]
+    if len(hists) != 1:
+        return None
+    (hist,) = hists
+    dest = hist.dest
+    if dest.type.get_num_dims() != 1 or not word_sized(dest.type.element_type):
+        return None
+    if list(lam.last_op.operands) != [dest]:
+        return None
+    allowed = (mem.AllocOp, mem.ViewOp, mem.FillOp, mem.SizeOp, mem.HistOp, mem.HistomapOp, mem.YieldOp)
+    if any(not isinstance(o, allowed) and (o.regions or o.dialect_name() not in ("arith", "math")) for o in lam.ops):
+        return None
+    if isinstance(hist, mem.HistomapOp):
+        if hist.outputs or hist.row_count is not None or not scalar_lambda(hist.map_body.block, op):
+            return None
+        inputs = tuple(hist.inputs)
+    else:
+        inputs = (hist.indices, hist.values)
+    init = _filled_with(dest, lam, hist)
+    if init is None or not _available(init, op) or not _available(hist.neutral, op):
+        return None
+    rows = list(lam.args[: len(op.inputs)])
+    filled = []
+    for v in inputs:
+        if v.type.get_num_dims() != 1:
+            return None
+        if v in rows or _outside(v, op):
+            filled.append(None)
+            continue
+        value = _filled_with(v, lam, hist)
+        if value is None or not _available(value, op):
+            return None
+        filled.append(value)
+    if filled[0] is not None and isinstance(hist, mem.HistOp):
+        return None  # (every element in one bin: rare, and a thread per row does it)
+    return HistPerRow(op, hist, init, inputs, tuple(filled))
+
+
+def _filled_with(view: SSAValue, lam: Block, hist: mem.HistOp) -> SSAValue | None:
+    """The value an array of the lambda is filled with before the hist, where nothing
+    else writes it: an array the lambda allocates, or its output row (where the memory
+    passes built the bins in place); None otherwise."""
+    made = view.owner
+    fills = [use.operation for use in view.uses if isinstance(use.operation, mem.FillOp)]
+    others = [use.operation for use in view.uses if not isinstance(use.operation, mem.FillOp | mem.HistOp | mem.HistomapOp | mem.YieldOp | mem.SizeOp)]
+    if len(fills) != 1 or others or fills[0].parent_block() is not lam or not fills[0].is_before_in_block(hist):
+        return None
+    if isinstance(view, BlockArgument):
+        return fills[0].value if view.owner is lam and view.index >= len(lam.parent_op().inputs) else None
+    if not isinstance(made, mem.ViewOp) or made.parent_block() is not lam:
+        return None
+    block = made.block
+    if not isinstance(block.owner, mem.AllocOp) or any(use.operation is not made for use in block.uses):
+        return None
+    return fills[0].value
+
+
+def _available(v: SSAValue, op: mem.MapOp) -> bool:
+    """A scalar the kernels can have: from outside the map, or a constant inside it."""
+    return _outside(v, op) or isinstance(v.owner, arith.ConstantOp)
+
+
+def lower_hist_per_row(h: HistPerRow, name: str, b: Builder, add_kernel, thread_per_row) -> bool:
+    """The kernels, and on the host the choice among them by the rows' length (the
+    shortest rows: thread_per_row(builder)). False (nothing done) where the rows'
+    length cannot be computed on the host."""
+    op, hist = h.op, h.hist
+    evaluator = _HostEvaluator(b, set(op.walk()))
+    try:
+        lengths = [evaluator.size(v, 0) for v in h.inputs]
+    except _NotOnHost:
+        return False
+    length = lengths[0]
+    for other in lengths[1:]:
+        same = b.insert(arith.CmpiOp(length, other, "eq")).result
+        b.insert(cf.AssertOp(same, "a histogram inside a map has bin numbers and values of different lengths"))
+    rows = b.insert(mem.SizeOp(op.rows_of, 0)).result
+    out = op.outputs[0]
+    bins = b.insert(mem.SizeOp(out, 1)).result
+    captured = [v for v in captured_values(op) if v not in op.inputs and v not in op.outputs]
+    operands = [*captured, *op.inputs, out]
+    index = IndexType()
+
+    in_shared = h.shared_fits(1)
+    block_kernel = add_kernel(
+        kernel_function(
+            f"{name}_hist_block_per_row",
+            operands,
+            [("rows", index), ("length", index), ("chunks", index), ("per_chunk", index)],
+            lambda kb, params, extra: _Kernel(kb, h).block(*extra, in_shared),
+        )
+    )
+    init_kernel = add_kernel(
+        kernel_function(
+            f"{name}_hist_fill", operands, [("elements", index)], lambda kb, params, extra: _Kernel(kb, h).fill(*extra)
+        )
+    )
+    warp_kernel = None
+    if h.shared_fits(WARPS):
+        warp_kernel = add_kernel(
+            kernel_function(
+                f"{name}_hist_warp_per_row",
+                operands,
+                [("rows", index), ("length", index)],
+                lambda kb, params, extra: _Kernel(kb, h).warp(*extra),
+            )
+        )
+
+    def blocks(inner: Builder, wanted: SSAValue) -> SSAValue:
+        capped = inner.insert(arith.MinUIOp(wanted, index_constant(inner, MAX_BLOCKS))).results[0]
+        return inner.insert(arith.MaxUIOp(capped, index_constant(inner, 1))).results[0]
+
+    def by_blocks(inner: Builder) -> None:
+        one = index_constant(inner, 1)
+        some_rows = inner.insert(arith.MaxUIOp(rows, one)).results[0]
+        per_rows = inner.insert(arith.CeilDivUIOp(index_constant(inner, TARGET_BLOCKS), some_rows)).results[0]
+        per_length = inner.insert(arith.CeilDivUIOp(length, index_constant(inner, MIN_CHUNK))).results[0]
+        chunks = inner.insert(arith.MaxUIOp(inner.insert(arith.MinUIOp(per_rows, per_length)).results[0], one)).results[0]
+        per_chunk = inner.insert(arith.CeilDivUIOp(length, chunks)).results[0]
+        # the bins filled first where blocks share a row or update global memory
+        shared_rows = inner.insert(arith.CmpiOp(chunks, one, "ugt")).result
+        if not in_shared:
+            shared_rows = inner.insert(arith.ConstantOp.from_int_and_width(1, 1)).result
+        fill_block = Block()
+        fill = Builder(InsertPoint.at_end(fill_block))
+        elements = fill.insert(arith.MuliOp(rows, bins)).results[0]
+        wanted = fill.insert(arith.CeilDivUIOp(elements, index_constant(fill, THREADS_PER_BLOCK))).results[0]
+        launch(fill, init_kernel, blocks(fill, wanted), [*operands, elements])
+        fill_block.add_op(scf.YieldOp())
+        inner.insert(scf.IfOp(shared_rows, [], Region(fill_block), Region()))
+        pairs = inner.insert(arith.MuliOp(rows, chunks)).results[0]
+        launch(inner, block_kernel, blocks(inner, pairs), [*operands, rows, length, chunks, per_chunk])
+
+    def by_warps(inner: Builder) -> None:
+        wanted = inner.insert(arith.CeilDivUIOp(rows, index_constant(inner, WARPS))).results[0]
+        launch(inner, warp_kernel, blocks(inner, wanted), [*operands, rows, length])
+
+    def choose(inner: Builder, threshold: int, above, below) -> None:
+        long_rows = inner.insert(arith.CmpiOp(length, index_constant(inner, threshold), "uge")).result
+        then_block, else_block = Block(), Block()
+        above(Builder(InsertPoint.at_end(then_block)))
+        then_block.add_op(scf.YieldOp())
+        below(Builder(InsertPoint.at_end(else_block)))
+        else_block.add_op(scf.YieldOp())
+        inner.insert(scf.IfOp(long_rows, [], Region(then_block), Region(else_block)))
+
+    if warp_kernel is not None:
+        choose(b, BLOCK_FROM, by_blocks, lambda inner: choose(inner, WARP_FROM, by_warps, thread_per_row))
+    else:
+        choose(b, BLOCK_FROM, by_blocks, thread_per_row)
+    return True
+
+
+def _store(kb: KernelBody, value: SSAValue, ref: SSAValue, at: list[SSAValue]) -> None:
+    kb.b.insert(memref.StoreOp.get(value, ref, at))
+
+
+class _Kernel:
+    """Writes one of the kernels' bodies."""
+
+    def __init__(self, kb: KernelBody, h: HistPerRow):
+        self.kb, self.h = kb, h
+        self.op, self.hist = h.op, h.hist
+        self.out = kb.value(h.op.outputs[0])
+        self.element = h.hist.dest.type.element_type
+        self.kind = atomic_kind(h.hist)
+        self.operator = operator_regions(h.hist)[0]
+
+    def scalar(self, v: SSAValue) -> SSAValue:
+        if v in self.kb.values:
+            return self.kb.value(v)
+        constant = v.owner.clone()  # (a constant inside the map: _available)
+        self.kb.b.insert(constant)
+        return constant.results[0]
+
+    def read(self, array: SSAValue, row: SSAValue, e: SSAValue) -> SSAValue:
+        """Element e of row `row` of a lambda's row parameter, or element e of an
+        array from outside."""
+        kb = self.kb
+        lam = self.op.body.block
+        if array in lam.args[: len(self.op.inputs)]:
+            matrix = kb.value(self.op.inputs[lam.args.index(array)])
+            return kb.op(memref.LoadOp.get(matrix, [row, e]))
+        return kb.op(memref.LoadOp.get(kb.value(array), [e]))
+
+    def bin_and_value(self, row: SSAValue, e: SSAValue) -> tuple[SSAValue, SSAValue]:
+        kb = self.kb
+        elements = [self.read(v, row, e) if c is None else self.scalar(c) for v, c in zip(self.h.inputs, self.h.filled)]
+        if isinstance(self.hist, mem.HistomapOp):
+            k, v = kb.apply_operator(self.hist.map_body, elements, [])
+        else:
+            k, v = elements
+        if not isinstance(k.type, IndexType):
+            k = kb.op(arith.IndexCastOp(k, IndexType()))  # sign-extends: negatives become huge
+        return k, v
+
+    def update(self, ref: SSAValue, at: list[SSAValue], value: SSAValue) -> None:
+        if self.kind is not None:
+            self.kb.op(soacc_gpu.AtomicRMWOp(self.kind, value, ref, at))
+        else:
+            combine_by_cas(self.kb, self.operator, ref, at, value)
+
+    def elements(self, row: SSAValue, first: SSAValue, end: SSAValue, step: SSAValue, bins: SSAValue, update) -> None:
+        """update(bin, value) for the row's elements first, first + step, ... < end whose
+        bins are in [0, bins)."""
+        kb = self.kb
+
+        def one(e: SSAValue) -> None:
+            k, v = self.bin_and_value(row, e)
+            kb.when(kb.op(arith.CmpiOp(k, bins, "ult")), lambda: update(k, v))
+
+        kb.range_loop(first, end, step, one)
+
+    def fill(self, elements: SSAValue) -> None:
+        """Every row's bins filled with the fill value (grid-stride)."""
+        kb = self.kb
+        x = gpu.DimensionAttr(gpu.DimensionEnum.X)
+        gid = kb.op(gpu.GlobalIdOp(x))
+        threads = kb.op(arith.MuliOp(kb.op(gpu.GridDimOp(x)), kb.op(gpu.BlockDimOp(x))))
+        bins = kb.op(memref.DimOp(self.out, kb.constant(1)))
+        init = self.scalar(self.h.init)
+
+        def one(e: SSAValue) -> None:
+            r = kb.op(arith.DivUIOp(e, bins))
+            j = kb.op(arith.RemUIOp(e, bins))
+            kb.b.insert(memref.StoreOp.get(init, self.out, [r, j]))
+
+        kb.range_loop(gid, elements, threads, one)
+
+    def block(self, rows, length, chunks, per_chunk, in_shared: bool) -> None:
+        kb = self.kb
+        tid, _, _ = thread_ids(kb)
+        threads = kb.constant(THREADS_PER_BLOCK)
+        neutral = self.scalar(self.hist.neutral)
+        init = self.scalar(self.h.init)
+        one = kb.constant(1)
+        whole_rows = kb.op(arith.CmpiOp(chunks, one, "eq"))
+        bins = kb.op(memref.DimOp(self.out, one))
+        sub = None
+        if in_shared:
+            sub = kb.op(soacc_gpu.SharedOp(MemRefType(self.element, [self.h.bins])))
+            sub.name_hint = "sub_histogram"
+        grid = kb.op(gpu.GridDimOp(gpu.DimensionAttr(gpu.DimensionEnum.X)))
+        pairs = kb.op(arith.MuliOp(rows, chunks))
+
+        def pair(p: SSAValue) -> None:
+            row = kb.op(arith.DivUIOp(p, chunks))
+            first = kb.op(arith.MuliOp(kb.op(arith.RemUIOp(p, chunks)), per_chunk))
+            end = kb.op(arith.MinUIOp(kb.op(arith.AddiOp(first, per_chunk)), length))
+            start = kb.op(arith.AddiOp(first, tid))
+            if sub is None:
+                self.elements(row, start, end, threads, bins, lambda k, v: self.update(self.out, [row, k], v))
+                return
+            kb.range_loop(tid, bins, threads, lambda j: _store(kb, neutral, sub, [j]))
+            barrier(kb)
+            self.elements(row, start, end, threads, bins, lambda k, v: self.update(sub, [k], v))
+            barrier(kb)
+            self._merge(sub, kb.constant(0), row, tid, threads, bins, neutral, init, whole_rows)
+            barrier(kb)  # (before the next row's bins are set)
+
+        kb.range_loop(block_id(kb), pairs, grid, pair)
+
+    def warp(self, rows, length) -> None:
+        kb = self.kb
+        _, lane, warp = thread_ids(kb)
+        lanes = kb.constant(WARP)
+        neutral = self.scalar(self.hist.neutral)
+        init = self.scalar(self.h.init)
+        bins = kb.constant(self.h.bins)
+        sub = kb.op(soacc_gpu.SharedOp(MemRefType(self.element, [WARPS * self.h.bins])))
+        sub.name_hint = "sub_histograms"
+        mine = kb.op(arith.MuliOp(warp, bins))
+        x = gpu.DimensionAttr(gpu.DimensionEnum.X)
+        first = kb.op(arith.AddiOp(kb.op(arith.MuliOp(block_id(kb), kb.constant(WARPS))), warp))
+        step = kb.op(arith.MuliOp(kb.op(gpu.GridDimOp(x)), kb.constant(WARPS)))
+
+        def row(r: SSAValue) -> None:
+            kb.range_loop(lane, bins, lanes, lambda j: _store(kb, neutral, sub, [kb.op(arith.AddiOp(mine, j))]))
+            kb.b.insert(soacc_gpu.SyncWarpOp())
+            self.elements(r, lane, length, lanes, bins, lambda k, v: self.update(sub, [kb.op(arith.AddiOp(mine, k))], v))
+            kb.b.insert(soacc_gpu.SyncWarpOp())
+            self._merge(sub, mine, r, lane, lanes, bins, neutral, init, True)
+            kb.b.insert(soacc_gpu.SyncWarpOp())
+
+        kb.range_loop(first, rows, step, row)
+
+    def _merge(self, sub, base, row, first, step, bins, neutral, init, whole_row: SSAValue | bool) -> None:
+        """The sub-histogram into the row's bins: op(fill value, partial) stored where
+        the group has the whole row (`whole_row`: a run-time flag, or True), else the
+        bins it changed updated atomically."""
+        kb = self.kb
+
+        def one(j: SSAValue) -> None:
+            partial = kb.op(memref.LoadOp.get(sub, [kb.op(arith.AddiOp(base, j))]))
+
+            def store() -> None:
+                (total,) = kb.apply_operator(self.operator, [init], [partial])
+                kb.b.insert(memref.StoreOp.get(total, self.out, [row, j]))
+
+            def combine() -> None:
+                changed = kb.op(arith.CmpiOp(value_bits(kb, partial), value_bits(kb, neutral), "ne"))
+                kb.when(changed, lambda: self.update(self.out, [row, j], partial))
+
+            if whole_row is True:
+                store()
+            else:
+                kb.when(whole_row, store, combine)
+
+        kb.range_loop(first, bins, step, one)
+
+
+__all__ = ["BLOCK_FROM", "WARP_FROM", "HistPerRow", "lower_hist_per_row", "segmented_hist"]
