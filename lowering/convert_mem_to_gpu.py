@@ -64,13 +64,14 @@ from soacc.lowering.kernel_body import (
 from soacc.lowering.gpu_reduce import all_vectorizable, launch as gpu_launch, lower_reduce
 from soacc.lowering.gpu_cooperation import WARP
 from soacc.lowering.gpu_epilogue import REDUCTIONS, find_epilogues
-from soacc.lowering.gpu_segmented import RowSharing, lower_segmented_map, row_sharing, row_writers
+from soacc.lowering.gpu_segmented import RowSharing, lower_segmented_map, row_sharing, row_writers, same_elements
 from soacc.passes.analysis.memory_aliases import MemoryAliases
 from soacc.passes.analysis.symbolic import Symbolic
 from soacc.passes.utils.memory_motion import drop_if_results
 from soacc.lowering.gpu_flatten import FLAT_SUFFIX, flattenable, lower_flattened, perfect_nest
 from soacc.lowering.gpu_tile import TILED_SUFFIX, Tiling, lower_tiled, tiling
 from soacc.lowering.gpu_segmented_hist import HistPerRow, lower_hist_per_row, segmented_hist
+from soacc.lowering.gpu_segmented_scatter import ScatterPerRow, lower_scatter_per_row, segmented_scatter
 from soacc.lowering.gpu_hist import lower_hist
 from soacc.lowering.kernel_parallelism import describe, mark, nested_combinators, sequential_inside, strategy
 from soacc.lowering.gpu_scan import lower_scan
@@ -311,16 +312,6 @@ def _fail(error: CannotLower) -> PassFailedException:
     return located_failure(error.op, f"convert-mem-to-gpu: {error.op.name} {error}")
 
 
-def _same_elements(symbolic: Symbolic, a: SSAValue, b: SSAValue) -> bool:
-    """The two views are the same elements of one block (by their index functions), of
-    one element type (memory-reuse may give an array of another type the bytes of one
-    it reads row by row)."""
-    if a.type.element_type != b.type.element_type:
-        return False
-    x, y = symbolic.index_function(a), symbolic.index_function(b)
-    return x is not None and y is not None and x.block is y.block and symbolic.same_addresses(x, y)
-
-
 @dataclass(frozen=True)
 class ConvertMemToGpuPass(ModulePass):
     """Outlines host-level kernels into gpu kernels and their launches (level 2 to level 3)."""
@@ -341,7 +332,7 @@ class ConvertMemToGpuPass(ModulePass):
             if runs:
                 symbolic = Symbolic(f)
                 for run in runs:
-                    run.share_rows_updated_in_place(lambda a, b: _same_elements(symbolic, a, b))
+                    run.share_rows_updated_in_place(lambda a, b: same_elements(symbolic, a, b))
         # kernels launched from host code; those place-kernels put on the host stay
         # mem ops, which the host code runs on the CPU (emit_host.py)
         launched = [
@@ -386,13 +377,17 @@ class ConvertMemToGpuPass(ModulePass):
                 nests |= {k: levels for k, levels in found.items() if flattenable(levels, aliases, symbolic)}
         # maps of maps of a reduction that reuses its inputs (flattenable ones), tiled
         tilings = {k: t for k, levels in nests.items() if (t := tiling(levels)) is not None}
-        # maps of a hist: a group of threads per row (also read from level 2)
-        hists: dict[Operation, HistPerRow] = {}
+        # maps of a hist (a group of threads per row) or of a scatter (every row's
+        # elements at once): also read from level 2
+        per_row: dict[Operation, HistPerRow | ScatterPerRow] = {}
         for f in op.ops:
             maps = [k for k in launched if isinstance(k, mem.MapOp) and f.is_ancestor(k)]
             if maps:
                 aliases, symbolic = MemoryAliases(f), Symbolic(f)
-                hists |= {k: h for k in maps if (h := segmented_hist(k, aliases, symbolic)) is not None}
+                for k in maps:
+                    found = segmented_hist(k, aliases, symbolic) or segmented_scatter(k, aliases, symbolic)
+                    if found is not None:
+                        per_row[k] = found
 
         try:
             for index, k in enumerate(launched):
@@ -406,7 +401,7 @@ class ConvertMemToGpuPass(ModulePass):
                 elif isinstance(k, mem.MapOp):
                     lower(
                         k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel,
-                        sharing=sharing.get(k), nest=nests.get(k), tiled=tilings.get(k), hist=hists.get(k),
+                        sharing=sharing.get(k), nest=nests.get(k), tiled=tilings.get(k), per_row=per_row.get(k),
                     )
                 else:
                     lower(k, f"{kind}{index}", Builder(InsertPoint.before(k)), add_kernel)
@@ -431,6 +426,8 @@ class ConvertMemToGpuPass(ModulePass):
         grouped = any(name.endswith("_block_per_row") for name in names)
         flattened = nest if nest and any(name.endswith(FLAT_SUFFIX) for name in names) else None
         inside = nested_combinators(flattened[-1]) if flattened else sequential_inside(k, grouped)
+        if any(name.endswith("_scatter_rows") for name in names):
+            inside = []  # (every row's scatter shared out: nothing runs in one thread)
         # (a tiled kernel's threads each fold their results' reduction, in registers)
         tiled = nested_combinators(nest[-1]) if nest and any(name.endswith(TILED_SUFFIX) for name in names) else None
         for kernel in made:
@@ -506,17 +503,26 @@ def _one_kernel(build, rows_of, allocates: bool = False):
         sharing: RowSharing | None = None,
         nest: list[mem.MapOp] | None = None,
         tiled: Tiling | None = None,
-        hist: HistPerRow | None = None,
+        per_row: HistPerRow | ScatterPerRow | None = None,
     ) -> None:
         # a map of maps of a reduction that reuses its inputs (a matrix product's):
         # tiled where both sides of its results are wide, else as below
         if tiled is not None and lower_tiled(tiled, name, b, add_kernel, lambda inner: untiled(k, name, inner, add_kernel, sharing, nest)):
             return
-        untiled(k, name, b, add_kernel, sharing, nest, hist)
+        untiled(k, name, b, add_kernel, sharing, nest, per_row)
 
     def untiled(
-        k: Operation, name: str, b: Builder, add_kernel, sharing: RowSharing | None, nest: list[mem.MapOp] | None, hist: HistPerRow | None = None
+        k: Operation,
+        name: str,
+        b: Builder,
+        add_kernel,
+        sharing: RowSharing | None,
+        nest: list[mem.MapOp] | None,
+        per_row: HistPerRow | ScatterPerRow | None = None,
     ) -> None:
+        # a map of a scatter: one kernel over every row's elements
+        if isinstance(per_row, ScatterPerRow) and lower_scatter_per_row(per_row, name, b, add_kernel):
+            return
         # a perfect nest of maps (`nest`, gpu_flatten.flattenable): a thread per element
         # of the product of its levels' rows (where a group per row would share out a
         # map of maps, that stays: it chooses by the rows' length; three levels and
@@ -543,7 +549,7 @@ def _one_kernel(build, rows_of, allocates: bool = False):
 
         # a map of a hist: a block or a warp per row by the rows' length, a thread per
         # row for short ones
-        if hist is not None and lower_hist_per_row(hist, name, b, add_kernel, launch):
+        if isinstance(per_row, HistPerRow) and lower_hist_per_row(per_row, name, b, add_kernel, launch):
             return
         if isinstance(k, mem.MapOp) and lower_segmented_map(k, name, b, add_kernel, launch, sharing, plan):
             return

@@ -313,6 +313,16 @@ def may_overlap_outputs(op: Operation, v: SSAValue, aliases: MemoryAliases, symb
     return False
 
 
+def same_elements(symbolic: Symbolic, a: SSAValue, b: SSAValue) -> bool:
+    """The two views are the same elements of one block (by their index functions), of
+    one element type (memory-reuse may give an array of another type the bytes of one
+    it reads row by row)."""
+    if a.type.element_type != b.type.element_type:
+        return False
+    x, y = symbolic.index_function(a), symbolic.index_function(b)
+    return x is not None and y is not None and x.block is y.block and symbolic.same_addresses(x, y)
+
+
 def _allocated_block(view: SSAValue) -> mem.AllocOp | None:
     """The allocation whose block the view is of, if it is one."""
     root = root_view(view)
@@ -590,4 +600,4 @@ def lower_segmented_map(
     return True
 
 
-__all__ = ["BLOCK_PER_ROW_FROM", "WARP_PER_ROW_FROM", "lower_segmented_map", "nested_reductions", "nested_scan", "row_sharing", "row_writers", "RowSharing"]
+__all__ = ["BLOCK_PER_ROW_FROM", "WARP_PER_ROW_FROM", "lower_segmented_map", "nested_reductions", "nested_scan", "row_sharing", "row_writers", "RowSharing", "same_elements"]

@@ -2,14 +2,15 @@
 group of threads per row and a sub-histogram in shared memory, as the host-level hist
 kernels do for one histogram (gpu_hist.py).
 
-The map's lambda makes each row's histogram from bins filled with one value, a hist of
-the row's bin numbers and values, and yields the bins:
+The map's lambda makes each row's histogram from bins filled with one value (or a
+copy of an array from outside the map), a hist of the row's bin numbers and values, and
+yields the bins:
 
     map (\\row -> hist (op) ne (replicate nbins init) row values) rows
 
-where the bin numbers are a row of an input of the map (or an array from outside),
-and the values are a row of an input, an array from outside, or a replicate of one
-value (a count's ones). A thread per row runs the row's hist alone, element after
+where the bin numbers and values are rows of the map's inputs, arrays from outside,
+or a replicate of one value (a count's ones); or a histomap, whose map lambda (scalar
+code) computes each element's bin and value from such arrays. A thread per row runs the row's hist alone, element after
 element (the kernel's fallback for short rows); here instead:
 
 - `block`: a block per row, or, where there are fewer rows than the GPU has room for
@@ -37,7 +38,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.dialects import arith, cf, gpu, memref, scf
 from xdsl.dialects.builtin import IndexType, MemRefType
-from xdsl.ir import Block, BlockArgument, Region, SSAValue
+from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from soacc.dialects import mem, soacc_gpu
@@ -71,7 +72,8 @@ class HistPerRow:
     op: mem.MapOp
     hist: mem.HistOp | mem.HistomapOp
     init: SSAValue
-    """The value the row's bins are filled with."""
+    """What the row's bins start as: one value each, or a copy of an array from
+    outside the map (a rank-1 view)."""
     inputs: tuple[SSAValue, ...]
     """What the hist reads per element: its bin numbers and values (a hist), or its
     map lambda's inputs (a histomap). Each is a row parameter of the map's lambda or an
@@ -115,7 +117,7 @@ def _map_of_hist(op: mem.MapOp) -> HistPerRow | None:
         return None
     if list(lam.last_op.operands) != [dest]:
         return None
-    allowed = (mem.AllocOp, mem.ViewOp, mem.FillOp, mem.SizeOp, mem.HistOp, mem.HistomapOp, mem.YieldOp)
+    allowed = (mem.AllocOp, mem.ViewOp, mem.FillOp, mem.CopyOp, mem.SizeOp, mem.HistOp, mem.HistomapOp, mem.YieldOp)
     if any(not isinstance(o, allowed) and (o.regions or o.dialect_name() not in ("arith", "math")) for o in lam.ops):
         return None
     if isinstance(hist, mem.HistomapOp):
@@ -124,8 +126,8 @@ def _map_of_hist(op: mem.MapOp) -> HistPerRow | None:
         inputs = tuple(hist.inputs)
     else:
         inputs = (hist.indices, hist.values)
-    init = _filled_with(dest, lam, hist)
-    if init is None or not _available(init, op) or not _available(hist.neutral, op):
+    init = filled_with(dest, lam, hist, copies=True)
+    if init is None or not kernel_scalar_available(init, op) or not kernel_scalar_available(hist.neutral, op):
         return None
     rows = list(lam.args[: len(op.inputs)])
     filled = []
@@ -135,8 +137,8 @@ def _map_of_hist(op: mem.MapOp) -> HistPerRow | None:
         if v in rows or _outside(v, op):
             filled.append(None)
             continue
-        value = _filled_with(v, lam, hist)
-        if value is None or not _available(value, op):
+        value = filled_with(v, lam, hist)
+        if value is None or not kernel_scalar_available(value, op):
             return None
         filled.append(value)
     if filled[0] is not None and isinstance(hist, mem.HistOp):
@@ -144,26 +146,40 @@ def _map_of_hist(op: mem.MapOp) -> HistPerRow | None:
     return HistPerRow(op, hist, init, inputs, tuple(filled))
 
 
-def _filled_with(view: SSAValue, lam: Block, hist: mem.HistOp) -> SSAValue | None:
-    """The value an array of the lambda is filled with before the hist, where nothing
-    else writes it: an array the lambda allocates, or its output row (where the memory
-    passes built the bins in place); None otherwise."""
+def filled_with(view: SSAValue, lam: Block, hist: Operation, copies: bool = False) -> SSAValue | None:
+    """What an array of the lambda holds before `hist` (a hist or scatter, which
+    updates it), where one op wrote it whole and nothing else writes it: the value a
+    mem.fill filled it with, or (where `copies`) the rank-1 array a mem.copy copied
+    into it, from outside the map or a row parameter of its lambda. The array is one
+    the lambda allocates, or its output row (where the memory passes built it in
+    place); None otherwise."""
     made = view.owner
-    fills = [use.operation for use in view.uses if isinstance(use.operation, mem.FillOp)]
-    others = [use.operation for use in view.uses if not isinstance(use.operation, mem.FillOp | mem.HistOp | mem.HistomapOp | mem.YieldOp | mem.SizeOp)]
-    if len(fills) != 1 or others or fills[0].parent_block() is not lam or not fills[0].is_before_in_block(hist):
+    writes = (mem.FillOp, mem.CopyOp) if copies else (mem.FillOp,)
+    writers = [use.operation for use in view.uses if isinstance(use.operation, writes) and use.operation.operands[-1] is view]
+    others = [
+        use.operation
+        for use in view.uses
+        if use.operation not in writers and use.operation is not hist and not isinstance(use.operation, mem.YieldOp | mem.SizeOp)
+    ]
+    if len(writers) != 1 or others or writers[0].parent_block() is not lam or not writers[0].is_before_in_block(hist):
+        return None
+    (writer,) = writers
+    source_rows = list(lam.args[: len(lam.parent_op().inputs)])
+    if isinstance(writer, mem.CopyOp) and not (
+        writer.source.type.get_num_dims() == 1 and (_outside(writer.source, lam.parent_op()) or writer.source in source_rows)
+    ):
         return None
     if isinstance(view, BlockArgument):
-        return fills[0].value if view.owner is lam and view.index >= len(lam.parent_op().inputs) else None
-    if not isinstance(made, mem.ViewOp) or made.parent_block() is not lam:
+        if view.owner is not lam or view.index < len(lam.parent_op().inputs):
+            return None
+    elif not isinstance(made, mem.ViewOp) or made.parent_block() is not lam:
         return None
-    block = made.block
-    if not isinstance(block.owner, mem.AllocOp) or any(use.operation is not made for use in block.uses):
+    elif not isinstance(made.block.owner, mem.AllocOp) or any(use.operation is not made for use in made.block.uses):
         return None
-    return fills[0].value
+    return writer.value if isinstance(writer, mem.FillOp) else writer.source
 
 
-def _available(v: SSAValue, op: mem.MapOp) -> bool:
+def kernel_scalar_available(v: SSAValue, op: mem.MapOp) -> bool:
     """A scalar the kernels can have: from outside the map, or a constant inside it."""
     return _outside(v, op) or isinstance(v.owner, arith.ConstantOp)
 
@@ -185,6 +201,9 @@ def lower_hist_per_row(h: HistPerRow, name: str, b: Builder, add_kernel, thread_
     rows = b.insert(mem.SizeOp(op.rows_of, 0)).result
     out = op.outputs[0]
     bins = b.insert(mem.SizeOp(out, 1)).result
+    if isinstance(h.init.type, MemRefType):  # (the copy's check, as mem.copy makes it)
+        same = b.insert(arith.CmpiOp(b.insert(mem.SizeOp(h.init, 0)).result, bins, "eq")).result
+        b.insert(cf.AssertOp(same, "copies an array into one of another shape"))
     captured = [v for v in captured_values(op) if v not in op.inputs and v not in op.outputs]
     operands = [*captured, *op.inputs, out]
     index = IndexType()
@@ -274,6 +293,13 @@ class _Kernel:
         self.kind = atomic_kind(h.hist)
         self.operator = operator_regions(h.hist)[0]
 
+    def initial(self, j: SSAValue) -> SSAValue:
+        """What bin j of a row starts as."""
+        init = self.h.init
+        if isinstance(init.type, MemRefType):
+            return self.kb.op(memref.LoadOp.get(self.kb.value(init), [j]))
+        return self.scalar(init)
+
     def scalar(self, v: SSAValue) -> SSAValue:
         if v in self.kb.values:
             return self.kb.value(v)
@@ -326,12 +352,11 @@ class _Kernel:
         gid = kb.op(gpu.GlobalIdOp(x))
         threads = kb.op(arith.MuliOp(kb.op(gpu.GridDimOp(x)), kb.op(gpu.BlockDimOp(x))))
         bins = kb.op(memref.DimOp(self.out, kb.constant(1)))
-        init = self.scalar(self.h.init)
 
         def one(e: SSAValue) -> None:
             r = kb.op(arith.DivUIOp(e, bins))
             j = kb.op(arith.RemUIOp(e, bins))
-            kb.b.insert(memref.StoreOp.get(init, self.out, [r, j]))
+            kb.b.insert(memref.StoreOp.get(self.initial(j), self.out, [r, j]))
 
         kb.range_loop(gid, elements, threads, one)
 
@@ -340,7 +365,6 @@ class _Kernel:
         tid, _, _ = thread_ids(kb)
         threads = kb.constant(THREADS_PER_BLOCK)
         neutral = self.scalar(self.hist.neutral)
-        init = self.scalar(self.h.init)
         one = kb.constant(1)
         whole_rows = kb.op(arith.CmpiOp(chunks, one, "eq"))
         bins = kb.op(memref.DimOp(self.out, one))
@@ -363,7 +387,7 @@ class _Kernel:
             barrier(kb)
             self.elements(row, start, end, threads, bins, lambda k, v: self.update(sub, [k], v))
             barrier(kb)
-            self._merge(sub, kb.constant(0), row, tid, threads, bins, neutral, init, whole_rows)
+            self._merge(sub, kb.constant(0), row, tid, threads, bins, neutral, whole_rows)
             barrier(kb)  # (before the next row's bins are set)
 
         kb.range_loop(block_id(kb), pairs, grid, pair)
@@ -373,7 +397,6 @@ class _Kernel:
         _, lane, warp = thread_ids(kb)
         lanes = kb.constant(WARP)
         neutral = self.scalar(self.hist.neutral)
-        init = self.scalar(self.h.init)
         bins = kb.constant(self.h.bins)
         sub = kb.op(soacc_gpu.SharedOp(MemRefType(self.element, [WARPS * self.h.bins])))
         sub.name_hint = "sub_histograms"
@@ -387,13 +410,13 @@ class _Kernel:
             kb.b.insert(soacc_gpu.SyncWarpOp())
             self.elements(r, lane, length, lanes, bins, lambda k, v: self.update(sub, [kb.op(arith.AddiOp(mine, k))], v))
             kb.b.insert(soacc_gpu.SyncWarpOp())
-            self._merge(sub, mine, r, lane, lanes, bins, neutral, init, True)
+            self._merge(sub, mine, r, lane, lanes, bins, neutral, True)
             kb.b.insert(soacc_gpu.SyncWarpOp())
 
         kb.range_loop(first, rows, step, row)
 
-    def _merge(self, sub, base, row, first, step, bins, neutral, init, whole_row: SSAValue | bool) -> None:
-        """The sub-histogram into the row's bins: op(fill value, partial) stored where
+    def _merge(self, sub, base, row, first, step, bins, neutral, whole_row: SSAValue | bool) -> None:
+        """The sub-histogram into the row's bins: op(initial bin, partial) stored where
         the group has the whole row (`whole_row`: a run-time flag, or True), else the
         bins it changed updated atomically."""
         kb = self.kb
@@ -402,7 +425,7 @@ class _Kernel:
             partial = kb.op(memref.LoadOp.get(sub, [kb.op(arith.AddiOp(base, j))]))
 
             def store() -> None:
-                (total,) = kb.apply_operator(self.operator, [init], [partial])
+                (total,) = kb.apply_operator(self.operator, [self.initial(j)], [partial])
                 kb.b.insert(memref.StoreOp.get(total, self.out, [row, j]))
 
             def combine() -> None:
@@ -417,4 +440,4 @@ class _Kernel:
         kb.range_loop(first, bins, step, one)
 
 
-__all__ = ["BLOCK_FROM", "WARP_FROM", "HistPerRow", "lower_hist_per_row", "segmented_hist"]
+__all__ = ["BLOCK_FROM", "WARP_FROM", "HistPerRow", "filled_with", "kernel_scalar_available", "lower_hist_per_row", "segmented_hist"]

@@ -67,6 +67,8 @@ def strategy(op: Operation, kernels: list[str]) -> str:
     if any(name.endswith("_tiled") for name in kernels):
         other = strategy(op, [name for name in kernels if not name.endswith("_tiled")])
         return f"a block per tile of its results, a tile of it per thread, the operands through shared memory (where both sides are wide; else {other})"
+    if any(name.endswith("_scatter_rows") for name in kernels):
+        return "a thread per element of every row's scatter (all rows at once)"
     if any(name.endswith("_block_per_row") for name in kernels):
         return "a thread, a warp or a block per row (by the rows' length)"
     if any(name.endswith("_flat") for name in kernels):

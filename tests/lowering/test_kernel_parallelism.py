@@ -14,9 +14,9 @@ from soacc.runtime.statistics import FEW_THREADS, Statistics
 from tests.support.simulated_device import SimulatedDevice
 
 HIST_IN_MAP = """
-func.func @main(%xss: tensor<?x?xi32>, %bins: tensor<8xi32>, %zero: i32) -> tensor<?x8xi32> {
-  %hs = soac.map(%xss) : (tensor<?x?xi32>) -> tensor<?x8xi32> {
-  ^bb0(%row: tensor<?xi32>):
+func.func @main(%xss: tensor<?x?xi32>, %starts: tensor<?x8xi32>, %zero: i32) -> tensor<?x8xi32> {
+  %hs = soac.map(%xss, %starts) : (tensor<?x?xi32>, tensor<?x8xi32>) -> tensor<?x8xi32> {
+  ^bb0(%row: tensor<?xi32>, %start: tensor<8xi32>):
     %is = soac.map(%row) : (tensor<?xi32>) -> tensor<?xindex> {
     ^bb1(%x: i32):
       %e = arith.constant 7 : i32
@@ -24,7 +24,7 @@ func.func @main(%xss: tensor<?x?xi32>, %bins: tensor<8xi32>, %zero: i32) -> tens
       %i = arith.index_cast %b : i32 to index
       soac.yield %i : index
     }
-    %h = soac.hist %bins[%is], %row neutral(%zero : i32) : tensor<8xi32>, tensor<?xindex>, tensor<?xi32> {
+    %h = soac.hist %start[%is], %row neutral(%zero : i32) : tensor<8xi32>, tensor<?xindex>, tensor<?xi32> {
     ^bb2(%a: i32, %c: i32):
       %s = arith.addi %a, %c : i32
       soac.yield %s : i32

@@ -115,10 +115,11 @@ func.func @iota_rows(%a: tensor<?xi64>, %k: index) -> (tensor<?x?xindex>, tensor
 
 // -----
 
-// A scatter inside a lambda: the thread writes value j to row indices[j] of its
-// destination row, in order (the last of equal indices wins, as on the reference
-// executor), and skips indices out of bounds, negative ones included (cast to index,
-// they are huge).
+// A scatter inside a lambda (here the first of two, which keeps a thread per row: a
+// lone scatter runs over every row at once, convert-mem-to-gpu-scatter-per-row.mlir):
+// the thread writes value j to row indices[j] of its destination row, in order (the
+// last of equal indices wins, as on the reference executor), and skips indices out of
+// bounds, negative ones included (cast to index, they are huge).
 // CHECK-LABEL: func.func @scatter_rows
 // CHECK:       "gpu.func"()
 // CHECK:             [[I:%[0-9]+]] = memref.load %is[[[J:%[0-9]+]]]
@@ -133,7 +134,8 @@ func.func @scatter_rows(%a: tensor<?xi64>, %is: tensor<?xi64>, %vs: tensor<?xi64
     %n = soac.size %vs[0] : tensor<?xi64>
     %z = soac.replicate %n, %e : i64 -> tensor<?xi64>
     %s = soac.scatter %z[%is] = %vs : tensor<?xi64>, tensor<?xi64>, tensor<?xi64>
-    soac.yield %s : tensor<?xi64>
+    %t = soac.scatter %s[%vs] = %is : tensor<?xi64>, tensor<?xi64>, tensor<?xi64>
+    soac.yield %t : tensor<?xi64>
   }
   func.return %r : tensor<?x?xi64>
 }

@@ -7,14 +7,15 @@
 // kernels that run any carry them in `soacc.sequential_inside`, for the runtime's
 // statistics. A function's forked copy has the same kernels and is not reported.
 
-// A histogram inside a map: a thread per row, each making its row's histogram
-// element by element.
+// A histogram inside a map whose bins start as a row of an input (not one value, nor
+// an array from outside: lowering/gpu_segmented_hist.py's group per row does not take
+// it): a thread per row, each making its row's histogram element by element.
 // CHECK:      convert-mem-to-gpu: @hist_in_map: soac.map %hs (as mem.map) -> map0: a thread per row; in each thread: soac.histomap %h (as mem.histomap)
 // CHECK-NOT:  @hist_in_map__forked
 // MARK:       {sym_name = "map0", soacc.sequential_inside = "soac.histomap %h (as mem.histomap)"}
-func.func @hist_in_map(%xss: tensor<?x?xi32>, %bins: tensor<8xi32>, %zero: i32) -> tensor<?x8xi32> {
-  %hs = soac.map(%xss) : (tensor<?x?xi32>) -> tensor<?x8xi32> {
-  ^bb0(%row: tensor<?xi32>):
+func.func @hist_in_map(%xss: tensor<?x?xi32>, %starts: tensor<?x8xi32>, %zero: i32) -> tensor<?x8xi32> {
+  %hs = soac.map(%xss, %starts) : (tensor<?x?xi32>, tensor<?x8xi32>) -> tensor<?x8xi32> {
+  ^bb0(%row: tensor<?xi32>, %start: tensor<8xi32>):
     %is = soac.map(%row) : (tensor<?xi32>) -> tensor<?xindex> {
     ^bb1(%x: i32):
       %e = arith.constant 7 : i32
@@ -22,7 +23,7 @@ func.func @hist_in_map(%xss: tensor<?x?xi32>, %bins: tensor<8xi32>, %zero: i32) 
       %i = arith.index_cast %b : i32 to index
       soac.yield %i : index
     }
-    %h = soac.hist %bins[%is], %row neutral(%zero : i32) : tensor<8xi32>, tensor<?xindex>, tensor<?xi32> {
+    %h = soac.hist %start[%is], %row neutral(%zero : i32) : tensor<8xi32>, tensor<?xindex>, tensor<?xi32> {
     ^bb2(%a: i32, %c: i32):
       %s = arith.addi %a, %c : i32
       soac.yield %s : i32
