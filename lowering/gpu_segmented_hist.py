@@ -121,7 +121,7 @@ def _map_of_hist(op: mem.MapOp) -> HistPerRow | None:
     if any(not isinstance(o, allowed) and (o.regions or o.dialect_name() not in ("arith", "math")) for o in lam.ops):
         return None
     if isinstance(hist, mem.HistomapOp):
-        if hist.outputs or hist.row_count is not None or not scalar_lambda(hist.map_body.block, op):
+        if hist.outputs or not scalar_lambda(hist.map_body.block, op):
             return None
         inputs = tuple(hist.inputs)
     else:
@@ -141,7 +141,7 @@ def _map_of_hist(op: mem.MapOp) -> HistPerRow | None:
         if value is None or not kernel_scalar_available(value, op):
             return None
         filled.append(value)
-    if filled[0] is not None and isinstance(hist, mem.HistOp):
+    if isinstance(hist, mem.HistOp) and filled[0] is not None:
         return None  # (every element in one bin: rare, and a thread per row does it)
     return HistPerRow(op, hist, init, inputs, tuple(filled))
 
@@ -191,7 +191,9 @@ def lower_hist_per_row(h: HistPerRow, name: str, b: Builder, add_kernel, thread_
     op, hist = h.op, h.hist
     evaluator = _HostEvaluator(b, set(op.walk()))
     try:
-        lengths = [evaluator.size(v, 0) for v in h.inputs]
+        count = h.hist.row_count if isinstance(h.hist, mem.HistomapOp) else None
+        lengths = [evaluator.value(count)] if count is not None else []  # (an indexed histomap's)
+        lengths += [evaluator.size(v, 0) for v in h.inputs]
     except _NotOnHost:
         return False
     length = lengths[0]
@@ -321,7 +323,8 @@ class _Kernel:
         kb = self.kb
         elements = [self.read(v, row, e) if c is None else self.scalar(c) for v, c in zip(self.h.inputs, self.h.filled)]
         if isinstance(self.hist, mem.HistomapOp):
-            k, v = kb.apply_operator(self.hist.map_body, elements, [])
+            indexed = [e] if self.hist.row_count is not None else []
+            k, v = kb.apply_operator(self.hist.map_body, [*elements, *indexed], [])
         else:
             k, v = elements
         if not isinstance(k.type, IndexType):

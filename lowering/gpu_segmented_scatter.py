@@ -86,7 +86,7 @@ def segmented_scatter(op: mem.MapOp, aliases: MemoryAliases, symbolic: Symbolic)
     if any(not isinstance(o, allowed) and (o.regions or o.dialect_name() not in ("arith", "math")) for o in lam.ops):
         return None
     if isinstance(scatter, mem.ScatteromapOp):
-        if scatter.outputs or scatter.row_count is not None or not scalar_lambda(scatter.map_body.block, op):
+        if scatter.outputs or not scalar_lambda(scatter.map_body.block, op):
             return None
         inputs = tuple(scatter.inputs)
     else:
@@ -123,7 +123,9 @@ def lower_scatter_per_row(s: ScatterPerRow, name: str, b: Builder, add_kernel) -
     op = s.op
     evaluator = _HostEvaluator(b, set(op.walk()))
     try:
-        lengths = [evaluator.size(v, 0) for v in s.inputs]
+        count = s.scatter.row_count if isinstance(s.scatter, mem.ScatteromapOp) else None
+        lengths = [evaluator.value(count)] if count is not None else []  # (an indexed scatteromap's)
+        lengths += [evaluator.size(v, 0) for v in s.inputs]
         width_made = evaluator.size(s.scatter.dest, 0)
     except _NotOnHost:
         return False
@@ -216,7 +218,8 @@ class _Kernel:
         def element(r: SSAValue, j: SSAValue) -> None:
             elements = [self.read(v, r, j) if c is None else self.scalar(c, r) for v, c in zip(s.inputs, s.filled)]
             if isinstance(s.scatter, mem.ScatteromapOp):
-                position, value = kb.apply_operator(s.scatter.map_body, elements, [])
+                indexed = [j] if s.scatter.row_count is not None else []  # (its element's number)
+                position, value = kb.apply_operator(s.scatter.map_body, [*elements, *indexed], [])
             else:
                 position, value = elements
             if not isinstance(position.type, IndexType):
