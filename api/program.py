@@ -7,7 +7,7 @@ that names what is wrong and where.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -20,6 +20,7 @@ from xdsl.passes import PassPipeline
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
 
 from soacc.dialects.shared.dtypes import numpy_dtype
+from soacc.dialects import mem
 from soacc.dialects.mem import BlockType, entry_signature
 from soacc.dialects.shared.structural_checks import check_structure, check_structured_control_flow
 from soacc.pipeline import SoaccPipelinePass
@@ -406,6 +407,47 @@ class Program:
         if self.backend != "cuda":
             raise ArgumentError(f"segment graphs are CUDA graphs on the GPU; this program runs on {self.runs_on}")
         self.executor.use_segment_graphs(bool(on))
+
+    @property
+    def thresholds(self) -> dict[str, int]:
+        """The sizes at which the program's host code switches between versions of a
+        kernel (mem.threshold: a tiled matrix product from 32 rows on each side, a block
+        per row from 128 elements, ...), each name with its default."""
+        return {
+            op.threshold.data: op.default.value.data for op in self.module.walk() if isinstance(op, mem.ThresholdOp)
+        }
+
+    @property
+    def tuning(self) -> dict[str, int]:
+        """The thresholds this program's runs use instead of their defaults (a copy; the
+        reference executor runs one version whatever the sizes, so there it changes
+        nothing)."""
+        return dict(self.__dict__.get("_tuning", {}))
+
+    @tuning.setter
+    def tuning(self, values: Mapping[str, int]) -> None:
+        """Thresholds by name (as `thresholds` lists them) to use instead of their
+        defaults; {} for the defaults. A name the program does not have is an error,
+        but where it has none at all (compiled for the reference executor, which runs
+        one version of each kernel) any tuning is accepted and changes nothing, so
+        that one command line serves both backends."""
+        known = self.thresholds
+        if not isinstance(values, Mapping):
+            raise ArgumentError(f"a tuning maps threshold names to sizes, not {type(values).__name__}")
+        unknown = [name for name in values if name not in known]
+        if unknown and known:
+            raise ArgumentError(
+                f"the program has no threshold named {', '.join(map(repr, unknown))}; its thresholds: "
+                f"{', '.join(sorted(known)) or 'none'}"
+            )
+        for name, value in values.items():
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 0:
+                raise ArgumentError(f"threshold {name!r} is a size (an integer of 0 or more), not {value!r}")
+        chosen = {name: int(value) for name, value in values.items()}
+        set_tuning = getattr(self.executor, "set_tuning", None)
+        if set_tuning is not None:
+            set_tuning(chosen)
+        self.__dict__["_tuning"] = chosen
 
     @property
     def statistics(self) -> Statistics:

@@ -513,6 +513,37 @@ class SizeOp(IRDLOperation):
         check_dimension(self, check_view("mem.size view", self.view.type), "a view")
 
 
+@irdl_op_definition
+class ThresholdOp(IRDLOperation):
+    """A size at which host code switches between versions of a kernel (a tiled matrix
+    product or another strategy, a block or a warp per row): `default` unless the run
+    was given a tuning that names it (soacc-run --tuning, `program.tuning`). Constant
+    during a call; convert-mem-to-gpu names it after its kernels (`map0.tiled_from`).
+
+    ```mlir
+    %t = mem.threshold "map0.tiled_from" default 32
+    ```
+    """
+
+    name = "mem.threshold"
+    threshold = prop_def(StringAttr)
+    default = prop_def(IntegerAttr[I64])
+    result = result_def(IndexType)
+    traits = traits_def(Pure())
+    assembly_format = "$threshold `default` $default attr-dict"
+
+    def __init__(self, threshold: str, default: int):
+        super().__init__(
+            result_types=[IndexType()], properties={"threshold": StringAttr(threshold), "default": IntegerAttr(default, i64)}
+        )
+
+    def verify_(self) -> None:
+        if not self.threshold.data:
+            raise VerifyException("mem.threshold needs a name")
+        if self.default.value.data < 0:
+            raise VerifyException(f"mem.threshold's default is a size, not {self.default.value.data}")
+
+
 # --------------------------------------------------------------------------------------
 # Data movement
 # --------------------------------------------------------------------------------------
@@ -1470,6 +1501,7 @@ class SizeOfView(RewritePattern):
 MEM = Dialect(
     "mem",
     [
+        ThresholdOp,
         AllocOp,
         ViewOp,
         SliceOp,

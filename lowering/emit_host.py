@@ -583,6 +583,10 @@ def _size(e: _ModuleEmitter, op: mem.SizeOp) -> None:
     e.assign(op.result, f"{e.name(op.view)}.size({op.dim.value.data})", op)
 
 
+def _threshold(e: _ModuleEmitter, op: mem.ThresholdOp) -> None:
+    e.assign(op.result, f"rt.threshold({op.threshold.data!r}, {op.default.value.data})", op)
+
+
 def _copy(e: _ModuleEmitter, op: mem.CopyOp) -> None:
     # an upload borrow-arguments marked: the runtime may let the block be the caller's
     function = "rt.copy_or_borrow" if mem.BORROWABLE in op.attributes else "rt.copy"
@@ -749,6 +753,7 @@ _HANDLERS: dict[type[Operation], Callable] = {
     mem.SliceOp: _slice,
     mem.TransposeOp: _transpose,
     mem.SizeOp: _size,
+    mem.ThresholdOp: _threshold,
     mem.CopyOp: _copy,
     cf.AssertOp: _assert,
     mem.LoadOp: _load,

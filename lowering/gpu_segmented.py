@@ -88,6 +88,7 @@ from soacc.lowering.kernel_body import (
     Row,
     index_constant,
     kernel_function,
+    threshold,
 )
 
 WARP_PER_ROW_FROM = 32
@@ -587,8 +588,8 @@ def lower_segmented_map(
 
     block_per_row, warp_per_row = launcher(_Group("block")), launcher(_Group("warp"))
 
-    def choose(inner: Builder, threshold: int, above, below) -> None:
-        long_rows = inner.insert(arith.CmpiOp(length, index_constant(inner, threshold), "uge")).result
+    def choose(inner: Builder, what: str, default: int, above, below) -> None:
+        long_rows = inner.insert(arith.CmpiOp(length, threshold(inner, f"{name}.{what}", default), "uge")).result
         then_block, else_block = Block(), Block()
         above(Builder(InsertPoint.at_end(then_block)))
         then_block.add_op(scf.YieldOp())
@@ -596,7 +597,10 @@ def lower_segmented_map(
         else_block.add_op(scf.YieldOp())
         inner.insert(scf.IfOp(long_rows, [], Region(then_block), Region(else_block)))
 
-    choose(b, BLOCK_PER_ROW_FROM, block_per_row, lambda inner: choose(inner, WARP_PER_ROW_FROM, warp_per_row, thread_per_row))
+    choose(
+        b, "block_per_row_from", BLOCK_PER_ROW_FROM, block_per_row,
+        lambda inner: choose(inner, "warp_per_row_from", WARP_PER_ROW_FROM, warp_per_row, thread_per_row),
+    )
     return True
 
 

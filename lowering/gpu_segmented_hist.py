@@ -49,7 +49,7 @@ from soacc.lowering.gpu_hist import SHARED_BUDGET, atomic_kind, combine_by_cas, 
 from soacc.lowering.gpu_reduce import launch
 from soacc.lowering.gpu_segmented import may_overlap_outputs
 from soacc.lowering.gpu_tile import scalar_lambda
-from soacc.lowering.kernel_body import MAX_BLOCKS, THREADS_PER_BLOCK, KernelBody, index_constant, kernel_function
+from soacc.lowering.kernel_body import MAX_BLOCKS, THREADS_PER_BLOCK, KernelBody, index_constant, kernel_function, threshold
 from soacc.lowering.kernel_elements import operator_regions
 from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost
 from soacc.passes.analysis.memory_aliases import MemoryAliases
@@ -264,8 +264,8 @@ def lower_hist_per_row(h: HistPerRow, name: str, b: Builder, add_kernel, thread_
         wanted = inner.insert(arith.CeilDivUIOp(rows, index_constant(inner, WARPS))).results[0]
         launch(inner, warp_kernel, blocks(inner, wanted), [*operands, rows, length])
 
-    def choose(inner: Builder, threshold: int, above, below) -> None:
-        long_rows = inner.insert(arith.CmpiOp(length, index_constant(inner, threshold), "uge")).result
+    def choose(inner: Builder, what: str, default: int, above, below) -> None:
+        long_rows = inner.insert(arith.CmpiOp(length, threshold(inner, f"{name}.{what}", default), "uge")).result
         then_block, else_block = Block(), Block()
         above(Builder(InsertPoint.at_end(then_block)))
         then_block.add_op(scf.YieldOp())
@@ -274,9 +274,9 @@ def lower_hist_per_row(h: HistPerRow, name: str, b: Builder, add_kernel, thread_
         inner.insert(scf.IfOp(long_rows, [], Region(then_block), Region(else_block)))
 
     if warp_kernel is not None:
-        choose(b, BLOCK_FROM, by_blocks, lambda inner: choose(inner, WARP_FROM, by_warps, thread_per_row))
+        choose(b, "hist_block_from", BLOCK_FROM, by_blocks, lambda inner: choose(inner, "hist_warp_from", WARP_FROM, by_warps, thread_per_row))
     else:
-        choose(b, BLOCK_FROM, by_blocks, thread_per_row)
+        choose(b, "hist_block_from", BLOCK_FROM, by_blocks, thread_per_row)
     return True
 
 

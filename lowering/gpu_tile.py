@@ -51,7 +51,7 @@ from soacc.dialects.shared.utils import captured_values
 from soacc.lowering.gpu_cooperation import barrier, block_id, thread_ids
 from soacc.lowering.gpu_flatten import _bind, _outside, _scalar
 from soacc.lowering.gpu_reduce import launch
-from soacc.lowering.kernel_body import MAX_BLOCKS, THREADS_PER_BLOCK, KernelBody, Row, index_constant, kernel_function
+from soacc.lowering.kernel_body import MAX_BLOCKS, THREADS_PER_BLOCK, KernelBody, Row, index_constant, kernel_function, threshold
 from soacc.lowering.kernel_elements import combiner
 from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost
 
@@ -213,7 +213,7 @@ def lower_tiled(t: Tiling, name: str, b: Builder, add_kernel, otherwise) -> bool
         b.insert(cf.AssertOp(same, "a reduction inside a map of maps folds arrays of different lengths"))
     kernel, operands = build_tiled_kernel(t, f"{name}{TILED_SUFFIX}")
     add_kernel(kernel)
-    wide = index_constant(b, TILED_FROM)
+    wide = threshold(b, f"{name}.tiled_from", TILED_FROM)
     enough = b.insert(arith.AndIOp(b.insert(arith.CmpiOp(n, wide, "uge")).result, b.insert(arith.CmpiOp(m, wide, "uge")).result)).result
     then_block, else_block = Block(), Block()
     inner = Builder(InsertPoint.at_end(then_block))

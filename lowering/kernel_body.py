@@ -46,6 +46,12 @@ def index_constant(b: Builder, n: int) -> SSAValue:
     return b.insert(arith.ConstantOp(IntegerAttr(n, IndexType()))).results[0]
 
 
+def threshold(b: Builder, name: str, default: int) -> SSAValue:
+    """Host code: a size at which the host switches between versions of a kernel,
+    `default` unless the run's tuning names it (mem.threshold)."""
+    return b.insert(mem.ThresholdOp(name, default)).result
+
+
 def index_value(b: Builder, n: int | SSAValue) -> SSAValue:
     """n as an index value: a constant for an int, else n itself."""
     return index_constant(b, n) if isinstance(n, int) else n

@@ -215,6 +215,20 @@ class HostCodeExecutor:
         self.memory.synchronize()  # a failing kernel fails this call, not the next
         return results
 
+    def set_tuning(self, values: Mapping[str, int]) -> None:
+        """The thresholds the host code uses instead of their defaults (checked by the
+        caller). Graphs captured under other thresholds go: they replay the versions
+        those chose."""
+        for runtime in self.runtime.peers:
+            runtime.tuning = dict(values)
+        segments = getattr(self, "segment_graphs", None) is not None
+        if self.task_graphs is not None:
+            self.use_task_graphs(False)
+            self.use_task_graphs(True)
+        if segments:
+            self.use_segment_graphs(False)
+            self.use_segment_graphs(True)
+
     def use_task_graphs(self, on: bool) -> None:
         """Captures calls as task graphs and replays them (on), or runs every call's
         host code (off, dropping the graphs and their memory). A program whose husks

@@ -27,6 +27,7 @@ from soacc.dialects.shared.dtypes import numpy_dtype
 from soacc.runtime.errors import ArgumentError
 from soacc.runtime.files import write_files
 from soacc.program import BACKENDS, EntryPoint, compile
+from soacc.tuning import autotune, read_tuning, write_tuning
 from soacc.tools.cli import run_tool
 
 PRINT_IN_FULL = 64  # results with at most this many elements are printed whole
@@ -156,6 +157,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="time every kernel on the GPU and print each kernel's device time with the "
         "statistics (the cuda backend only)",
     )
+    parser.add_argument(
+        "--tuning",
+        type=Path,
+        metavar="FILE",
+        help="a JSON object of threshold names and sizes (the sizes at which the host switches "
+        "between versions of a kernel) to run with instead of their defaults; --autotune writes one",
+    )
+    parser.add_argument(
+        "--autotune",
+        type=Path,
+        metavar="FILE",
+        help="time the program's versions on these arguments, threshold by threshold, write the "
+        "fastest thresholds to FILE, then run with them (the cuda backend only)",
+    )
     parser.add_argument("--quiet", action="store_true", help="print only the results")
     return parser
 
@@ -182,9 +197,21 @@ def run(options: argparse.Namespace) -> int:
         for i, (text, t, name) in enumerate(zip(options.arg, entry.param_types, entry.param_names))
     ]
     args = entry.check_arguments(args)
+    if options.tuning is not None:
+        program.tuning = read_tuning(options.tuning)
+        if not program.thresholds:
+            say(f"{options.tuning} changes nothing here: the program has no thresholds on {program.runs_on}")
+    say(f"compiled {options.file} in {time.perf_counter() - started:.2f} s")
+    if options.autotune is not None:
+        if program.backend != "cuda":
+            raise ArgumentError(f"--autotune times the versions of kernels on the GPU; this program runs on {program.runs_on}")
+        if not options.autotune.parent.is_dir():
+            raise ArgumentError(f"--autotune: there is no folder {options.autotune.parent}")
+        tuned = autotune(program, lambda: entry(*args), say=say)
+        write_tuning(options.autotune, tuned)
+        say(f"wrote {options.autotune}")
     if options.profile:
         program.profiling = True
-    say(f"compiled {options.file} in {time.perf_counter() - started:.2f} s")
     say(f"running @{entry.name} on {program.runs_on}")
     started = time.perf_counter()
     results = entry(*args)

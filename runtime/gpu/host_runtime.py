@@ -103,6 +103,9 @@ class HostRuntime:
         """Kernel name -> the nested combinators each of its threads runs sequentially
         (the emitted module's, lowering/kernel_parallelism.py): a launch of few threads
         of one is noted in the statistics."""
+        self.tuning: Mapping[str, int] = {}
+        """Threshold name -> the size the run uses for it (mem.threshold; `program.tuning`,
+        soacc-run --tuning); a threshold it does not name keeps its default."""
         self.space = "device"
         """The name of this runtime's device memory in the statistics (`device i` for a
         husk's device i)."""
@@ -182,6 +185,11 @@ class HostRuntime:
         return block
 
     # --- checks ----------------------------------------------------------------------------
+
+    def threshold(self, name: str, default: int) -> int:
+        """mem.threshold: the size at which the host switches between versions of a
+        kernel, the tuning's where it names it."""
+        return self.tuning.get(name, default)
 
     def check(self, condition, message: str) -> None:
         """cf.assert: a run-time check a pass left where it removed an op that checked

@@ -256,6 +256,11 @@ class MemFunctions(InterpreterFunctions):
         n = np.shape(args[0])[state.depth + op.dim.value.data]
         return (scalar(state, n, np.dtype(np.int64)),)
 
+    @impl(mem.ThresholdOp)
+    def run_threshold(self, interpreter: Interpreter, op: mem.ThresholdOp, args):
+        # (the reference executor runs one version whatever the size: its default)
+        return (scalar(lanes(interpreter), op.default.value.data, np.dtype(np.int64)),)
+
     # --- data movement ---------------------------------------------------------------
 
     @impl(mem.CopyOp)

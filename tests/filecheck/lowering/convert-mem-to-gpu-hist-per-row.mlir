@@ -10,7 +10,7 @@
 // CHECK:         cf.assert {{%[0-9]+}}, "a histogram inside a map has bin numbers and values of different lengths"
 // CHECK-NEXT:    [[ROWS:%[0-9]+]] = mem.size %xss[0]
 // CHECK-NEXT:    [[BINS:%[0-9]+]] = mem.size %hs[1]
-// CHECK-NEXT:    [[FROM:%[0-9]+]] = arith.constant 2048 : index
+// CHECK-NEXT:    [[FROM:%[0-9]+]] = mem.threshold "map0.hist_block_from" default 2048
 // CHECK-NEXT:    [[LONG:%[0-9]+]] = arith.cmpi uge, [[LENGTH:%[0-9]+]], [[FROM]] : index
 // CHECK-NEXT:    scf.if [[LONG]] {
 // CHECK:           arith.minui
@@ -22,7 +22,7 @@
 // CHECK:           }
 // CHECK:           "gpu.launch_func"({{.*}}, %xss, %hs, [[ROWS]], [[LENGTH]], [[CHUNKS]], [[PER]]) <{kernel = @kernels::@map0_hist_block_per_row,
 // CHECK:         } else {
-// CHECK:           [[WARPS:%[0-9]+]] = arith.constant 32 : index
+// CHECK:           [[WARPS:%[0-9]+]] = mem.threshold "map0.hist_warp_from" default 32
 // CHECK:           scf.if
 // CHECK:             "gpu.launch_func"({{.*}}) <{kernel = @kernels::@map0_hist_warp_per_row,
 // CHECK:           } else {

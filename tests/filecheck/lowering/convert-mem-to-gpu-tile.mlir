@@ -5,7 +5,8 @@
 // row of the inner map's (a matrix product: lowering/gpu_tile.py). The host checks
 // that the two rows have one length, and launches the tiled kernel (a block per
 // 128 x 128 tile of the results, ceil(n/128) * ceil(m/128) tiles) where both sides
-// have at least 32 rows, else the nest's other strategy.
+// have at least 32 rows (a threshold a tuning may change), else the nest's other
+// strategy.
 // CHECK-LABEL: func.func @matmul(
 // CHECK:         %c = mem.view
 // CHECK-NEXT:    [[M:%[0-9]+]] = mem.size %bt[0]
@@ -14,7 +15,7 @@
 // CHECK-NEXT:    [[K2:%[0-9]+]] = mem.size %bt[1]
 // CHECK-NEXT:    [[SAME:%[0-9]+]] = arith.cmpi eq, [[K]], [[K2]] : index
 // CHECK-NEXT:    cf.assert [[SAME]], "a reduction inside a map of maps folds arrays of different lengths"
-// CHECK-NEXT:    [[FROM:%[0-9]+]] = arith.constant 32 : index
+// CHECK-NEXT:    [[FROM:%[0-9]+]] = mem.threshold "map0.tiled_from" default 32
 // CHECK:         scf.if {{%[0-9]+}} {
 // CHECK-NEXT:      [[SIDE:%[0-9]+]] = arith.constant 128 : index
 // CHECK-NEXT:      [[TI:%[0-9]+]] = arith.ceildivui [[N]], [[SIDE]] : index

@@ -1191,3 +1191,22 @@ func.func @histomap_parse_neutral(%h: memref<?xf32, strided<[?], offset: ?>, #me
 }
 
 // CHECK: mem.histomap takes one neutral element, found 2
+
+// -----
+
+// (mem.threshold's verifier: a name, and a default that is a size)
+func.func @threshold_without_a_name() -> index {
+  %t = mem.threshold "" default 32
+  func.return %t : index
+}
+
+// CHECK: mem.threshold needs a name
+
+// -----
+
+func.func @threshold_below_zero() -> index {
+  %t = mem.threshold "map0.tiled_from" default -1
+  func.return %t : index
+}
+
+// CHECK: mem.threshold's default is a size, not -1

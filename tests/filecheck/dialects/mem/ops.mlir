@@ -758,3 +758,4 @@ func.func @indexed_fused_kernels(%n: index, %a: memref<?xf32, strided<[?], offse
 
 // CHECK-NEXT: }
 // CHECK-GENERIC: }) : () -> ()
+
