@@ -201,17 +201,19 @@ def run(options: argparse.Namespace) -> int:
         program.tuning = read_tuning(options.tuning)
         if not program.thresholds:
             say(f"{options.tuning} changes nothing here: the program has no thresholds on {program.runs_on}")
+    if options.profile:
+        program.profiling = True
     say(f"compiled {options.file} in {time.perf_counter() - started:.2f} s")
     if options.autotune is not None:
         if program.backend != "cuda":
             raise ArgumentError(f"--autotune times the versions of kernels on the GPU; this program runs on {program.runs_on}")
         if not options.autotune.parent.is_dir():
             raise ArgumentError(f"--autotune: there is no folder {options.autotune.parent}")
+        program.profiling = False  # (timed as calls run: task graphs, no events)
         tuned = autotune(program, lambda: entry(*args), say=say)
+        program.profiling = options.profile
         write_tuning(options.autotune, tuned)
         say(f"wrote {options.autotune}")
-    if options.profile:
-        program.profiling = True
     say(f"running @{entry.name} on {program.runs_on}")
     started = time.perf_counter()
     results = entry(*args)
