@@ -51,8 +51,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.dialects import arith, gpu, memref, scf
 from xdsl.dialects.builtin import IndexType, MemRefType, SymbolRefAttr
-from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.rewriter import InsertPoint
+from xdsl.ir import Block, Operation, SSAValue
 
 from soacc.dialects.shared.utils import captured_values
 from soacc.dialects import mem, soacc_gpu
@@ -87,8 +86,8 @@ from soacc.lowering.kernel_body import (
     KernelBody,
     Row,
     index_constant,
+    choose_from,
     kernel_function,
-    threshold,
 )
 
 WARP_PER_ROW_FROM = 32
@@ -588,18 +587,9 @@ def lower_segmented_map(
 
     block_per_row, warp_per_row = launcher(_Group("block")), launcher(_Group("warp"))
 
-    def choose(inner: Builder, what: str, default: int, above, below) -> None:
-        long_rows = inner.insert(arith.CmpiOp(length, threshold(inner, f"{name}.{what}", default), "uge")).result
-        then_block, else_block = Block(), Block()
-        above(Builder(InsertPoint.at_end(then_block)))
-        then_block.add_op(scf.YieldOp())
-        below(Builder(InsertPoint.at_end(else_block)))
-        else_block.add_op(scf.YieldOp())
-        inner.insert(scf.IfOp(long_rows, [], Region(then_block), Region(else_block)))
-
-    choose(
-        b, "block_per_row_from", BLOCK_PER_ROW_FROM, block_per_row,
-        lambda inner: choose(inner, "warp_per_row_from", WARP_PER_ROW_FROM, warp_per_row, thread_per_row),
+    choose_from(
+        b, length, f"{name}.block_per_row_from", BLOCK_PER_ROW_FROM, block_per_row,
+        lambda inner: choose_from(inner, length, f"{name}.warp_per_row_from", WARP_PER_ROW_FROM, warp_per_row, thread_per_row),
     )
     return True
 

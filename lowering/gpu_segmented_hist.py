@@ -36,20 +36,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, cf, gpu, memref, scf
+from xdsl.dialects import arith, cf, gpu, memref
 from xdsl.dialects.builtin import IndexType, MemRefType
-from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
-from xdsl.rewriter import InsertPoint
+from xdsl.ir import SSAValue
 
 from soacc.dialects import mem, soacc_gpu
 from soacc.dialects.shared.utils import captured_values
 from soacc.lowering.gpu_cooperation import WARP, WARPS, barrier, block_id, thread_ids
-from soacc.lowering.gpu_flatten import _outside
+from soacc.lowering.row_elements import RowReader, element_inputs, filled_with, kernel_scalar_available, lone_update
 from soacc.lowering.gpu_hist import SHARED_BUDGET, atomic_kind, combine_by_cas, static_bins, value_bits, word_sized
 from soacc.lowering.gpu_reduce import launch
 from soacc.lowering.gpu_segmented import may_overlap_outputs
-from soacc.lowering.gpu_tile import scalar_lambda
-from soacc.lowering.kernel_body import MAX_BLOCKS, THREADS_PER_BLOCK, KernelBody, index_constant, kernel_function, threshold
+from soacc.lowering.kernel_body import MAX_BLOCKS, THREADS_PER_BLOCK, KernelBody, choose_from, host_branch, index_constant, kernel_function
 from soacc.lowering.kernel_elements import operator_regions
 from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost
 from soacc.passes.analysis.memory_aliases import MemoryAliases
@@ -105,83 +103,22 @@ def segmented_hist(op: mem.MapOp, aliases: MemoryAliases, symbolic: Symbolic) ->
 
 
 def _map_of_hist(op: mem.MapOp) -> HistPerRow | None:
-    if len(op.outputs) != 1 or op.outputs[0].type.get_num_dims() != 2:
+    found = lone_update(op, mem.HistOp, mem.HistomapOp)
+    if found is None:
         return None
-    lam = op.body.block
-    hists = [o for o in lam.ops if isinstance(o, mem.HistOp | mem.HistomapOp)]
-    if len(hists) != 1:
+    hist, inputs = found
+    lam, dest = op.body.block, hist.dest
+    if not word_sized(dest.type.element_type):
         return None
-    (hist,) = hists
-    dest = hist.dest
-    if dest.type.get_num_dims() != 1 or not word_sized(dest.type.element_type):
-        return None
-    if list(lam.last_op.operands) != [dest]:
-        return None
-    allowed = (mem.AllocOp, mem.ViewOp, mem.FillOp, mem.CopyOp, mem.SizeOp, mem.HistOp, mem.HistomapOp, mem.YieldOp)
-    if any(not isinstance(o, allowed) and (o.regions or o.dialect_name() not in ("arith", "math")) for o in lam.ops):
-        return None
-    if isinstance(hist, mem.HistomapOp):
-        if hist.outputs or not scalar_lambda(hist.map_body.block, op):
-            return None
-        inputs = tuple(hist.inputs)
-    else:
-        inputs = (hist.indices, hist.values)
     init = filled_with(dest, lam, hist, copies=True)
     if init is None or not kernel_scalar_available(init, op) or not kernel_scalar_available(hist.neutral, op):
         return None
-    rows = list(lam.args[: len(op.inputs)])
-    filled = []
-    for v in inputs:
-        if v.type.get_num_dims() != 1:
-            return None
-        if v in rows or _outside(v, op):
-            filled.append(None)
-            continue
-        value = filled_with(v, lam, hist)
-        if value is None or not kernel_scalar_available(value, op):
-            return None
-        filled.append(value)
+    filled = element_inputs(inputs, op, hist)
+    if filled is None:
+        return None
     if isinstance(hist, mem.HistOp) and filled[0] is not None:
         return None  # (every element in one bin: rare, and a thread per row does it)
-    return HistPerRow(op, hist, init, inputs, tuple(filled))
-
-
-def filled_with(view: SSAValue, lam: Block, hist: Operation, copies: bool = False) -> SSAValue | None:
-    """What an array of the lambda holds before `hist` (a hist or scatter, which
-    updates it), where one op wrote it whole and nothing else writes it: the value a
-    mem.fill filled it with, or (where `copies`) the rank-1 array a mem.copy copied
-    into it, from outside the map or a row parameter of its lambda. The array is one
-    the lambda allocates, or its output row (where the memory passes built it in
-    place); None otherwise."""
-    made = view.owner
-    writes = (mem.FillOp, mem.CopyOp) if copies else (mem.FillOp,)
-    writers = [use.operation for use in view.uses if isinstance(use.operation, writes) and use.operation.operands[-1] is view]
-    others = [
-        use.operation
-        for use in view.uses
-        if use.operation not in writers and use.operation is not hist and not isinstance(use.operation, mem.YieldOp | mem.SizeOp)
-    ]
-    if len(writers) != 1 or others or writers[0].parent_block() is not lam or not writers[0].is_before_in_block(hist):
-        return None
-    (writer,) = writers
-    source_rows = list(lam.args[: len(lam.parent_op().inputs)])
-    if isinstance(writer, mem.CopyOp) and not (
-        writer.source.type.get_num_dims() == 1 and (_outside(writer.source, lam.parent_op()) or writer.source in source_rows)
-    ):
-        return None
-    if isinstance(view, BlockArgument):
-        if view.owner is not lam or view.index < len(lam.parent_op().inputs):
-            return None
-    elif not isinstance(made, mem.ViewOp) or made.parent_block() is not lam:
-        return None
-    elif not isinstance(made.block.owner, mem.AllocOp) or any(use.operation is not made for use in made.block.uses):
-        return None
-    return writer.value if isinstance(writer, mem.FillOp) else writer.source
-
-
-def kernel_scalar_available(v: SSAValue, op: mem.MapOp) -> bool:
-    """A scalar the kernels can have: from outside the map, or a constant inside it."""
-    return _outside(v, op) or isinstance(v.owner, arith.ConstantOp)
+    return HistPerRow(op, hist, init, inputs, filled)
 
 
 def lower_hist_per_row(h: HistPerRow, name: str, b: Builder, add_kernel, thread_per_row) -> bool:
@@ -250,13 +187,13 @@ def lower_hist_per_row(h: HistPerRow, name: str, b: Builder, add_kernel, thread_
         shared_rows = inner.insert(arith.CmpiOp(chunks, one, "ugt")).result
         if not in_shared:
             shared_rows = inner.insert(arith.ConstantOp.from_int_and_width(1, 1)).result
-        fill_block = Block()
-        fill = Builder(InsertPoint.at_end(fill_block))
-        elements = fill.insert(arith.MuliOp(rows, bins)).results[0]
-        wanted = fill.insert(arith.CeilDivUIOp(elements, index_constant(fill, THREADS_PER_BLOCK))).results[0]
-        launch(fill, init_kernel, blocks(fill, wanted), [*operands, elements])
-        fill_block.add_op(scf.YieldOp())
-        inner.insert(scf.IfOp(shared_rows, [], Region(fill_block), Region()))
+
+        def fill(then: Builder) -> None:
+            elements = then.insert(arith.MuliOp(rows, bins)).results[0]
+            wanted = then.insert(arith.CeilDivUIOp(elements, index_constant(then, THREADS_PER_BLOCK))).results[0]
+            launch(then, init_kernel, blocks(then, wanted), [*operands, elements])
+
+        host_branch(inner, shared_rows, fill, lambda otherwise: None)
         pairs = inner.insert(arith.MuliOp(rows, chunks)).results[0]
         launch(inner, block_kernel, blocks(inner, pairs), [*operands, rows, length, chunks, per_chunk])
 
@@ -264,19 +201,13 @@ def lower_hist_per_row(h: HistPerRow, name: str, b: Builder, add_kernel, thread_
         wanted = inner.insert(arith.CeilDivUIOp(rows, index_constant(inner, WARPS))).results[0]
         launch(inner, warp_kernel, blocks(inner, wanted), [*operands, rows, length])
 
-    def choose(inner: Builder, what: str, default: int, above, below) -> None:
-        long_rows = inner.insert(arith.CmpiOp(length, threshold(inner, f"{name}.{what}", default), "uge")).result
-        then_block, else_block = Block(), Block()
-        above(Builder(InsertPoint.at_end(then_block)))
-        then_block.add_op(scf.YieldOp())
-        below(Builder(InsertPoint.at_end(else_block)))
-        else_block.add_op(scf.YieldOp())
-        inner.insert(scf.IfOp(long_rows, [], Region(then_block), Region(else_block)))
-
     if warp_kernel is not None:
-        choose(b, "hist_block_from", BLOCK_FROM, by_blocks, lambda inner: choose(inner, "hist_warp_from", WARP_FROM, by_warps, thread_per_row))
+        choose_from(
+            b, length, f"{name}.hist_block_from", BLOCK_FROM, by_blocks,
+            lambda inner: choose_from(inner, length, f"{name}.hist_warp_from", WARP_FROM, by_warps, thread_per_row),
+        )
     else:
-        choose(b, "hist_block_from", BLOCK_FROM, by_blocks, thread_per_row)
+        choose_from(b, length, f"{name}.hist_block_from", BLOCK_FROM, by_blocks, thread_per_row)
     return True
 
 
@@ -284,12 +215,12 @@ def _store(kb: KernelBody, value: SSAValue, ref: SSAValue, at: list[SSAValue]) -
     kb.b.insert(memref.StoreOp.get(value, ref, at))
 
 
-class _Kernel:
+class _Kernel(RowReader):
     """Writes one of the kernels' bodies."""
 
     def __init__(self, kb: KernelBody, h: HistPerRow):
-        self.kb, self.h = kb, h
-        self.op, self.hist = h.op, h.hist
+        super().__init__(kb, h.op)
+        self.h, self.hist = h, h.hist
         self.out = kb.value(h.op.outputs[0])
         self.element = h.hist.dest.type.element_type
         self.kind = atomic_kind(h.hist)
@@ -302,26 +233,9 @@ class _Kernel:
             return self.kb.op(memref.LoadOp.get(self.kb.value(init), [j]))
         return self.scalar(init)
 
-    def scalar(self, v: SSAValue) -> SSAValue:
-        if v in self.kb.values:
-            return self.kb.value(v)
-        constant = v.owner.clone()  # (a constant inside the map: _available)
-        self.kb.b.insert(constant)
-        return constant.results[0]
-
-    def read(self, array: SSAValue, row: SSAValue, e: SSAValue) -> SSAValue:
-        """Element e of row `row` of a lambda's row parameter, or element e of an
-        array from outside."""
-        kb = self.kb
-        lam = self.op.body.block
-        if array in lam.args[: len(self.op.inputs)]:
-            matrix = kb.value(self.op.inputs[lam.args.index(array)])
-            return kb.op(memref.LoadOp.get(matrix, [row, e]))
-        return kb.op(memref.LoadOp.get(kb.value(array), [e]))
-
     def bin_and_value(self, row: SSAValue, e: SSAValue) -> tuple[SSAValue, SSAValue]:
         kb = self.kb
-        elements = [self.read(v, row, e) if c is None else self.scalar(c) for v, c in zip(self.h.inputs, self.h.filled)]
+        elements = self.elements(self.h.inputs, self.h.filled, row, e)
         if isinstance(self.hist, mem.HistomapOp):
             indexed = [e] if self.hist.row_count is not None else []
             k, v = kb.apply_operator(self.hist.map_body, [*elements, *indexed], [])
@@ -337,7 +251,7 @@ class _Kernel:
         else:
             combine_by_cas(self.kb, self.operator, ref, at, value)
 
-    def elements(self, row: SSAValue, first: SSAValue, end: SSAValue, step: SSAValue, bins: SSAValue, update) -> None:
+    def each_element(self, row: SSAValue, first: SSAValue, end: SSAValue, step: SSAValue, bins: SSAValue, update) -> None:
         """update(bin, value) for the row's elements first, first + step, ... < end whose
         bins are in [0, bins)."""
         kb = self.kb
@@ -384,11 +298,11 @@ class _Kernel:
             end = kb.op(arith.MinUIOp(kb.op(arith.AddiOp(first, per_chunk)), length))
             start = kb.op(arith.AddiOp(first, tid))
             if sub is None:
-                self.elements(row, start, end, threads, bins, lambda k, v: self.update(self.out, [row, k], v))
+                self.each_element(row, start, end, threads, bins, lambda k, v: self.update(self.out, [row, k], v))
                 return
             kb.range_loop(tid, bins, threads, lambda j: _store(kb, neutral, sub, [j]))
             barrier(kb)
-            self.elements(row, start, end, threads, bins, lambda k, v: self.update(sub, [k], v))
+            self.each_element(row, start, end, threads, bins, lambda k, v: self.update(sub, [k], v))
             barrier(kb)
             self._merge(sub, kb.constant(0), row, tid, threads, bins, neutral, whole_rows)
             barrier(kb)  # (before the next row's bins are set)
@@ -411,7 +325,7 @@ class _Kernel:
         def row(r: SSAValue) -> None:
             kb.range_loop(lane, bins, lanes, lambda j: _store(kb, neutral, sub, [kb.op(arith.AddiOp(mine, j))]))
             kb.b.insert(soacc_gpu.SyncWarpOp())
-            self.elements(r, lane, length, lanes, bins, lambda k, v: self.update(sub, [kb.op(arith.AddiOp(mine, k))], v))
+            self.each_element(r, lane, length, lanes, bins, lambda k, v: self.update(sub, [kb.op(arith.AddiOp(mine, k))], v))
             kb.b.insert(soacc_gpu.SyncWarpOp())
             self._merge(sub, mine, r, lane, lanes, bins, neutral, True)
             kb.b.insert(soacc_gpu.SyncWarpOp())

@@ -30,18 +30,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, cf, gpu, memref, scf
+from xdsl.dialects import arith, cf, gpu, memref
 from xdsl.dialects.builtin import IndexType, IntegerType, MemRefType
-from xdsl.ir import Region, SSAValue, Block
-from xdsl.rewriter import InsertPoint
+from xdsl.ir import SSAValue
 
 from soacc.dialects import mem
 from soacc.dialects.shared.utils import captured_values
 from soacc.lowering.gpu_flatten import NARROW_BELOW, _outside
 from soacc.lowering.gpu_reduce import launch
 from soacc.lowering.gpu_segmented import may_overlap_outputs, same_elements
-from soacc.lowering.gpu_segmented_hist import filled_with, kernel_scalar_available
-from soacc.lowering.gpu_tile import scalar_lambda
+from soacc.lowering.row_elements import RowReader, element_inputs, filled_with, kernel_scalar_available, lone_update
 from soacc.lowering.kernel_body import MAX_BLOCKS, THREADS_PER_BLOCK, KernelBody, index_constant, kernel_function
 from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost
 from soacc.passes.analysis.memory_aliases import MemoryAliases
@@ -72,25 +70,11 @@ def segmented_scatter(op: mem.MapOp, aliases: MemoryAliases, symbolic: Symbolic)
     """The map of a scatter (module docstring) `op` is, or None; also None where an
     array it reads may share memory with its output, but for the input whose rows it
     copies where that is the output's own elements. Reads level-2 code."""
-    if len(op.outputs) != 1 or op.outputs[0].type.get_num_dims() != 2:
+    found = lone_update(op, mem.ScatterOp, mem.ScatteromapOp)
+    if found is None:
         return None
-    lam = op.body.block
-    scatters = [o for o in lam.ops if isinstance(o, mem.ScatterOp | mem.ScatteromapOp)]
-    if len(scatters) != 1:
-        return None
-    (scatter,) = scatters
-    dest = scatter.dest
-    if dest.type.get_num_dims() != 1 or list(lam.last_op.operands) != [dest]:
-        return None
-    allowed = (mem.AllocOp, mem.ViewOp, mem.FillOp, mem.CopyOp, mem.SizeOp, mem.ScatterOp, mem.ScatteromapOp, mem.YieldOp)
-    if any(not isinstance(o, allowed) and (o.regions or o.dialect_name() not in ("arith", "math")) for o in lam.ops):
-        return None
-    if isinstance(scatter, mem.ScatteromapOp):
-        if scatter.outputs or not scalar_lambda(scatter.map_body.block, op):
-            return None
-        inputs = tuple(scatter.inputs)
-    else:
-        inputs = (scatter.indices, scatter.values)
+    scatter, inputs = found
+    lam, dest = op.body.block, scatter.dest
     init = filled_with(dest, lam, scatter, copies=True)
     if init is None:
         return None
@@ -98,23 +82,15 @@ def segmented_scatter(op: mem.MapOp, aliases: MemoryAliases, symbolic: Symbolic)
     copied = op.inputs[rows.index(init)] if init in rows and isinstance(init.type, MemRefType) else None
     if init not in rows and not kernel_scalar_available(init, op):
         return None  # (a row's own element, as a replicate's value, is read in the kernel)
-    filled = []
-    for v in inputs:
-        if v.type.get_num_dims() != 1:
-            return None
-        if v in rows or _outside(v, op):
-            filled.append(None)
-            continue
-        value = filled_with(v, lam, scatter)
-        if value is None or not (value in rows or kernel_scalar_available(value, op)):
-            return None
-        filled.append(value)
+    filled = element_inputs(inputs, op, scatter)
+    if filled is None:
+        return None
     out = op.outputs[0]
     in_place = copied is not None and same_elements(symbolic, copied, out)
     read = [v for v in (*op.inputs, *captured_values(op)) if isinstance(v.type, MemRefType) and v is not out]
     if any(may_overlap_outputs(op, v, aliases, symbolic) for v in read if not (in_place and v is copied)):
         return None
-    return ScatterPerRow(op, scatter, init, in_place, inputs, tuple(filled))
+    return ScatterPerRow(op, scatter, init, in_place, inputs, filled)
 
 
 def lower_scatter_per_row(s: ScatterPerRow, name: str, b: Builder, add_kernel) -> bool:
@@ -172,33 +148,13 @@ def lower_scatter_per_row(s: ScatterPerRow, name: str, b: Builder, add_kernel) -
     return True
 
 
-class _Kernel:
+class _Kernel(RowReader):
     """Writes the kernels' bodies."""
 
     def __init__(self, kb: KernelBody, s: ScatterPerRow):
-        self.kb, self.s = kb, s
+        super().__init__(kb, s.op)
+        self.s = s
         self.out = kb.value(s.op.outputs[0])
-
-    def scalar(self, v: SSAValue, row: SSAValue) -> SSAValue:
-        """A scalar of row `row`: the row's element of the map's input (a lambda's
-        element parameter), a value from outside, or a constant of the lambda."""
-        kb = self.kb
-        params = list(self.s.op.body.block.args[: len(self.s.op.inputs)])
-        if v in params:
-            return kb.op(memref.LoadOp.get(kb.value(self.s.op.inputs[params.index(v)]), [row]))
-        if v in kb.values:
-            return kb.value(v)
-        constant = v.owner.clone()  # (a constant inside the map: kernel_scalar_available)
-        kb.b.insert(constant)
-        return constant.results[0]
-
-    def read(self, array: SSAValue, row: SSAValue, e: SSAValue) -> SSAValue:
-        """Element e of row `row` of a lambda's row parameter, or of an array from outside."""
-        kb = self.kb
-        params = list(self.s.op.body.block.args[: len(self.s.op.inputs)])
-        if array in params:
-            return kb.op(memref.LoadOp.get(kb.value(self.s.op.inputs[params.index(array)]), [row, e]))
-        return kb.op(memref.LoadOp.get(kb.value(array), [e]))
 
     def init(self, rows: SSAValue, width: SSAValue) -> None:
         """Every output row made what the lambda made it before its scatter."""
@@ -216,7 +172,7 @@ class _Kernel:
         width = kb.op(memref.DimOp(self.out, kb.constant(1)))
 
         def element(r: SSAValue, j: SSAValue) -> None:
-            elements = [self.read(v, r, j) if c is None else self.scalar(c, r) for v, c in zip(s.inputs, s.filled)]
+            elements = self.elements(s.inputs, s.filled, r, j)
             if isinstance(s.scatter, mem.ScatteromapOp):
                 indexed = [j] if s.scatter.row_count is not None else []  # (its element's number)
                 position, value = kb.apply_operator(s.scatter.map_body, [*elements, *indexed], [])

@@ -41,17 +41,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, cf, gpu, memref, scf
+from xdsl.dialects import arith, cf, gpu, memref
 from xdsl.dialects.builtin import Float32Type, Float64Type, FloatAttr, IndexType, IntegerAttr, IntegerType, MemRefType
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
-from xdsl.rewriter import InsertPoint
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from soacc.dialects import mem, soacc_gpu
 from soacc.dialects.shared.utils import captured_values
 from soacc.lowering.gpu_cooperation import barrier, block_id, thread_ids
 from soacc.lowering.gpu_flatten import _bind, _outside, _scalar
 from soacc.lowering.gpu_reduce import launch
-from soacc.lowering.kernel_body import MAX_BLOCKS, THREADS_PER_BLOCK, KernelBody, Row, index_constant, kernel_function, threshold
+from soacc.lowering.kernel_body import (
+    MAX_BLOCKS,
+    THREADS_PER_BLOCK,
+    KernelBody,
+    Row,
+    host_branch,
+    index_constant,
+    kernel_function,
+    threshold,
+)
 from soacc.lowering.kernel_elements import combiner
 from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost
 
@@ -215,19 +223,17 @@ def lower_tiled(t: Tiling, name: str, b: Builder, add_kernel, otherwise) -> bool
     add_kernel(kernel)
     wide = threshold(b, f"{name}.tiled_from", TILED_FROM)
     enough = b.insert(arith.AndIOp(b.insert(arith.CmpiOp(n, wide, "uge")).result, b.insert(arith.CmpiOp(m, wide, "uge")).result)).result
-    then_block, else_block = Block(), Block()
-    inner = Builder(InsertPoint.at_end(then_block))
-    side = index_constant(inner, t.tile)
-    tiles = inner.insert(
-        arith.MuliOp(inner.insert(arith.CeilDivUIOp(n, side)).results[0], inner.insert(arith.CeilDivUIOp(m, side)).results[0])
-    ).results[0]
-    capped = inner.insert(arith.MinUIOp(tiles, index_constant(inner, MAX_BLOCKS))).results[0]
-    blocks = inner.insert(arith.MaxUIOp(capped, index_constant(inner, 1))).results[0]
-    launch(inner, kernel.sym_name.data, blocks, [*operands, n, m, k])
-    then_block.add_op(scf.YieldOp())
-    otherwise(Builder(InsertPoint.at_end(else_block)))
-    else_block.add_op(scf.YieldOp())
-    b.insert(scf.IfOp(enough, [], Region(then_block), Region(else_block)))
+
+    def tiled(inner: Builder) -> None:
+        side = index_constant(inner, t.tile)
+        tiles = inner.insert(
+            arith.MuliOp(inner.insert(arith.CeilDivUIOp(n, side)).results[0], inner.insert(arith.CeilDivUIOp(m, side)).results[0])
+        ).results[0]
+        capped = inner.insert(arith.MinUIOp(tiles, index_constant(inner, MAX_BLOCKS))).results[0]
+        blocks = inner.insert(arith.MaxUIOp(capped, index_constant(inner, 1))).results[0]
+        launch(inner, kernel.sym_name.data, blocks, [*operands, n, m, k])
+
+    host_branch(b, enough, tiled, otherwise)
     return True
 
 

@@ -52,6 +52,24 @@ def threshold(b: Builder, name: str, default: int) -> SSAValue:
     return b.insert(mem.ThresholdOp(name, default)).result
 
 
+def host_branch(b: Builder, condition: SSAValue, then, otherwise) -> None:
+    """Host code: then(builder) where `condition` holds, else otherwise(builder)."""
+    regions = []
+    for branch in (then, otherwise):
+        block = Block()
+        branch(Builder(InsertPoint.at_end(block)))
+        block.add_op(scf.YieldOp())
+        regions.append(Region(block))
+    b.insert(scf.IfOp(condition, [], regions[0], regions[1]))
+
+
+def choose_from(b: Builder, size: SSAValue, name: str, default: int, above, below) -> None:
+    """Host code: above(builder) where `size` is at least the threshold `name`
+    (mem.threshold, `default` unless tuned), else below(builder)."""
+    reached = b.insert(arith.CmpiOp(size, threshold(b, name, default), "uge")).result
+    host_branch(b, reached, above, below)
+
+
 def index_value(b: Builder, n: int | SSAValue) -> SSAValue:
     """n as an index value: a constant for an int, else n itself."""
     return index_constant(b, n) if isinstance(n, int) else n

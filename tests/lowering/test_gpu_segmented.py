@@ -526,7 +526,7 @@ def test_the_group_is_chosen_by_the_longest_of_the_rows_and_the_folded_arrays():
     program = soacc.compile(PULLS, backend="numpy", pipeline=FUSED)
     (choice,) = [
         op for op in program.module.walk()
-        if op.name == "arith.cmpi" and op.rhs.owner.name == "arith.constant" and op.rhs.owner.value.value.data == BLOCK_PER_ROW_FROM
+        if op.name == "arith.cmpi" and op.rhs.owner.name == "mem.threshold" and op.rhs.owner.default.value.data == BLOCK_PER_ROW_FROM
     ]
     longest = choice.lhs.owner
     assert longest.name == "arith.maxui"  # of the rows written (2) and the bodies folded (n)
