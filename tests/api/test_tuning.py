@@ -149,3 +149,21 @@ def test_soacc_run_takes_a_tuning_and_refuses_to_autotune_without_a_gpu(tmp_path
     assert main([*args, "--autotune", str(tmp_path / "out.json")]) == 2
     assert "--autotune times the versions of kernels on the GPU" in capsys.readouterr().err
     assert not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.gpu
+def test_soacc_run_autotunes_on_the_gpu_and_runs_with_the_tuning(tmp_path):
+    from soacc.tools.soacc_run import main
+
+    rng = np.random.default_rng(0)
+    a, b = rng.integers(-3, 4, (96, 40)).astype(np.float32), rng.integers(-3, 4, (40, 70)).astype(np.float32)
+    np.save(tmp_path / "a.npy", a)
+    np.save(tmp_path / "b.npy", b)
+    out = tmp_path / "results"
+    args = [str(ROOT / "benchmarks" / "nested" / "matmul.mlir"), "--arg", str(tmp_path / "a.npy"), "--arg", str(tmp_path / "b.npy")]
+    assert main([*args, "--backend", "cuda", "--autotune", str(tmp_path / "t.json"), "--out", str(out), "--quiet"]) == 0
+    tuned = json.loads((tmp_path / "t.json").read_text())
+    assert set(tuned) == {"map0.tiled_from", "map0.block_per_row_from", "map0.warp_per_row_from"}
+    np.testing.assert_array_equal(np.load(out / "result0.npy"), a @ b)
+    assert main([*args, "--backend", "cuda", "--tuning", str(tmp_path / "t.json"), "--out", str(out), "--quiet"]) == 0
+    np.testing.assert_array_equal(np.load(out / "result0.npy"), a @ b)
