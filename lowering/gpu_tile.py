@@ -213,10 +213,9 @@ def lower_tiled(t: Tiling, name: str, b: Builder, add_kernel, otherwise) -> bool
     except _NotOnHost:
         return False
     n = b.insert(mem.SizeOp(t.outer.rows_of, 0)).result
-    first = t.sources[0]
-    k = _length(b, t, first)
-    for source in t.sources[1:]:
-        other = _length(b, t, source)
+    lengths = [_length(b, t, v, source) for v, source in zip(t.redomap.inputs, t.sources)]
+    k = lengths[0]
+    for other in lengths[1:]:
         same = b.insert(arith.CmpiOp(k, other, "eq")).result
         b.insert(cf.AssertOp(same, "a reduction inside a map of maps folds arrays of different lengths"))
     kernel, operands = build_tiled_kernel(t, f"{name}{TILED_SUFFIX}")
@@ -237,10 +236,9 @@ def lower_tiled(t: Tiling, name: str, b: Builder, add_kernel, otherwise) -> bool
     return True
 
 
-def _length(b: Builder, t: Tiling, source: Source) -> SSAValue:
-    """On the host: the length of the redomap input a source gives."""
+def _length(b: Builder, t: Tiling, v: SSAValue, source: Source) -> SSAValue:
+    """On the host: the length of the redomap input `v`, which `source` gives."""
     if source.side == "free":
-        v = t.redomap.inputs[t.sources.index(source)]
         return b.insert(mem.SizeOp(v, 0)).result
     return b.insert(mem.SizeOp(t.array(source), 1)).result
 
