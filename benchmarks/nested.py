@@ -474,6 +474,10 @@ def short_strategy(lines: list[str]) -> str:
             "a thread per row": "thread/row",
             "a thread per element of its perfectly nested maps (flattened)": "flat",
         }.get(share, share)
+        if share.startswith("a block per tile of its results"):
+            share = "tiled"
+        elif share.startswith("a thread per element of every row's scatter"):
+            share = "flat scatter"
         if inside:
             ops = [part.split(" (as ")[0].split(" %")[0] for part in inside.split(", ")]
             share += ", seq. " + "+".join(o.removeprefix("soac.").removeprefix("mem.") for o in ops)
