@@ -43,6 +43,7 @@ from xdsl.utils.exceptions import VerifyException
 from soacc.dialects import mem
 from soacc.dialects.mem import (
     DEVICE,
+    ThresholdOp,
     HOST,
     MEM,
     AllocOp,
@@ -734,6 +735,7 @@ def every_op_module() -> ModuleOp:
         ).result
         tr = b.insert(TransposeOp(part, [1, 0])).result
         sz = b.insert(SizeOp(tr, 1)).result
+        b.insert(ThresholdOp("map0.tiled_from", 32))
         b.insert(FillOp(x, a))
         b.insert(FillOp(row, m))
         b.insert(IotaOp(idx))
