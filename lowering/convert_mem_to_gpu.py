@@ -25,6 +25,8 @@ memory (place-kernels) stay as they are: the host code runs them on the CPU.
 
 from __future__ import annotations
 
+import re
+
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -471,6 +473,7 @@ def _share_kernels_with_forked_copies(module: ModuleOp, kernels: list[gpu.FuncOp
         if name not in in_copies:
             originals.setdefault(_kernel_shape(kernel), []).append(kernel)
     kept = []
+    renamed: dict[str, str] = {}
     for kernel in kernels:
         name = kernel.sym_name.data
         twin = None
@@ -482,7 +485,23 @@ def _share_kernels_with_forked_copies(module: ModuleOp, kernels: list[gpu.FuncOp
             continue
         for launch in launches.get(name, []):
             launch.kernel = SymbolRefAttr("kernels", [twin.sym_name.data])
+        renamed[_lowered_name(name)] = _lowered_name(twin.sym_name.data)
+    # a copy's thresholds take the names of the original's (one tuning serves both)
+    for f in module.ops:
+        if isinstance(f, func.FuncOp) and fork.forked_variant_of(f) is not None:
+            for op in f.walk():
+                if isinstance(op, mem.ThresholdOp):
+                    lowered, _, what = op.threshold.data.partition(".")
+                    if lowered in renamed:
+                        op.threshold = StringAttr(f"{renamed[lowered]}.{what}")
     return kept
+
+
+def _lowered_name(kernel: str) -> str:
+    """The name of the host-level op a kernel was made of (`map3` of `map3_tiled`),
+    which its thresholds start with."""
+    found = re.match(r"(.*?\d+)(_|$)", kernel)
+    return found.group(1) if found else kernel
 
 
 def _kernel_shape(kernel: gpu.FuncOp) -> tuple:

@@ -30,6 +30,46 @@ def test_a_program_lists_its_thresholds_with_their_defaults():
     assert soacc.compile(MATMUL, backend="numpy").thresholds == {}
 
 
+TWO_ROW_REDUCTIONS = """
+func.func @main(%x: tensor<?x?xf32>, %y: tensor<?x?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %s = soac.map(%x) : (tensor<?x?xf32>) -> tensor<?xf32> {
+  ^bb0(%row: tensor<?xf32>):
+    %r = soac.reduce(%row) neutral(%zero : f32) commutative : (tensor<?xf32>) -> f32 {
+    ^bb1(%a: f32, %b: f32):
+      %t = arith.addf %a, %b : f32
+      soac.yield %t : f32
+    }
+    soac.yield %r : f32
+  }
+  %m = soac.map(%y) : (tensor<?x?xf32>) -> tensor<?xf32> {
+  ^bb0(%row: tensor<?xf32>):
+    %r = soac.reduce(%row) neutral(%zero : f32) commutative : (tensor<?xf32>) -> f32 {
+    ^bb1(%a: f32, %b: f32):
+      %t = arith.maximumf %a, %b : f32
+      soac.yield %t : f32
+    }
+    soac.yield %r : f32
+  }
+  func.return %s, %m : tensor<?xf32>, tensor<?xf32>
+}
+"""
+
+
+def test_a_forked_copy_names_its_thresholds_as_the_function_does():
+    """introduce-forks{beside} copies a function for task graphs; the copy launches
+    the function's kernels and its thresholds take their names, so one tuning serves
+    both (the program lists each name once)."""
+    program = soacc.compile(TWO_ROW_REDUCTIONS, backend="numpy", pipeline=GPU)
+    functions = {f.sym_name.data: f for f in program.module.ops if f.name == "func.func"}
+    assert set(functions) == {"main", "main__forked"}
+    names = {
+        name: sorted(op.threshold.data for op in f.walk() if op.name == "mem.threshold") for name, f in functions.items()
+    }
+    assert names["main"] == names["main__forked"] == sorted(program.thresholds)
+    assert set(program.thresholds) == {f"map{i}.{what}" for i in (0, 1) for what in ("block_per_row_from", "warp_per_row_from")}
+
+
 def test_a_tuning_is_checked_by_name_and_value():
     program = soacc.compile(MATMUL, backend="numpy", pipeline=GPU)
     with pytest.raises(soacc.ArgumentError, match="no threshold named 'map9.tiled_from'; its thresholds: map0.block_per_row_from"):
