@@ -357,4 +357,4 @@ class _Kernel(RowReader):
         kb.range_loop(first, bins, step, one)
 
 
-__all__ = ["BLOCK_FROM", "WARP_FROM", "HistPerRow", "filled_with", "kernel_scalar_available", "lower_hist_per_row", "segmented_hist"]
+__all__ = ["BLOCK_FROM", "WARP_FROM", "HistPerRow", "lower_hist_per_row", "segmented_hist"]
