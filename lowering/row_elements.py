@@ -14,6 +14,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from soacc.dialects import mem
 from soacc.lowering.gpu_flatten import _outside
+from soacc.lowering.gpu_tile import scalar_lambda
 from soacc.lowering.kernel_body import KernelBody
 
 
@@ -62,8 +63,6 @@ def lone_update(op: mem.MapOp, plain: type, fused: type) -> tuple[Operation, tup
     inputs), where it updates a rank-1 array the lambda yields as its one output row
     (of a rank-2 output), and the rest of the lambda only makes arrays (allocs, views,
     fills, copies), sizes and scalar code; None otherwise."""
-    from soacc.lowering.gpu_tile import scalar_lambda
-
     if len(op.outputs) != 1 or op.outputs[0].type.get_num_dims() != 2:
         return None
     lam = op.body.block
