@@ -43,7 +43,7 @@ from xdsl.ir import SSAValue
 from soacc.dialects import mem, soacc_gpu
 from soacc.dialects.shared.utils import captured_values
 from soacc.lowering.gpu_cooperation import WARP, WARPS, barrier, block_id, thread_ids
-from soacc.lowering.row_elements import RowReader, element_inputs, filled_with, kernel_scalar_available, lone_update
+from soacc.lowering.row_elements import RowReader, element_count, element_inputs, filled_with, kernel_scalar_available, lone_update
 from soacc.lowering.gpu_hist import SHARED_BUDGET, atomic_kind, combine_by_cas, static_bins, value_bits, word_sized
 from soacc.lowering.gpu_reduce import launch
 from soacc.lowering.gpu_segmented import may_overlap_outputs
@@ -128,15 +128,9 @@ def lower_hist_per_row(h: HistPerRow, name: str, b: Builder, add_kernel, thread_
     op, hist = h.op, h.hist
     evaluator = _HostEvaluator(b, set(op.walk()))
     try:
-        count = h.hist.row_count if isinstance(h.hist, mem.HistomapOp) else None
-        lengths = [evaluator.value(count)] if count is not None else []  # (an indexed histomap's)
-        lengths += [evaluator.size(v, 0) for v in h.inputs]
+        length = element_count(b, hist, h.inputs, evaluator, "a histogram inside a map has bin numbers and values of different lengths")
     except _NotOnHost:
         return False
-    length = lengths[0]
-    for other in lengths[1:]:
-        same = b.insert(arith.CmpiOp(length, other, "eq")).result
-        b.insert(cf.AssertOp(same, "a histogram inside a map has bin numbers and values of different lengths"))
     rows = b.insert(mem.SizeOp(op.rows_of, 0)).result
     out = op.outputs[0]
     bins = b.insert(mem.SizeOp(out, 1)).result

@@ -39,7 +39,7 @@ from soacc.dialects.shared.utils import captured_values
 from soacc.lowering.gpu_flatten import NARROW_BELOW, _outside
 from soacc.lowering.gpu_reduce import launch
 from soacc.lowering.gpu_segmented import may_overlap_outputs, same_elements
-from soacc.lowering.row_elements import RowReader, element_inputs, filled_with, kernel_scalar_available, lone_update
+from soacc.lowering.row_elements import RowReader, element_count, element_inputs, filled_with, kernel_scalar_available, lone_update
 from soacc.lowering.kernel_body import MAX_BLOCKS, THREADS_PER_BLOCK, KernelBody, index_constant, kernel_function
 from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost
 from soacc.passes.analysis.memory_aliases import MemoryAliases
@@ -99,16 +99,10 @@ def lower_scatter_per_row(s: ScatterPerRow, name: str, b: Builder, add_kernel) -
     op = s.op
     evaluator = _HostEvaluator(b, set(op.walk()))
     try:
-        count = s.scatter.row_count if isinstance(s.scatter, mem.ScatteromapOp) else None
-        lengths = [evaluator.value(count)] if count is not None else []  # (an indexed scatteromap's)
-        lengths += [evaluator.size(v, 0) for v in s.inputs]
         width_made = evaluator.size(s.scatter.dest, 0)
+        length = element_count(b, s.scatter, s.inputs, evaluator, "a scatter inside a map has positions and values of different lengths")
     except _NotOnHost:
         return False
-    length = lengths[0]
-    for other in lengths[1:]:
-        same = b.insert(arith.CmpiOp(length, other, "eq")).result
-        b.insert(cf.AssertOp(same, "a scatter inside a map has positions and values of different lengths"))
     out = op.outputs[0]
     rows = b.insert(mem.SizeOp(op.rows_of, 0)).result
     width = b.insert(mem.SizeOp(out, 1)).result

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith, memref
+from xdsl.builder import Builder
+from xdsl.dialects import arith, cf, memref
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from soacc.dialects import mem
 from soacc.lowering.gpu_flatten import _outside
 from soacc.lowering.gpu_tile import scalar_lambda
 from soacc.lowering.kernel_body import KernelBody
+from soacc.lowering.kernel_scratch import _HostEvaluator
 
 
 def filled_with(view: SSAValue, lam: Block, hist: Operation, copies: bool = False) -> SSAValue | None:
@@ -102,6 +104,19 @@ def element_inputs(inputs: Sequence[SSAValue], op: mem.MapOp, combinator: Operat
     return tuple(filled)
 
 
+def element_count(b: Builder, combinator: Operation, inputs: Sequence[SSAValue], evaluator: _HostEvaluator, message: str) -> SSAValue:
+    """Host code: the elements a row's combinator runs over (its inputs' length, or an
+    indexed fused op's row count), with checks that every input has that length
+    (failing with `message`). Raises _NotOnHost where a length is not computable there."""
+    count = getattr(combinator, "row_count", None)
+    lengths = [evaluator.value(count)] if count is not None else []  # (an indexed fused op's)
+    lengths += [evaluator.size(v, 0) for v in inputs]
+    for other in lengths[1:]:
+        same = b.insert(arith.CmpiOp(lengths[0], other, "eq")).result
+        b.insert(cf.AssertOp(same, message))
+    return lengths[0]
+
+
 class RowReader:
     """Reads, in a kernel, what the lambda of `op` reads at element e of row r."""
 
@@ -135,4 +150,4 @@ class RowReader:
         return [self.read(v, row, e) if c is None else self.scalar(c, row) for v, c in zip(inputs, filled)]
 
 
-__all__ = ["RowReader", "element_inputs", "filled_with", "kernel_scalar_available", "lone_update"]
+__all__ = ["RowReader", "element_count", "element_inputs", "filled_with", "kernel_scalar_available", "lone_update"]

@@ -17,6 +17,7 @@ import pytest
 
 import soacc
 from soacc.lowering.emit_cuda import emit_cuda
+from tests.support.gpu_reference import gpu_and_reference
 from tests.support.nvcc import compile_ptx
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,10 +103,6 @@ def test_their_kernels_compile_with_nvcc(source, tmp_path):
 SHAPES = [(0, 5), (3, 0), (1, 1), (5, 31), (5, 32), (40, 33), (1000, 70), (3, 2047), (3, 2048), (2, 5000), (64, 100_003), (700, 2100)]
 
 
-def _both(source: str, *args):
-    gpu = soacc.compile(source, backend="cuda").main(*args)
-    cpu = soacc.compile(source, backend="numpy").main(*args)
-    return gpu, cpu
 
 
 @pytest.mark.gpu
@@ -115,15 +112,15 @@ def test_histograms_per_row_give_the_reference_results(program, shape):
     rows, cols = shape
     rng = np.random.default_rng(rows * 7 + cols)
     if program == "counts":
-        gpu, cpu = _both(COUNTS, rng.integers(-2, 18, shape).astype(np.int32))
+        gpu, cpu = gpu_and_reference(COUNTS, rng.integers(-2, 18, shape).astype(np.int32))
     elif program == "maxima":
         bins = 300
-        gpu, cpu = _both(MAXIMA, rng.integers(-5, bins + 5, shape).astype(np.int64), rng.standard_normal(shape).astype(np.float32), bins)
+        gpu, cpu = gpu_and_reference(MAXIMA, rng.integers(-5, bins + 5, shape).astype(np.int64), rng.standard_normal(shape).astype(np.float32), bins)
     elif program == "weighted":
-        gpu, cpu = _both(WEIGHTED, rng.integers(-1, 9, shape).astype(np.int32), rng.integers(-50, 50, cols).astype(np.int32))
+        gpu, cpu = gpu_and_reference(WEIGHTED, rng.integers(-1, 9, shape).astype(np.int32), rng.integers(-50, 50, cols).astype(np.int32))
     elif program == "masked":
-        gpu, cpu = _both(MASKED, rng.integers(-(1 << 30), 1 << 30, shape).astype(np.int32))
+        gpu, cpu = gpu_and_reference(MASKED, rng.integers(-(1 << 30), 1 << 30, shape).astype(np.int32))
     else:
-        gpu, cpu = _both(WIDE, rng.integers(-10, 2010, shape).astype(np.int32), rng.integers(-1000, 1000, shape).astype(np.int64))
+        gpu, cpu = gpu_and_reference(WIDE, rng.integers(-10, 2010, shape).astype(np.int32), rng.integers(-1000, 1000, shape).astype(np.int64))
     for g, c in zip(gpu if isinstance(gpu, tuple) else (gpu,), cpu if isinstance(cpu, tuple) else (cpu,), strict=True):
         np.testing.assert_array_equal(g, c)  # (integers, and a maximum: exact in any order)

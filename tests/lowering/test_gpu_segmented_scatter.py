@@ -19,6 +19,7 @@ import pytest
 
 import soacc
 from soacc.lowering.emit_cuda import emit_cuda
+from tests.support.gpu_reference import gpu_and_reference
 from tests.support.nvcc import compile_ptx
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,10 +135,6 @@ def _positions(rng, rows: int, width: int, k: int, dtype) -> np.ndarray:
     return (np.stack(rows_of) if rows_of else np.zeros((0, k))).astype(dtype).reshape(rows, k)
 
 
-def _both(source: str, *args):
-    gpu = soacc.compile(source, backend="cuda").main(*args)
-    cpu = soacc.compile(source, backend="numpy").main(*[np.copy(a) if isinstance(a, np.ndarray) else a for a in args])
-    return gpu, cpu
 
 
 @pytest.mark.gpu
@@ -148,15 +145,15 @@ def test_scatters_per_row_give_the_reference_results(program, shape):
     rng = np.random.default_rng(rows * 31 + width * 7 + k)
     if program in ("benchmark", "rows"):
         dest = rng.standard_normal((rows, width)).astype(np.float32)
-        gpu, cpu = _both(BENCHMARK if program == "benchmark" else ROWS, dest, _positions(rng, rows, width, k, np.int32),
+        gpu, cpu = gpu_and_reference(BENCHMARK if program == "benchmark" else ROWS, dest, _positions(rng, rows, width, k, np.int32),
                          rng.standard_normal((rows, k)).astype(np.float32))
     elif program == "marks":
-        gpu, cpu = _both(MARKS, rng.integers(-9, 9, rows).astype(np.int64), _positions(rng, 1, width, k, np.int64)[0], width)
+        gpu, cpu = gpu_and_reference(MARKS, rng.integers(-9, 9, rows).astype(np.int64), _positions(rng, 1, width, k, np.int64)[0], width)
     elif program == "indexed":
         dest = rng.integers(-9, 9, (rows, width)).astype(np.int32)
-        gpu, cpu = _both(INDEXED, dest, min(k, width), int(rng.integers(0, 1000)))
+        gpu, cpu = gpu_and_reference(INDEXED, dest, min(k, width), int(rng.integers(0, 1000)))
     else:
         positions = _positions(rng, rows, width, k, np.int64) + 2
-        gpu, cpu = _both(SHIFTED, rng.standard_normal(width), positions, rng.standard_normal((rows, k)))
+        gpu, cpu = gpu_and_reference(SHIFTED, rng.standard_normal(width), positions, rng.standard_normal((rows, k)))
     np.testing.assert_array_equal(gpu, cpu)
     assert gpu.shape == (rows, width)

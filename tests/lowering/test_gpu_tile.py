@@ -21,6 +21,7 @@ from soacc.lowering.emit_cuda import emit_cuda
 from soacc.lowering.gpu_flatten import perfect_nest
 from soacc.lowering.gpu_tile import tiling
 from soacc.program import apply_pipeline, parse_program
+from tests.support.gpu_reference import gpu_and_reference
 from tests.support.nvcc import compile_ptx
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -149,10 +150,6 @@ def _small_integers(rng, shape, dtype):
     return rng.integers(-3, 4, size=shape).astype(dtype)
 
 
-def _both(source: str, *args):
-    gpu = soacc.compile(source, backend="cuda").main(*args)
-    cpu = soacc.compile(source, backend="numpy").main(*args)
-    return gpu, cpu
 
 
 @pytest.mark.gpu
@@ -162,18 +159,18 @@ def test_tiled_nests_give_the_reference_results(program, shape):
     n, k, m = shape
     rng = np.random.default_rng(n * 1000 + k * 10 + m)
     if program == "matmul":
-        gpu, cpu = _both(MATMUL.replace("@matmul", "@main"), _small_integers(rng, (n, k), np.float32), _small_integers(rng, (k, m), np.float32))
+        gpu, cpu = gpu_and_reference(MATMUL.replace("@matmul", "@main"), _small_integers(rng, (n, k), np.float32), _small_integers(rng, (k, m), np.float32))
         np.testing.assert_array_equal(gpu, cpu)  # (small integers: every order of sums is exact)
     elif program == "integers":
-        gpu, cpu = _both(INTEGERS, _small_integers(rng, (n, k), np.int32), _small_integers(rng, (m, k), np.int32))
+        gpu, cpu = gpu_and_reference(INTEGERS, _small_integers(rng, (n, k), np.int32), _small_integers(rng, (m, k), np.int32))
         np.testing.assert_array_equal(gpu, cpu)
     elif program == "composed":
-        gpu, cpu = _both(COMPOSED, _small_integers(rng, (n, k), np.int32), _small_integers(rng, (k, m), np.int32))
+        gpu, cpu = gpu_and_reference(COMPOSED, _small_integers(rng, (n, k), np.int32), _small_integers(rng, (k, m), np.int32))
         np.testing.assert_array_equal(gpu, cpu)
     else:
         x, y = rng.standard_normal((n, k)), rng.standard_normal((m, k))
         w = rng.random(k)
-        gpu, cpu = _both(WEIGHTED.replace("@weighted", "@main"), x, y, w)
+        gpu, cpu = gpu_and_reference(WEIGHTED.replace("@weighted", "@main"), x, y, w)
         np.testing.assert_allclose(gpu, cpu, rtol=1e-12, atol=1e-12)
     assert gpu.shape == (n, m)
 
