@@ -26,7 +26,6 @@ memory (place-kernels) stay as they are: the host code runs them on the CPU.
 from __future__ import annotations
 
 import re
-
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
