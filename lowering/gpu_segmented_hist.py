@@ -47,9 +47,9 @@ from soacc.lowering.row_elements import RowReader, element_count, element_inputs
 from soacc.lowering.gpu_hist import SHARED_BUDGET, atomic_kind, combine_by_cas, static_bins, value_bits, word_sized
 from soacc.lowering.gpu_reduce import launch
 from soacc.lowering.gpu_segmented import may_overlap_outputs
-from soacc.lowering.kernel_body import MAX_BLOCKS, THREADS_PER_BLOCK, KernelBody, choose_from, host_branch, index_constant, kernel_function
+from soacc.lowering.kernel_body import THREADS_PER_BLOCK, KernelBody, choose_from, host_branch, index_constant, kernel_function
 from soacc.lowering.kernel_elements import operator_regions
-from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost
+from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost, grid_blocks
 from soacc.passes.analysis.memory_aliases import MemoryAliases
 from soacc.passes.analysis.symbolic import Symbolic
 
@@ -166,10 +166,6 @@ def lower_hist_per_row(h: HistPerRow, name: str, b: Builder, add_kernel, thread_
             )
         )
 
-    def blocks(inner: Builder, wanted: SSAValue) -> SSAValue:
-        capped = inner.insert(arith.MinUIOp(wanted, index_constant(inner, MAX_BLOCKS))).results[0]
-        return inner.insert(arith.MaxUIOp(capped, index_constant(inner, 1))).results[0]
-
     def by_blocks(inner: Builder) -> None:
         one = index_constant(inner, 1)
         some_rows = inner.insert(arith.MaxUIOp(rows, one)).results[0]
@@ -185,15 +181,15 @@ def lower_hist_per_row(h: HistPerRow, name: str, b: Builder, add_kernel, thread_
         def fill(then: Builder) -> None:
             elements = then.insert(arith.MuliOp(rows, bins)).results[0]
             wanted = then.insert(arith.CeilDivUIOp(elements, index_constant(then, THREADS_PER_BLOCK))).results[0]
-            launch(then, init_kernel, blocks(then, wanted), [*operands, elements])
+            launch(then, init_kernel, grid_blocks(then, wanted, None), [*operands, elements])
 
         host_branch(inner, shared_rows, fill, lambda otherwise: None)
         pairs = inner.insert(arith.MuliOp(rows, chunks)).results[0]
-        launch(inner, block_kernel, blocks(inner, pairs), [*operands, rows, length, chunks, per_chunk])
+        launch(inner, block_kernel, grid_blocks(inner, pairs, None), [*operands, rows, length, chunks, per_chunk])
 
     def by_warps(inner: Builder) -> None:
         wanted = inner.insert(arith.CeilDivUIOp(rows, index_constant(inner, WARPS))).results[0]
-        launch(inner, warp_kernel, blocks(inner, wanted), [*operands, rows, length])
+        launch(inner, warp_kernel, grid_blocks(inner, wanted, None), [*operands, rows, length])
 
     if warp_kernel is not None:
         choose_from(

@@ -40,8 +40,8 @@ from soacc.lowering.gpu_flatten import NARROW_BELOW, _outside
 from soacc.lowering.gpu_reduce import launch
 from soacc.lowering.gpu_segmented import may_overlap_outputs, same_elements
 from soacc.lowering.row_elements import RowReader, element_count, element_inputs, filled_with, kernel_scalar_available, lone_update
-from soacc.lowering.kernel_body import MAX_BLOCKS, THREADS_PER_BLOCK, KernelBody, index_constant, kernel_function
-from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost
+from soacc.lowering.kernel_body import THREADS_PER_BLOCK, KernelBody, index_constant, kernel_function
+from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost, grid_blocks
 from soacc.passes.analysis.memory_aliases import MemoryAliases
 from soacc.passes.analysis.symbolic import Symbolic
 
@@ -118,9 +118,7 @@ def lower_scatter_per_row(s: ScatterPerRow, name: str, b: Builder, add_kernel) -
     index = IndexType()
 
     def blocks(total: SSAValue) -> SSAValue:
-        wanted = b.insert(arith.CeilDivUIOp(total, index_constant(b, THREADS_PER_BLOCK))).results[0]
-        capped = b.insert(arith.MinUIOp(wanted, index_constant(b, MAX_BLOCKS))).results[0]
-        return b.insert(arith.MaxUIOp(capped, index_constant(b, 1))).results[0]
+        return grid_blocks(b, b.insert(arith.CeilDivUIOp(total, index_constant(b, THREADS_PER_BLOCK))).results[0], None)
 
     if not s.in_place:
         made = add_kernel(

@@ -42,8 +42,8 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, cf, gpu, memref
-from xdsl.dialects.builtin import Float32Type, Float64Type, FloatAttr, IndexType, IntegerAttr, IntegerType, MemRefType
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.dialects.builtin import Float32Type, Float64Type, FloatAttr, IndexType, IntegerAttr, MemRefType
+from xdsl.ir import Block, Operation, SSAValue
 
 from soacc.dialects import mem, soacc_gpu
 from soacc.dialects.shared.utils import captured_values
@@ -51,7 +51,6 @@ from soacc.lowering.gpu_cooperation import barrier, block_id, thread_ids
 from soacc.lowering.gpu_flatten import _bind, _outside, _scalar
 from soacc.lowering.gpu_reduce import launch
 from soacc.lowering.kernel_body import (
-    MAX_BLOCKS,
     THREADS_PER_BLOCK,
     KernelBody,
     Row,
@@ -61,7 +60,7 @@ from soacc.lowering.kernel_body import (
     threshold,
 )
 from soacc.lowering.kernel_elements import combiner
-from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost
+from soacc.lowering.kernel_scratch import _HostEvaluator, _NotOnHost, grid_blocks
 
 SIDE = 16
 """A block is SIDE × SIDE threads (THREADS_PER_BLOCK of them)."""
@@ -141,7 +140,7 @@ def tiling(levels: list[mem.MapOp]) -> Tiling | None:
     inner_params = list(body.args[: len(inner.inputs)])
     sources = []
     for v in redomap.inputs:
-        if v.type.get_num_dims() != 1 or _bytes(v.type.element_type) is None:
+        if v.type.get_num_dims() != 1:
             return None
         if v in outer_params:
             source = Source("outer", outer_params.index(v))
@@ -180,26 +179,16 @@ def _in_block(v: SSAValue, block: Block) -> bool:
     return isinstance(v.owner, Operation) and v.owner.parent_block() is block
 
 
-def _bytes(t: Attribute) -> int | None:
-    if isinstance(t, IndexType):
-        return 8
-    if isinstance(t, IntegerType):
-        return max(1, t.width.data // 8)
-    if isinstance(t, Float32Type | Float64Type):
-        return t.bitwidth // 8
-    return None
-
-
 def _fits(t: Tiling) -> bool:
     """Whether a thread's accumulators stay in registers (at most 64 words for R = 8,
     as many as 16 words per result for smaller R) and the tiles fit SHARED_BYTES."""
-    words = sum(-(-(_bytes(r.type) or 8) // 4) for r in t.redomap.results_)
-    widest = max(_bytes(t.array(s).type.element_type) or 8 for s in t.tiled())
+    words = sum(-(-r.type.compile_time_size // 4) for r in t.redomap.results_)
+    widest = max(t.array(s).type.element_type.compile_time_size for s in t.tiled())
     if t.per_thread == 8 and (words > 1 or widest > 4):
         return False
     if t.per_thread == 4 and words > 4:
         return False
-    shared = sum(CHUNK * (t.tile + PAD) * (_bytes(t.array(s).type.element_type) or 8) for s in t.tiled())
+    shared = sum(CHUNK * (t.tile + PAD) * t.array(s).type.element_type.compile_time_size for s in t.tiled())
     return shared <= SHARED_BYTES
 
 
@@ -228,9 +217,7 @@ def lower_tiled(t: Tiling, name: str, b: Builder, add_kernel, otherwise) -> bool
         tiles = inner.insert(
             arith.MuliOp(inner.insert(arith.CeilDivUIOp(n, side)).results[0], inner.insert(arith.CeilDivUIOp(m, side)).results[0])
         ).results[0]
-        capped = inner.insert(arith.MinUIOp(tiles, index_constant(inner, MAX_BLOCKS))).results[0]
-        blocks = inner.insert(arith.MaxUIOp(capped, index_constant(inner, 1))).results[0]
-        launch(inner, kernel.sym_name.data, blocks, [*operands, n, m, k])
+        launch(inner, kernel.sym_name.data, grid_blocks(inner, tiles, None), [*operands, n, m, k])
 
     host_branch(b, enough, tiled, otherwise)
     return True
