@@ -48,8 +48,12 @@ def write_tuning(path: Path, values: Mapping[str, int]) -> None:
     """Writes a tuning file whole (a temporary file renamed over it: nothing half-written)."""
     path = Path(path)
     partial = path.with_name(path.name + ".partial")
-    partial.write_text(json.dumps(dict(values), indent=2, sort_keys=True) + "\n")
-    partial.replace(path)
+    try:
+        partial.write_text(json.dumps(dict(values), indent=2, sort_keys=True) + "\n")
+        partial.replace(path)
+    except OSError as error:
+        partial.unlink(missing_ok=True)
+        raise ArgumentError(f"cannot write the tuning file {path}: {error.strerror or error}") from None
 
 
 def candidates(default: int) -> list[int]:

@@ -173,17 +173,18 @@ def lower_hist_per_row(h: HistPerRow, name: str, b: Builder, add_kernel, thread_
         per_length = inner.insert(arith.CeilDivUIOp(length, index_constant(inner, MIN_CHUNK))).results[0]
         chunks = inner.insert(arith.MaxUIOp(inner.insert(arith.MinUIOp(per_rows, per_length)).results[0], one)).results[0]
         per_chunk = inner.insert(arith.CeilDivUIOp(length, chunks)).results[0]
-        # the bins filled first where blocks share a row or update global memory
-        shared_rows = inner.insert(arith.CmpiOp(chunks, one, "ugt")).result
-        if not in_shared:
-            shared_rows = inner.insert(arith.ConstantOp.from_int_and_width(1, 1)).result
 
         def fill(then: Builder) -> None:
             elements = then.insert(arith.MuliOp(rows, bins)).results[0]
             wanted = then.insert(arith.CeilDivUIOp(elements, index_constant(then, THREADS_PER_BLOCK))).results[0]
             launch(then, init_kernel, grid_blocks(then, wanted, None), [*operands, elements])
 
-        host_branch(inner, shared_rows, fill, lambda otherwise: None)
+        # the bins filled first where blocks share a row, or always where they update
+        # global memory
+        if in_shared:
+            host_branch(inner, inner.insert(arith.CmpiOp(chunks, one, "ugt")).result, fill, lambda otherwise: None)
+        else:
+            fill(inner)
         pairs = inner.insert(arith.MuliOp(rows, chunks)).results[0]
         launch(inner, block_kernel, grid_blocks(inner, pairs, None), [*operands, rows, length, chunks, per_chunk])
 

@@ -209,6 +209,8 @@ def run(options: argparse.Namespace) -> int:
             raise ArgumentError(f"--autotune times the versions of kernels on the GPU; this program runs on {program.runs_on}")
         if not options.autotune.parent.is_dir():
             raise ArgumentError(f"--autotune: there is no folder {options.autotune.parent}")
+        if options.autotune.is_dir():
+            raise ArgumentError(f"--autotune: {options.autotune} is a folder; give a file to write")
         program.profiling = False  # (timed as calls run: task graphs, no events)
         tuned = autotune(program, lambda: entry(*args), say=say)
         program.profiling = options.profile

@@ -125,6 +125,8 @@ def test_tuning_files_are_read_with_clear_errors(tmp_path):
     assert read_tuning(path) == {"a": 1, "b": 2}
     with pytest.raises(soacc.ArgumentError, match="cannot read the tuning file"):
         read_tuning(tmp_path / "none.json")
+    with pytest.raises(soacc.ArgumentError, match="cannot write the tuning file"):
+        write_tuning(tmp_path / "no folder" / "t.json", {"a": 1})
     path.write_text("{1: 2")
     with pytest.raises(soacc.ArgumentError, match="is not JSON"):
         read_tuning(path)
