@@ -81,7 +81,7 @@ def lone_update(op: mem.MapOp, plain: type, fused: type) -> tuple[Operation, tup
         if update.outputs or not scalar_lambda(update.map_body.block, op):
             return None
         return update, tuple(update.inputs)
-    return update, (update.operands[1], update.operands[2])  # (indices, values)
+    return update, (update.indices, update.values)
 
 
 def element_inputs(inputs: Sequence[SSAValue], op: mem.MapOp, combinator: Operation) -> tuple[SSAValue | None, ...] | None:
